@@ -1,0 +1,2 @@
+//! CLI placeholder.
+fn main() {}

@@ -1,0 +1,131 @@
+//! Typed errors shared by every rule system.
+//!
+//! Each variant says whose fault it is: [`ResolveError`] is almost always the
+//! user's (bad input, exit code 2), except [`ResolveError::Internal`], which is
+//! ours (exit code 1). Data errors carry the file and key they were found at.
+
+use std::fmt;
+
+use crate::dice::DiceError;
+
+/// Why an attack, engagement or query could not be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// The dice could not give a face (scripted dice ran out or were impossible).
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// A name that is not in the ruleset's data.
+    #[error("unknown {kind} '{name}' (known: {known})")]
+    Unknown {
+        /// What kind of thing: ship, weapon, table, option value...
+        kind: &'static str,
+        /// The name given.
+        name: String,
+        /// The names that would have been accepted, comma-separated.
+        known: String,
+    },
+    /// The rules forbid the declared action; it is refused, not missed.
+    #[error("refused: {0}")]
+    Refused(String),
+    /// An option is missing, out of range or inconsistent with another.
+    #[error("--{option}: {message}")]
+    BadOption {
+        /// The option's long name, without dashes.
+        option: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A broken invariant of our own code: a bug, not bad input.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ResolveError {
+    /// An unknown name, listing the names that are known.
+    pub fn unknown<'a>(
+        kind: &'static str,
+        name: &str,
+        known: impl IntoIterator<Item = &'a str>,
+    ) -> ResolveError {
+        let known: Vec<&str> = known.into_iter().collect();
+        ResolveError::Unknown { kind, name: name.to_owned(), known: known.join(", ") }
+    }
+
+    /// A bad option value.
+    pub fn bad_option(option: &str, message: impl Into<String>) -> ResolveError {
+        ResolveError::BadOption { option: option.to_owned(), message: message.into() }
+    }
+
+    /// Whether the error is the user's input rather than a bug of ours.
+    pub fn is_user_error(&self) -> bool {
+        !matches!(self, ResolveError::Internal(_))
+    }
+}
+
+/// One problem found in a ruleset's data, with where it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataError {
+    /// The file, as named in the ruleset source (`ships.toml`).
+    pub file: String,
+    /// The dotted key path inside the file (`ship.frigate.hull`), or empty
+    /// when the whole file is at fault.
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}: {}: {}", self.file, self.key, self.message)
+        }
+    }
+}
+
+/// Every problem found while validating a ruleset's data; never empty.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct DataErrors(pub Vec<DataError>);
+
+impl fmt::Display for DataErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for error in &self.0 {
+            if !first {
+                f.write_str("\n")?;
+            }
+            first = false;
+            write!(f, "{error}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Collects data problems while validation goes on, so that every problem is
+/// reported at once instead of the first alone.
+#[derive(Debug, Default)]
+pub struct DataProblems {
+    errors: Vec<DataError>,
+}
+
+impl DataProblems {
+    /// Records one problem.
+    pub fn push(&mut self, file: &str, key: impl Into<String>, message: impl Into<String>) {
+        self.errors.push(DataError {
+            file: file.to_owned(),
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    /// Whether no problem was found.
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// `Ok(value)` when no problem was found, otherwise every problem.
+    pub fn finish<T>(self, value: T) -> Result<T, DataErrors> {
+        if self.errors.is_empty() { Ok(value) } else { Err(DataErrors(self.errors)) }
+    }
+}

@@ -1,0 +1,25 @@
+//! Broadside's core: dice, events, errors and the traits every rule system implements.
+//!
+//! This crate knows no rule system, no file format and no terminal. A rule
+//! system implements [`AttackResolution`], [`DamageAllocation`] and
+//! [`TurnSequence`] with its own types, and presents itself to the outside
+//! through the object-safe [`Ruleset`]. All randomness passes through
+//! [`Dice`]; everything resolution does is reported as [`Event`]s.
+
+pub mod dice;
+pub mod error;
+pub mod event;
+// pub mod hex; (pending)
+pub mod montecarlo;
+pub mod rules;
+pub mod ruleset;
+
+pub use dice::{Check, Dice, DiceError, DiceExpr, Die, Pool, ScriptedDice, SeededDice};
+pub use error::{DataError, DataErrors, DataProblems, ResolveError};
+pub use event::{Event, EventLog, EventSink, NullSink};
+pub use montecarlo::{Engagement, Loss, Summary, Tally, TrialOutcome, play_trial, run_trials};
+pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
+pub use ruleset::{
+    DuelRequest, OptionKind, OptionSpec, OptionValue, Options, Registration, ResolveRequest,
+    Ruleset, ShipSheet, Sheet, SourceFile, TableRowView, TableView,
+};

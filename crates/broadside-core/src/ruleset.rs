@@ -1,0 +1,402 @@
+//! The object-safe face of a rule system, as the CLI and the runner see it.
+//!
+//! Everything here is format-neutral: reports are `serde::Serialize` through
+//! `erased_serde`, so the outer crate picks JSON or text; options are declared
+//! as data, so the outer crate builds its flags from them without knowing the
+//! system.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::dice::Dice;
+use crate::error::{DataErrors, ResolveError};
+use crate::event::EventSink;
+use crate::montecarlo::Engagement;
+
+/// What kind of value a system option takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// Present or absent.
+    Flag,
+    /// A whole number in a range.
+    Number {
+        /// The smallest accepted value.
+        min: i64,
+        /// The largest accepted value.
+        max: i64,
+    },
+    /// One of a fixed list of names.
+    Choice(&'static [&'static str]),
+    /// A free value the system parses itself (a ship id, `R,C`).
+    Text,
+}
+
+/// One option of a system's `resolve` or `duel`, declared as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// Long name, kebab-case, without dashes.
+    pub name: &'static str,
+    /// The name of the value in help (`N`, `SCREEN`).
+    pub value_name: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+    /// What it takes.
+    pub kind: OptionKind,
+    /// Whether it must be given.
+    pub required: bool,
+}
+
+/// A value given for an option.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A flag that was given.
+    Flag,
+    /// A number.
+    Number(i64),
+    /// A name or free text.
+    Text(String),
+}
+
+/// The options given to one request, by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    values: BTreeMap<String, OptionValue>,
+}
+
+impl Options {
+    /// No options.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Sets an option, replacing any earlier value.
+    pub fn set(&mut self, name: &str, value: OptionValue) -> &mut Options {
+        self.values.insert(name.to_owned(), value);
+        self
+    }
+
+    /// Sets an option and returns the options, for building in one expression.
+    pub fn with(mut self, name: &str, value: OptionValue) -> Options {
+        self.set(name, value);
+        self
+    }
+
+    /// Whether a flag (or any value) was given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
+    /// A number option; an error if it was given as something else.
+    pub fn number(&self, name: &str) -> Result<Option<i64>, ResolveError> {
+        match self.values.get(name) {
+            None => Ok(None),
+            Some(OptionValue::Number(n)) => Ok(Some(*n)),
+            Some(OptionValue::Text(t)) => t
+                .parse()
+                .map(Some)
+                .map_err(|_| ResolveError::bad_option(name, format!("'{t}' is not a whole number"))),
+            Some(OptionValue::Flag) => Err(ResolveError::bad_option(name, "needs a number")),
+        }
+    }
+
+    /// A required number option.
+    pub fn required_number(&self, name: &str) -> Result<i64, ResolveError> {
+        self.number(name)?.ok_or_else(|| ResolveError::bad_option(name, "is required"))
+    }
+
+    /// A text option.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        match self.values.get(name) {
+            Some(OptionValue::Text(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A required text option.
+    pub fn required_text(&self, name: &str) -> Result<&str, ResolveError> {
+        self.text(name).ok_or_else(|| ResolveError::bad_option(name, "is required"))
+    }
+
+    /// Every option given, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &OptionValue)> {
+        self.values.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Checks every value against the specs: unknown names, numbers out of
+    /// range, choices not on the list, missing required options.
+    pub fn validate(&self, specs: &[OptionSpec]) -> Result<(), ResolveError> {
+        for (name, value) in &self.values {
+            let Some(spec) = specs.iter().find(|s| s.name == name) else {
+                let known = specs.iter().map(|s| s.name);
+                return Err(ResolveError::unknown("option", name, known));
+            };
+            match (spec.kind, value) {
+                (OptionKind::Flag, _) => {}
+                (OptionKind::Number { min, max }, _) => {
+                    let n = self.required_number(name)?;
+                    if n < min || n > max {
+                        return Err(ResolveError::bad_option(
+                            name,
+                            format!("{n} is outside {min}..={max}"),
+                        ));
+                    }
+                }
+                (OptionKind::Choice(choices), OptionValue::Text(t)) => {
+                    if !choices.contains(&t.as_str()) {
+                        return Err(ResolveError::unknown(spec.name, t, choices.iter().copied()));
+                    }
+                }
+                (OptionKind::Text, OptionValue::Text(_)) => {}
+                (OptionKind::Choice(_) | OptionKind::Text, _) => {
+                    return Err(ResolveError::bad_option(name, "needs a value"));
+                }
+            }
+        }
+        for spec in specs.iter().filter(|s| s.required) {
+            if !self.values.contains_key(spec.name) {
+                return Err(ResolveError::bad_option(spec.name, "is required"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A request to resolve one attack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolveRequest {
+    /// The attacking ship's id.
+    pub attacker: String,
+    /// The target ship's id.
+    pub target: String,
+    /// The system's own options (`weapon`, `range`, `head-on`...).
+    pub options: Options,
+}
+
+/// A request to set up a duel between two ships.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuelRequest {
+    /// Side A's ship id.
+    pub a: String,
+    /// Side B's ship id.
+    pub b: String,
+    /// Game turns after which the engagement is undecided.
+    pub max_turns: u32,
+    /// The system's own options (`start-range`...).
+    pub options: Options,
+}
+
+/// Something a system reports: serialisable as data and readable as text.
+pub trait Sheet: erased_serde::Serialize + Send + Sync {
+    /// Short text lines for a person, most important first.
+    fn lines(&self) -> Vec<String>;
+}
+erased_serde::serialize_trait_object!(Sheet);
+
+/// One line of a ship listing.
+pub trait ShipSheet: Sheet {
+    /// The ship's id.
+    fn id(&self) -> &str;
+    /// Column headers and cells for a table of ships; every ship of one
+    /// system returns the same headers in the same order.
+    fn row(&self) -> Vec<(&'static str, String)>;
+}
+erased_serde::serialize_trait_object!(ShipSheet);
+
+/// A table of a system's data, for `broadside table`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TableView {
+    /// The table's id (kebab-case).
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// Header of the row-label column.
+    pub row_header: String,
+    /// Column headers.
+    pub columns: Vec<String>,
+    /// Rows: a label and one cell per column.
+    pub rows: Vec<TableRowView>,
+}
+
+/// One row of a [`TableView`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TableRowView {
+    /// The row's label, as a reader would ask for it.
+    pub label: String,
+    /// One cell per column.
+    pub cells: Vec<String>,
+}
+
+impl TableView {
+    /// The cell at a row and column label, or the first column's cell when
+    /// no column is named. Row and column labels are matched exactly, then
+    /// by kebab-case id of the label, then (rows only) by a number falling in
+    /// a `from-to` row label.
+    pub fn cell(&self, row: &str, column: Option<&str>) -> Result<&str, ResolveError> {
+        let row_view = self.find_row(row)?;
+        let index = match column {
+            None => 0,
+            Some(column) => self
+                .columns
+                .iter()
+                .position(|c| c == column || kebab(c) == column)
+                .ok_or_else(|| {
+                    ResolveError::unknown("column", column, self.columns.iter().map(String::as_str))
+                })?,
+        };
+        row_view.cells.get(index).map(String::as_str).ok_or_else(|| {
+            ResolveError::Internal(format!("table {} row {row} is short", self.id))
+        })
+    }
+
+    /// The row a label names.
+    pub fn find_row(&self, row: &str) -> Result<&TableRowView, ResolveError> {
+        let by_label = self.rows.iter().find(|r| r.label == row || kebab(&r.label) == row);
+        let by_number = || {
+            let n: i64 = row.parse().ok()?;
+            self.rows.iter().find(|r| label_range(&r.label).is_some_and(|(lo, hi)| lo <= n && n <= hi))
+        };
+        by_label.or_else(by_number).ok_or_else(|| {
+            ResolveError::unknown("row", row, self.rows.iter().map(|r| r.label.as_str()))
+        })
+    }
+}
+
+/// Reads a row label as an inclusive number range: `7`, `46-49`, `-20-10`,
+/// `0-` (and below) or `12+` (and above).
+fn label_range(label: &str) -> Option<(i64, i64)> {
+    if let Some(n) = label.strip_suffix('+') {
+        return Some((n.parse().ok()?, i64::MAX));
+    }
+    if let Some(n) = label.strip_suffix('-') {
+        return Some((i64::MIN, n.parse().ok()?));
+    }
+    if let Ok(n) = label.parse() {
+        return Some((n, n));
+    }
+    // The separator is the first '-' that follows a digit, so negative lower
+    // bounds ("-20-10") read correctly.
+    let bytes = label.as_bytes();
+    let at = (1..bytes.len()).find(|&i| bytes[i] == b'-' && bytes[i - 1].is_ascii_digit())?;
+    Some((label[..at].trim().parse().ok()?, label[at + 1..].trim().parse().ok()?))
+}
+
+/// Lower-case, with runs of anything but letters and digits turned into '-'.
+pub fn kebab(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// A rule system, as the CLI and the runner see it.
+///
+/// # Contract for implementors
+/// - Required methods: all. Return [`ResolveError::Unknown`] for a ship,
+///   weapon or table the data lacks, and [`ResolveError::Refused`] for an
+///   action the rules forbid.
+/// - `resolve` and `prepare_duel` receive options already checked against
+///   [`Ruleset::resolve_options`] / [`Ruleset::duel_options`]; they still
+///   check what the specs cannot express (a defence the target lacks).
+/// - Nothing here prints, reads files or exits: return data and errors.
+pub trait Ruleset: Send + Sync {
+    /// The system's id (`percentile`).
+    fn id(&self) -> &'static str;
+    /// The published game it follows.
+    fn title(&self) -> &'static str;
+    /// One sentence on how combat works in it.
+    fn description(&self) -> &'static str;
+    /// Every ship in the data.
+    fn ships(&self) -> Vec<Box<dyn ShipSheet>>;
+    /// Every table of the system's data.
+    fn tables(&self) -> Vec<TableView>;
+    /// The options `resolve` takes besides attacker and target.
+    fn resolve_options(&self) -> &'static [OptionSpec];
+    /// Resolves one attack, from fresh ships.
+    fn resolve(
+        &self,
+        request: &ResolveRequest,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Box<dyn Sheet>, ResolveError>;
+    /// The options `duel` takes besides the two ships and the turn limit.
+    fn duel_options(&self) -> &'static [OptionSpec];
+    /// Sets up a duel once; the result plays any number of trials.
+    fn prepare_duel(&self, request: &DuelRequest) -> Result<Box<dyn Engagement>, ResolveError>;
+}
+
+impl fmt::Debug for dyn Ruleset + '_ {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ruleset").field("id", &self.id()).finish_non_exhaustive()
+    }
+}
+
+/// One file of a ruleset's data, as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The file's name within the ruleset folder (`ships.toml`).
+    pub name: String,
+    /// Its contents.
+    pub text: String,
+}
+
+/// How a system is registered with the CLI: its id, the data it embeds and a
+/// loader that validates data into a [`Ruleset`].
+#[derive(Clone, Copy)]
+pub struct Registration {
+    /// The system's id, also the name of its folder under `rulesets/`.
+    pub id: &'static str,
+    /// The files of `rulesets/<id>/`, embedded at build time: (name, text).
+    pub embedded: &'static [(&'static str, &'static str)],
+    /// Validates a set of files into a ruleset, reporting every problem.
+    pub load: fn(&[SourceFile]) -> Result<Box<dyn Ruleset>, DataErrors>,
+}
+
+impl Registration {
+    /// The embedded files as sources.
+    pub fn embedded_sources(&self) -> Vec<SourceFile> {
+        self.embedded
+            .iter()
+            .map(|(name, text)| SourceFile { name: (*name).to_owned(), text: (*text).to_owned() })
+            .collect()
+    }
+
+    /// Loads the embedded data.
+    pub fn load_embedded(&self) -> Result<Box<dyn Ruleset>, DataErrors> {
+        (self.load)(&self.embedded_sources())
+    }
+}
+
+impl fmt::Debug for Registration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registration").field("id", &self.id).finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_labels_read_as_ranges() {
+        assert_eq!(label_range("46-49"), Some((46, 49)));
+        assert_eq!(label_range("-20-10"), Some((-20, 10)));
+        assert_eq!(label_range("53"), Some((53, 53)));
+        assert_eq!(label_range("12+"), Some((12, i64::MAX)));
+        assert_eq!(label_range("0-"), Some((i64::MIN, 0)));
+        assert_eq!(label_range("hull"), None);
+    }
+
+    #[test]
+    fn kebab_case_of_labels() {
+        assert_eq!(kebab("Reflective Hull"), "reflective-hull");
+        assert_eq!(kebab("  Laser  Cannon! "), "laser-cannon");
+    }
+}
