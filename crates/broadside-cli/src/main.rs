@@ -1,2 +1,85 @@
-//! CLI placeholder.
-fn main() {}
+//! The `broadside` binary: parses arguments, loads rule systems, runs the command, prints.
+//!
+//! Exit codes: 0 success, 2 bad input (one line on stderr naming what and
+//! where), 1 internal failure.
+
+mod cli;
+mod commands;
+mod registry;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use broadside_core::{DataErrors, ResolveError, Ruleset};
+
+/// Why a command failed, and so which exit code it ends with.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input: arguments, data files, scenarios. Exit code 2.
+    Input(String),
+    /// A bug of ours. Exit code 1.
+    Internal(String),
+}
+
+impl From<ResolveError> for Failure {
+    fn from(error: ResolveError) -> Failure {
+        if error.is_user_error() {
+            Failure::Input(error.to_string())
+        } else {
+            Failure::Internal(error.to_string())
+        }
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(error: std::io::Error) -> Failure {
+        Failure::Internal(format!("writing output: {error}"))
+    }
+}
+
+/// Reports data problems, one per line, under a first line saying whose data.
+pub fn data_failure(origin: &str, errors: &DataErrors) -> Failure {
+    let mut text = format!("{origin} has {} problem(s):", errors.0.len());
+    for error in &errors.0 {
+        text.push_str(&format!("\n  {error}"));
+    }
+    Failure::Input(text)
+}
+
+fn main() -> ExitCode {
+    let systems: Vec<Box<dyn Ruleset>> = match registry::RULESETS
+        .iter()
+        .map(|r| {
+            r.load_embedded()
+                .map_err(|e| data_failure(&format!("the built-in {} data", r.id), &e))
+        })
+        .collect()
+    {
+        Ok(systems) => systems,
+        Err(failure) => return report(failure),
+    };
+    let matches = match cli::command(&systems).try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) => {
+            // clap prints help and version to stdout with success, and usage
+            // errors to stderr with exit code 2, our code for bad input.
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match commands::run(&systems, &matches, &mut out).and_then(|()| Ok(out.flush()?)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => report(failure),
+    }
+}
+
+fn report(failure: Failure) -> ExitCode {
+    let (code, text) = match failure {
+        Failure::Input(text) => (2, text),
+        Failure::Internal(text) => (1, text),
+    };
+    let _ = writeln!(std::io::stderr(), "error: {text}");
+    ExitCode::from(code)
+}

@@ -33,7 +33,11 @@ impl Die {
 
     /// A die with the given number of sides; `None` for fewer than two.
     pub const fn new(sides: u32) -> Option<Die> {
-        if sides >= 2 { Some(Die { sides }) } else { None }
+        if sides >= 2 {
+            Some(Die { sides })
+        } else {
+            None
+        }
     }
 
     /// How many faces the die has.
@@ -152,13 +156,19 @@ pub trait Dice {
     /// or under it.
     fn check(&mut self, die: Die, target: i32) -> Result<Check, DiceError> {
         let face = self.roll(die)?;
-        Ok(Check { face, passed: i64::from(face) <= i64::from(target) })
+        Ok(Check {
+            face,
+            passed: i64::from(face) <= i64::from(target),
+        })
     }
 
     /// Rolls `count` dice together, keeping every face.
     fn pool(&mut self, count: u32, die: Die) -> Result<Pool, DiceError> {
         if count as usize > Pool::CAPACITY {
-            return Err(DiceError::PoolTooLarge { count, max: Pool::CAPACITY });
+            return Err(DiceError::PoolTooLarge {
+                count,
+                max: Pool::CAPACITY,
+            });
         }
         let mut pool = Pool::default();
         for _ in 0..count {
@@ -201,7 +211,9 @@ pub struct SeededDice {
 impl SeededDice {
     /// Dice for a single seeded run.
     pub fn new(seed: u64) -> SeededDice {
-        SeededDice { rng: ChaCha8Rng::seed_from_u64(seed) }
+        SeededDice {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     /// Dice for trial `trial` of a run seeded with `seed`.
@@ -230,7 +242,10 @@ pub struct ScriptedDice {
 impl ScriptedDice {
     /// Dice that will show `faces` in order.
     pub fn new(faces: impl Into<Vec<u32>>) -> ScriptedDice {
-        ScriptedDice { faces: faces.into(), next: 0 }
+        ScriptedDice {
+            faces: faces.into(),
+            next: 0,
+        }
     }
 
     /// How many scripted values have been rolled.
@@ -251,7 +266,11 @@ impl Dice for ScriptedDice {
             return Err(DiceError::Exhausted { position, die });
         };
         if !die.shows(face) {
-            return Err(DiceError::Impossible { position, face, die });
+            return Err(DiceError::Impossible {
+                position,
+                face,
+                die,
+            });
         }
         self.next += 1;
         Ok(face)
@@ -273,7 +292,9 @@ impl DiceExpr {
     /// Rolls the dice, keeping each face.
     pub fn roll(&self, dice: &mut (impl Dice + ?Sized)) -> Result<(Pool, i32), DiceError> {
         let pool = dice.pool(self.count, self.die)?;
-        let total = i32::try_from(pool.total()).unwrap_or(i32::MAX).saturating_add(self.bonus);
+        let total = i32::try_from(pool.total())
+            .unwrap_or(i32::MAX)
+            .saturating_add(self.bonus);
         Ok((pool, total))
     }
 }
@@ -319,7 +340,13 @@ mod tests {
         let mut dice = ScriptedDice::new([73, 4]);
         assert_eq!(dice.roll(Die::D100), Ok(73));
         assert_eq!(dice.roll(Die::D10), Ok(4));
-        assert_eq!(dice.roll(Die::D10), Err(DiceError::Exhausted { position: 3, die: Die::D10 }));
+        assert_eq!(
+            dice.roll(Die::D10),
+            Err(DiceError::Exhausted {
+                position: 3,
+                die: Die::D10
+            })
+        );
     }
 
     #[test]
@@ -327,7 +354,11 @@ mod tests {
         let mut dice = ScriptedDice::new([11]);
         assert_eq!(
             dice.roll(Die::D10),
-            Err(DiceError::Impossible { position: 1, face: 11, die: Die::D10 })
+            Err(DiceError::Impossible {
+                position: 1,
+                face: 11,
+                die: Die::D10
+            })
         );
         assert_eq!(dice.used(), 0);
     }

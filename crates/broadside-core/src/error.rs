@@ -48,12 +48,19 @@ impl ResolveError {
         known: impl IntoIterator<Item = &'a str>,
     ) -> ResolveError {
         let known: Vec<&str> = known.into_iter().collect();
-        ResolveError::Unknown { kind, name: name.to_owned(), known: known.join(", ") }
+        ResolveError::Unknown {
+            kind,
+            name: name.to_owned(),
+            known: known.join(", "),
+        }
     }
 
     /// A bad option value.
     pub fn bad_option(option: &str, message: impl Into<String>) -> ResolveError {
-        ResolveError::BadOption { option: option.to_owned(), message: message.into() }
+        ResolveError::BadOption {
+            option: option.to_owned(),
+            message: message.into(),
+        }
     }
 
     /// Whether the error is the user's input rather than a bug of ours.
@@ -126,6 +133,10 @@ impl DataProblems {
 
     /// `Ok(value)` when no problem was found, otherwise every problem.
     pub fn finish<T>(self, value: T) -> Result<T, DataErrors> {
-        if self.errors.is_empty() { Ok(value) } else { Err(DataErrors(self.errors)) }
+        if self.errors.is_empty() {
+            Ok(value)
+        } else {
+            Err(DataErrors(self.errors))
+        }
     }
 }

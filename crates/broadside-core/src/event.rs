@@ -98,17 +98,36 @@ impl fmt::Display for Event {
         match self {
             Event::Phase { turn, name } => write!(f, "turn {turn}: {name}"),
             Event::Declared { actor, action } => write!(f, "{actor} {action}"),
-            Event::Base { what, value, source } => write!(f, "{what} is {value} ({source})"),
+            Event::Base {
+                what,
+                value,
+                source,
+            } => write!(f, "{what} is {value} ({source})"),
             Event::Modifier { to, amount, reason } => write!(f, "{amount:+} to {to}: {reason}"),
-            Event::Roll { purpose, dice, faces, total } => {
+            Event::Roll {
+                purpose,
+                dice,
+                faces,
+                total,
+            } => {
                 let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
                 if faces.len() == 1 && i64::from(faces[0]) == i64::from(*total) {
                     write!(f, "{purpose}: rolled {dice} = {total}")
                 } else {
-                    write!(f, "{purpose}: rolled {dice} [{}] = {total}", shown.join(", "))
+                    write!(
+                        f,
+                        "{purpose}: rolled {dice} [{}] = {total}",
+                        shown.join(", ")
+                    )
                 }
             }
-            Event::Check { what, roll, target, success, rule } => {
+            Event::Check {
+                what,
+                roll,
+                target,
+                success,
+                rule,
+            } => {
                 let verdict = if *success { "succeeds" } else { "fails" };
                 write!(f, "{what}: {roll} against {target}, {verdict}")?;
                 if let Some(rule) = rule {

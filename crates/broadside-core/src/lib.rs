@@ -21,5 +21,5 @@ pub use montecarlo::{Engagement, Loss, Summary, Tally, TrialOutcome, play_trial,
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
 pub use ruleset::{
     DuelRequest, OptionKind, OptionSpec, OptionValue, Options, Registration, ResolveRequest,
-    Ruleset, ShipSheet, Sheet, SourceFile, TableRowView, TableView,
+    Ruleset, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
 };

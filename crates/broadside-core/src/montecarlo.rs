@@ -86,12 +86,30 @@ impl Tally {
     pub fn add(&mut self, outcome: &TrialOutcome) {
         self.trials += 1;
         let decided = match outcome.verdict {
-            Verdict::Winner(Side::A) => { self.a_wins += 1; true }
-            Verdict::Winner(Side::B) => { self.b_wins += 1; true }
-            Verdict::Draw => { self.draws += 1; true }
-            Verdict::Escaped(Side::A) => { self.a_escapes += 1; true }
-            Verdict::Escaped(Side::B) => { self.b_escapes += 1; true }
-            Verdict::Undecided => { self.undecided += 1; false }
+            Verdict::Winner(Side::A) => {
+                self.a_wins += 1;
+                true
+            }
+            Verdict::Winner(Side::B) => {
+                self.b_wins += 1;
+                true
+            }
+            Verdict::Draw => {
+                self.draws += 1;
+                true
+            }
+            Verdict::Escaped(Side::A) => {
+                self.a_escapes += 1;
+                true
+            }
+            Verdict::Escaped(Side::B) => {
+                self.b_escapes += 1;
+                true
+            }
+            Verdict::Undecided => {
+                self.undecided += 1;
+                false
+            }
         };
         if decided {
             let t = outcome.turns as usize;
@@ -119,9 +137,14 @@ impl Tally {
         self.b_escapes += other.b_escapes;
         self.undecided += other.undecided;
         if self.turns_to_decision.len() < other.turns_to_decision.len() {
-            self.turns_to_decision.resize(other.turns_to_decision.len(), 0);
+            self.turns_to_decision
+                .resize(other.turns_to_decision.len(), 0);
         }
-        for (mine, theirs) in self.turns_to_decision.iter_mut().zip(&other.turns_to_decision) {
+        for (mine, theirs) in self
+            .turns_to_decision
+            .iter_mut()
+            .zip(&other.turns_to_decision)
+        {
             *mine += theirs;
         }
         self.winner_hull_left += other.winner_hull_left;
@@ -141,8 +164,12 @@ impl Tally {
         let turns = if decided == 0 {
             None
         } else {
-            let weighted: u64 =
-                self.turns_to_decision.iter().enumerate().map(|(t, c)| t as u64 * c).sum();
+            let weighted: u64 = self
+                .turns_to_decision
+                .iter()
+                .enumerate()
+                .map(|(t, c)| t as u64 * c)
+                .sum();
             Some(TurnsToDecision {
                 mean: weighted as f64 / decided as f64,
                 q1: self.turn_quantile(decided, 1, 4),
@@ -205,7 +232,11 @@ impl Proportion {
     /// `count` of `n` trials.
     pub fn of(count: u64, n: u64) -> Proportion {
         if n == 0 {
-            return Proportion { count, p: 0.0, ci95: [0.0, 1.0] };
+            return Proportion {
+                count,
+                p: 0.0,
+                ci95: [0.0, 1.0],
+            };
         }
         // The Wilson interval stays inside [0, 1] and behaves at p = 0 or 1,
         // where the normal approximation collapses to a point.
@@ -216,7 +247,11 @@ impl Proportion {
         let denom = 1.0 + z2 / n_f;
         let centre = (p + z2 / (2.0 * n_f)) / denom;
         let half = Z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
-        Proportion { count, p, ci95: [(centre - half).max(0.0), (centre + half).min(1.0)] }
+        Proportion {
+            count,
+            p,
+            ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+        }
     }
 }
 
@@ -330,7 +365,11 @@ mod tests {
             dice: &mut dyn Dice,
             _sink: &mut dyn EventSink,
         ) -> Result<TrialOutcome, ResolveError> {
-            let winner = if dice.roll(Die::D6)? >= 4 { Side::A } else { Side::B };
+            let winner = if dice.roll(Die::D6)? >= 4 {
+                Side::A
+            } else {
+                Side::B
+            };
             let turns = dice.roll(Die::D6)?;
             Ok(TrialOutcome {
                 verdict: Verdict::Winner(winner),
@@ -343,8 +382,9 @@ mod tests {
 
     #[test]
     fn tally_does_not_depend_on_trial_order() {
-        let outcomes: Vec<TrialOutcome> =
-            (0..500).map(|i| play_trial(&Coin, 9, i, &mut NullSink).unwrap()).collect();
+        let outcomes: Vec<TrialOutcome> = (0..500)
+            .map(|i| play_trial(&Coin, 9, i, &mut NullSink).unwrap())
+            .collect();
         let forward = outcomes.iter().fold(Tally::default(), |mut t, o| {
             t.add(o);
             t
@@ -358,7 +398,10 @@ mod tests {
         assert_eq!(forward, parallel);
         let summary = parallel.summary();
         assert_eq!(summary.trials, 500);
-        assert_eq!(summary.outcomes.a_wins.count + summary.outcomes.b_wins.count, 500);
+        assert_eq!(
+            summary.outcomes.a_wins.count + summary.outcomes.b_wins.count,
+            500
+        );
         assert_eq!(summary.losses_a.destroyed, summary.outcomes.b_wins.count);
         assert_eq!(summary.winner_hull_left_pct, Some(50.0));
     }

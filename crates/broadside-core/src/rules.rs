@@ -178,7 +178,10 @@ pub fn play<T: TurnSequence + ?Sized>(
     }
     for turn in 1..=max_turns {
         for &phase in sequence.phases(turn) {
-            sink.emit(|| crate::Event::Phase { turn, name: phase.to_string() });
+            sink.emit(|| crate::Event::Phase {
+                turn,
+                name: phase.to_string(),
+            });
             sequence.play_phase(phase, turn, state, tactics, dice, sink)?;
             if let Some(verdict) = sequence.verdict(state) {
                 return Ok((verdict, turn));

@@ -91,17 +91,17 @@ impl Options {
         match self.values.get(name) {
             None => Ok(None),
             Some(OptionValue::Number(n)) => Ok(Some(*n)),
-            Some(OptionValue::Text(t)) => t
-                .parse()
-                .map(Some)
-                .map_err(|_| ResolveError::bad_option(name, format!("'{t}' is not a whole number"))),
+            Some(OptionValue::Text(t)) => t.parse().map(Some).map_err(|_| {
+                ResolveError::bad_option(name, format!("'{t}' is not a whole number"))
+            }),
             Some(OptionValue::Flag) => Err(ResolveError::bad_option(name, "needs a number")),
         }
     }
 
     /// A required number option.
     pub fn required_number(&self, name: &str) -> Result<i64, ResolveError> {
-        self.number(name)?.ok_or_else(|| ResolveError::bad_option(name, "is required"))
+        self.number(name)?
+            .ok_or_else(|| ResolveError::bad_option(name, "is required"))
     }
 
     /// A text option.
@@ -114,7 +114,8 @@ impl Options {
 
     /// A required text option.
     pub fn required_text(&self, name: &str) -> Result<&str, ResolveError> {
-        self.text(name).ok_or_else(|| ResolveError::bad_option(name, "is required"))
+        self.text(name)
+            .ok_or_else(|| ResolveError::bad_option(name, "is required"))
     }
 
     /// Every option given, by name.
@@ -243,17 +244,24 @@ impl TableView {
                     ResolveError::unknown("column", column, self.columns.iter().map(String::as_str))
                 })?,
         };
-        row_view.cells.get(index).map(String::as_str).ok_or_else(|| {
-            ResolveError::Internal(format!("table {} row {row} is short", self.id))
-        })
+        row_view
+            .cells
+            .get(index)
+            .map(String::as_str)
+            .ok_or_else(|| ResolveError::Internal(format!("table {} row {row} is short", self.id)))
     }
 
     /// The row a label names.
     pub fn find_row(&self, row: &str) -> Result<&TableRowView, ResolveError> {
-        let by_label = self.rows.iter().find(|r| r.label == row || kebab(&r.label) == row);
+        let by_label = self
+            .rows
+            .iter()
+            .find(|r| r.label == row || kebab(&r.label) == row);
         let by_number = || {
             let n: i64 = row.parse().ok()?;
-            self.rows.iter().find(|r| label_range(&r.label).is_some_and(|(lo, hi)| lo <= n && n <= hi))
+            self.rows
+                .iter()
+                .find(|r| label_range(&r.label).is_some_and(|(lo, hi)| lo <= n && n <= hi))
         };
         by_label.or_else(by_number).ok_or_else(|| {
             ResolveError::unknown("row", row, self.rows.iter().map(|r| r.label.as_str()))
@@ -277,7 +285,10 @@ fn label_range(label: &str) -> Option<(i64, i64)> {
     // bounds ("-20-10") read correctly.
     let bytes = label.as_bytes();
     let at = (1..bytes.len()).find(|&i| bytes[i] == b'-' && bytes[i - 1].is_ascii_digit())?;
-    Some((label[..at].trim().parse().ok()?, label[at + 1..].trim().parse().ok()?))
+    Some((
+        label[..at].trim().parse().ok()?,
+        label[at + 1..].trim().parse().ok()?,
+    ))
 }
 
 /// Lower-case, with runs of anything but letters and digits turned into '-'.
@@ -334,7 +345,9 @@ pub trait Ruleset: Send + Sync {
 
 impl fmt::Debug for dyn Ruleset + '_ {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Ruleset").field("id", &self.id()).finish_non_exhaustive()
+        f.debug_struct("Ruleset")
+            .field("id", &self.id())
+            .finish_non_exhaustive()
     }
 }
 
@@ -364,7 +377,10 @@ impl Registration {
     pub fn embedded_sources(&self) -> Vec<SourceFile> {
         self.embedded
             .iter()
-            .map(|(name, text)| SourceFile { name: (*name).to_owned(), text: (*text).to_owned() })
+            .map(|(name, text)| SourceFile {
+                name: (*name).to_owned(),
+                text: (*text).to_owned(),
+            })
             .collect()
     }
 
@@ -376,7 +392,9 @@ impl Registration {
 
 impl fmt::Debug for Registration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Registration").field("id", &self.id).finish_non_exhaustive()
+        f.debug_struct("Registration")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
     }
 }
 

@@ -1,1 +1,103 @@
-//! Percentile placeholder.
+//! Star Frontiers: Knight Hawks, Advanced Game: percentile to-hit, the Damage Table and its fall-backs.
+//!
+//! A weapon's chance to hit is a Combat Table cell for the defence in use,
+//! modified by range, head-on fire, ICMs and damage; a hit rolls d100 plus the
+//! weapon's DTM on the Damage Table, whose rows damage the hull, the drive,
+//! the steering, weapons, defences and control systems. All numbers come
+//! from `rulesets/percentile/`; this crate holds the procedures.
+
+pub mod attack;
+pub mod damage;
+pub mod data;
+mod engagement;
+pub mod hazards;
+pub mod model;
+mod ruleset;
+pub mod ship;
+
+use broadside_core::{DataErrors, Registration, SourceFile};
+
+pub use attack::{Attack, AttackOutcome, Board, ToHit};
+pub use damage::{Applied, Hit, SystemLost};
+pub use hazards::{RepairAttempt, RepairOutcome};
+pub use model::Rules;
+pub use ship::{Repairable, Ship};
+
+/// The system's id.
+pub const ID: &str = "percentile";
+
+/// The percentile rule system, loaded from its data.
+#[derive(Debug, Clone)]
+pub struct Percentile {
+    /// The validated data.
+    pub rules: Rules,
+    /// The to-hit penalty of a damaged combat control system, from the
+    /// Damage Table's combat-control row.
+    combat_control_penalty: i32,
+}
+
+impl Percentile {
+    /// Validates ruleset files into the system.
+    pub fn load(files: &[SourceFile]) -> Result<Percentile, DataErrors> {
+        let rules = data::load(files)?;
+        let combat_control_penalty = rules
+            .damage_table
+            .iter()
+            .find_map(|row| match row.effect {
+                model::Effect::CombatControl { penalty } => Some(penalty),
+                _ => None,
+            })
+            .unwrap_or(0);
+        Ok(Percentile {
+            rules,
+            combat_control_penalty,
+        })
+    }
+
+    /// The system loaded from its embedded data of record.
+    pub fn embedded() -> Result<Percentile, DataErrors> {
+        Percentile::load(&REGISTRATION.embedded_sources())
+    }
+
+    /// A fresh ship of the class with this id.
+    pub fn ship(&self, id: &str) -> Option<Ship> {
+        self.rules
+            .class_id(id)
+            .map(|class| Ship::new(&self.rules, class))
+    }
+}
+
+/// The data of record, embedded at build time.
+const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "weapons.toml",
+        include_str!("../../../rulesets/percentile/weapons.toml"),
+    ),
+    (
+        "defences.toml",
+        include_str!("../../../rulesets/percentile/defences.toml"),
+    ),
+    (
+        "combat-table.toml",
+        include_str!("../../../rulesets/percentile/combat-table.toml"),
+    ),
+    (
+        "damage-table.toml",
+        include_str!("../../../rulesets/percentile/damage-table.toml"),
+    ),
+    (
+        "ships.toml",
+        include_str!("../../../rulesets/percentile/ships.toml"),
+    ),
+    (
+        "rules.toml",
+        include_str!("../../../rulesets/percentile/rules.toml"),
+    ),
+];
+
+/// How the CLI registers this system.
+pub const REGISTRATION: Registration = Registration {
+    id: ID,
+    embedded: EMBEDDED,
+    load: |files| Percentile::load(files).map(|p| Box::new(p) as Box<dyn broadside_core::Ruleset>),
+};

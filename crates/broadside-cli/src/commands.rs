@@ -1,0 +1,670 @@
+//! What each subcommand does: load, run, render. Rendering is text, JSON or
+//! CSV of the same data.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use broadside_core::dice::GENERATOR;
+use broadside_core::montecarlo::{Outcomes, Proportion, Summary};
+use broadside_core::{
+    DuelRequest, EventLog, OptionValue, Options, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
+    SourceFile, TableView,
+};
+use clap::ArgMatches;
+use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use serde_json::{Value, json};
+
+use crate::cli::{self, system_options};
+use crate::{Failure, data_failure, registry};
+
+type Out<'a> = &'a mut dyn Write;
+
+/// Runs the parsed command.
+pub fn run(
+    systems: &[Box<dyn Ruleset>],
+    matches: &ArgMatches,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    match matches.subcommand() {
+        Some(("systems", m)) => systems_command(systems, m, out),
+        Some(("ships", m)) => ships_command(m, out),
+        Some(("table", m)) => table_command(m, out),
+        Some(("resolve", m)) => {
+            let (id, m) = m
+                .subcommand()
+                .ok_or_else(|| Failure::Input("resolve needs a system".into()))?;
+            resolve_command(id, m, out)
+        }
+        Some(("duel", m)) => {
+            let (id, m) = m
+                .subcommand()
+                .ok_or_else(|| Failure::Input("duel needs a system".into()))?;
+            duel_command(id, m, out)
+        }
+        Some(("compare", m)) => compare_command(m, out),
+        _ => Err(Failure::Internal("no command".into())),
+    }
+}
+
+fn format(m: &ArgMatches) -> &str {
+    m.get_one::<String>("format").map_or("text", String::as_str)
+}
+
+/// Loads a system: from `--rules DIR` if given, else its built-in data.
+fn load(id: &str, m: &ArgMatches) -> Result<Box<dyn Ruleset>, Failure> {
+    let registration = registry::find(id).ok_or_else(|| {
+        Failure::Input(format!(
+            "unknown system '{id}' (known: {})",
+            registry::known()
+        ))
+    })?;
+    match m.try_get_one::<String>("rules").ok().flatten() {
+        None => registration
+            .load_embedded()
+            .map_err(|e| data_failure(&format!("the built-in {id} data"), &e)),
+        Some(dir) => {
+            let files = read_ruleset_dir(Path::new(dir))?;
+            (registration.load)(&files)
+                .map_err(|e| data_failure(&format!("the {id} data in {dir}"), &e))
+        }
+    }
+}
+
+fn read_ruleset_dir(dir: &Path) -> Result<Vec<SourceFile>, Failure> {
+    let unreadable = |e: std::io::Error| {
+        Failure::Input(format!("cannot read rules folder {}: {e}", dir.display()))
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        let path = entry.map_err(unreadable)?.path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            files.push(SourceFile { name, text });
+        }
+    }
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(files)
+}
+
+fn json_line(out: Out<'_>, value: &Value) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Internal(e.to_string()))?;
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
+fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Value, Failure> {
+    serde_json::to_value(value).map_err(|e| Failure::Internal(e.to_string()))
+}
+
+fn systems_command(
+    systems: &[Box<dyn Ruleset>],
+    m: &ArgMatches,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    if format(m) == "json" {
+        let list: Vec<Value> = systems
+            .iter()
+            .map(|s| json!({"id": s.id(), "title": s.title(), "description": s.description()}))
+            .collect();
+        return json_line(out, &Value::Array(list));
+    }
+    let mut table = text_table(&["system", "game", "combat"]);
+    for s in systems {
+        table.add_row(vec![s.id(), s.title(), s.description()]);
+    }
+    writeln!(out, "{table}")?;
+    Ok(())
+}
+
+fn text_table(headers: &[&str]) -> Table {
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_header(headers.to_vec());
+    table
+}
+
+fn ships_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    let id = m.get_one::<String>("system").map_or("", String::as_str);
+    let system = load(id, m)?;
+    let ships = system.ships();
+    if format(m) == "json" {
+        let list = ships
+            .iter()
+            .map(|s| to_json(&**s))
+            .collect::<Result<Vec<_>, _>>()?;
+        return json_line(out, &json!({"system": id, "ships": list}));
+    }
+    let Some(first) = ships.first() else {
+        writeln!(out, "{id} has no ships")?;
+        return Ok(());
+    };
+    let headers: Vec<&str> = first.row().iter().map(|(h, _)| *h).collect();
+    let mut table = text_table(&headers);
+    for ship in &ships {
+        table.add_row(
+            ship.row()
+                .into_iter()
+                .map(|(_, cell)| cell)
+                .collect::<Vec<_>>(),
+        );
+    }
+    writeln!(out, "{table}")?;
+    for ship in &ships {
+        for line in ship.lines().iter().skip(1) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+fn table_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    let id = m.get_one::<String>("system").map_or("", String::as_str);
+    let system = load(id, m)?;
+    let tables = system.tables();
+    let json = format(m) == "json";
+    let Some(table_id) = m.get_one::<String>("table") else {
+        if json {
+            let list: Vec<Value> = tables
+                .iter()
+                .map(|t| json!({"id": t.id, "title": t.title}))
+                .collect();
+            return json_line(out, &json!({"system": id, "tables": list}));
+        }
+        for table in &tables {
+            writeln!(out, "{}  {}", table.id, table.title)?;
+        }
+        return Ok(());
+    };
+    let table = tables.iter().find(|t| &t.id == table_id).ok_or_else(|| {
+        let known: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
+        Failure::Input(format!(
+            "unknown table '{table_id}' for {id} (known: {})",
+            known.join(", ")
+        ))
+    })?;
+    match m.get_one::<String>("row") {
+        None => print_table(table, json, out),
+        Some(row) => {
+            let column = m.get_one::<String>("column").map(String::as_str);
+            let cell = table.cell(row, column)?;
+            if json {
+                json_line(
+                    out,
+                    &json!({"system": id, "table": table.id, "row": row, "column": column, "cell": cell}),
+                )
+            } else {
+                writeln!(out, "{cell}")?;
+                Ok(())
+            }
+        }
+    }
+}
+
+fn print_table(table: &TableView, json: bool, out: Out<'_>) -> Result<(), Failure> {
+    if json {
+        return json_line(out, &to_json(table)?);
+    }
+    let mut headers = vec![table.row_header.as_str()];
+    headers.extend(table.columns.iter().map(String::as_str));
+    let mut text = text_table(&headers);
+    for row in &table.rows {
+        let mut cells = vec![row.label.clone()];
+        cells.extend(row.cells.iter().cloned());
+        text.add_row(cells);
+    }
+    writeln!(out, "{}\n{text}", table.title)?;
+    Ok(())
+}
+
+/// A seed from the clock, for runs given none; it is printed, so the run can
+/// be repeated.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+fn resolve_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    let system = load(id, m)?;
+    let text = |name: &str| m.get_one::<String>(name).cloned().unwrap_or_default();
+    let options = system_options(m, system.resolve_options());
+    options.validate(system.resolve_options())?;
+    let request = ResolveRequest {
+        attacker: text("attacker"),
+        target: text("target"),
+        options,
+    };
+    let mut log = EventLog::default();
+    let scripted: Option<Vec<u32>> = m.get_many::<u32>("dice").map(|d| d.copied().collect());
+    let (report, dice_source, unused) = match scripted {
+        Some(faces) => {
+            if faces.is_empty() {
+                return Err(Failure::Input("--dice: give at least one face".into()));
+            }
+            let mut dice = ScriptedDice::new(faces.clone());
+            let report = system.resolve(&request, &mut dice, &mut log)?;
+            let unused = dice.remaining().to_vec();
+            (report, json!({"dice": faces}), unused)
+        }
+        None => {
+            let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
+            let mut dice = SeededDice::new(seed);
+            let report = system.resolve(&request, &mut dice, &mut log)?;
+            (
+                report,
+                json!({"seed": seed, "generator": GENERATOR}),
+                Vec::new(),
+            )
+        }
+    };
+    if format(m) == "json" {
+        let mut object = serde_json::Map::new();
+        object.insert("system".into(), json!(id));
+        if let Value::Object(source) = dice_source {
+            object.extend(source);
+        }
+        if let Value::Object(fields) = to_json(&*report)? {
+            object.extend(fields);
+        }
+        object.insert("events".into(), to_json(&log.events)?);
+        if !unused.is_empty() {
+            object.insert("dice_unused".into(), json!(unused));
+        }
+        return json_line(out, &Value::Object(object));
+    }
+    match dice_source.get("seed") {
+        Some(seed) => writeln!(out, "{id}, seed {seed} ({GENERATOR})")?,
+        None => writeln!(out, "{id}, scripted dice {}", dice_source["dice"])?,
+    }
+    if m.get_flag("explain") {
+        for (i, event) in log.events.iter().enumerate() {
+            writeln!(out, "{:>3}. {event}", i + 1)?;
+        }
+    }
+    for line in report.lines() {
+        writeln!(out, "{line}")?;
+    }
+    if !unused.is_empty() {
+        let shown: Vec<String> = unused.iter().map(u32::to_string).collect();
+        writeln!(out, "note: scripted dice not needed: {}", shown.join(","))?;
+    }
+    Ok(())
+}
+
+fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    let system = load(id, m)?;
+    let options = system_options(m, system.duel_options());
+    options.validate(system.duel_options())?;
+    let request = DuelRequest {
+        a: m.get_one::<String>("a").cloned().unwrap_or_default(),
+        b: m.get_one::<String>("b").cloned().unwrap_or_default(),
+        max_turns: m
+            .get_one::<u32>("max-turns")
+            .copied()
+            .unwrap_or(cli::DEFAULT_MAX_TURNS),
+        options,
+    };
+    let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
+    let engagement = system.prepare_duel(&request)?;
+    if let Some(&trial) = m.get_one::<u64>("replay") {
+        let mut log = EventLog::default();
+        let outcome = broadside_core::play_trial(&*engagement, seed, trial, &mut log)?;
+        if format(m) == "json" {
+            return json_line(
+                out,
+                &json!({"system": id, "a": request.a, "b": request.b, "seed": seed, "generator": GENERATOR,
+                        "trial": trial, "outcome": to_json(&outcome)?, "events": to_json(&log.events)?}),
+            );
+        }
+        writeln!(
+            out,
+            "{id} duel {} (A) against {} (B), seed {seed} ({GENERATOR}), trial {trial}",
+            request.a, request.b
+        )?;
+        for event in &log.events {
+            writeln!(out, "{event}")?;
+        }
+        writeln!(
+            out,
+            "outcome: {} after {} turns",
+            verdict_text(&outcome.verdict),
+            outcome.turns
+        )?;
+        return Ok(());
+    }
+    let trials = m
+        .get_one::<u64>("trials")
+        .copied()
+        .unwrap_or(cli::DEFAULT_TRIALS);
+    let summary = run_with_progress(&*engagement, seed, trials)?;
+    let row = DuelRow {
+        system: id.to_owned(),
+        a: request.a.clone(),
+        b: request.b.clone(),
+        summary,
+    };
+    match format(m) {
+        "json" => {
+            let mut value = row.json()?;
+            value["seed"] = json!(seed);
+            value["generator"] = json!(GENERATOR);
+            value["max_turns"] = json!(request.max_turns);
+            json_line(out, &value)
+        }
+        "csv" => {
+            writeln!(out, "{}", DuelRow::CSV_HEADER)?;
+            writeln!(out, "{}", row.csv(seed))?;
+            Ok(())
+        }
+        _ => {
+            writeln!(
+                out,
+                "{id} duel: {} (A) against {} (B), {trials} trials, seed {seed} ({GENERATOR}), at most {} turns",
+                request.a, request.b, request.max_turns
+            )?;
+            row.write_text(out)
+        }
+    }
+}
+
+fn verdict_text(verdict: &broadside_core::Verdict) -> String {
+    match verdict {
+        broadside_core::Verdict::Winner(side) => format!("side {side} wins"),
+        broadside_core::Verdict::Draw => "both sides lost".into(),
+        broadside_core::Verdict::Escaped(side) => format!("side {side} escaped"),
+        broadside_core::Verdict::Undecided => "undecided at the turn limit".into(),
+    }
+}
+
+fn run_with_progress(
+    engagement: &dyn broadside_core::Engagement,
+    seed: u64,
+    trials: u64,
+) -> Result<Summary, Failure> {
+    // The bar draws only when stderr is a terminal, so piped output and
+    // tests see nothing of it.
+    let bar = indicatif::ProgressBar::new(trials);
+    let tally = broadside_core::run_trials(engagement, seed, trials, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    Ok(tally.summary())
+}
+
+/// One duel's figures, as `duel` prints them and as a row of `compare`.
+struct DuelRow {
+    system: String,
+    a: String,
+    b: String,
+    summary: Summary,
+}
+
+impl DuelRow {
+    const CSV_HEADER: &'static str = "system,a,b,trials,seed,p_a_wins,a_wins_lo,a_wins_hi,p_b_wins,b_wins_lo,b_wins_hi,p_undecided,undecided_lo,undecided_hi,p_draw,mean_turns,median_turns,winner_hull_left_pct";
+
+    fn json(&self) -> Result<Value, Failure> {
+        let s = &self.summary;
+        Ok(json!({
+            "system": self.system,
+            "a": self.a,
+            "b": self.b,
+            "trials": s.trials,
+            "outcomes": outcomes_json(&s.outcomes),
+            "turns_to_decision": to_json(&s.turns_to_decision)?,
+            "winner_hull_left_pct": s.winner_hull_left_pct.map(round2),
+            "losses": {"a": to_json(&s.losses_a)?, "b": to_json(&s.losses_b)?},
+        }))
+    }
+
+    fn csv(&self, seed: u64) -> String {
+        let s = &self.summary;
+        let o = &s.outcomes;
+        let p = |x: &Proportion| format!("{:.4},{:.4},{:.4}", x.p, x.ci95[0], x.ci95[1]);
+        let turns = s
+            .turns_to_decision
+            .map_or_else(|| ",".to_owned(), |t| format!("{:.2},{}", t.mean, t.median));
+        let hull = s
+            .winner_hull_left_pct
+            .map_or_else(String::new, |h| format!("{h:.1}"));
+        format!(
+            "{},{},{},{},{seed},{},{},{},{:.4},{turns},{hull}",
+            self.system,
+            self.a,
+            self.b,
+            s.trials,
+            p(&o.a_wins),
+            p(&o.b_wins),
+            p(&o.undecided),
+            o.draws.p
+        )
+    }
+
+    fn write_text(&self, out: Out<'_>) -> Result<(), Failure> {
+        let s = &self.summary;
+        let o = &s.outcomes;
+        let mut table = text_table(&["outcome", "p", "95% interval"]);
+        let mut add = |name: &str, x: &Proportion| {
+            table.add_row(vec![
+                name.to_owned(),
+                format!("{:.3}", x.p),
+                format!("{:.3} - {:.3}", x.ci95[0], x.ci95[1]),
+            ]);
+        };
+        add(&format!("A ({}) wins", self.a), &o.a_wins);
+        add(&format!("B ({}) wins", self.b), &o.b_wins);
+        add("undecided at the turn limit", &o.undecided);
+        if o.draws.count > 0 {
+            add("both lost", &o.draws);
+        }
+        if o.a_escapes.count + o.b_escapes.count > 0 {
+            add("A escaped", &o.a_escapes);
+            add("B escaped", &o.b_escapes);
+        }
+        writeln!(out, "{table}")?;
+        if let Some(t) = s.turns_to_decision {
+            writeln!(
+                out,
+                "turns to decision: mean {:.1}, quartiles {} / {} / {}",
+                t.mean, t.q1, t.median, t.q3
+            )?;
+        }
+        if let Some(h) = s.winner_hull_left_pct {
+            writeln!(out, "winner's hull left: {h:.1}% of original")?;
+        }
+        for (side, name, l) in [("A", &self.a, &s.losses_a), ("B", &self.b, &s.losses_b)] {
+            writeln!(
+                out,
+                "{side} ({name}) ships lost: {} destroyed, {} broken apart, {} disarmed",
+                l.destroyed, l.broken_apart, l.disarmed
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+fn proportion_json(p: &Proportion) -> Value {
+    json!({"p": round4(p.p), "ci95": [round4(p.ci95[0]), round4(p.ci95[1])], "count": p.count})
+}
+
+fn outcomes_json(o: &Outcomes) -> Value {
+    json!({
+        "a_wins": proportion_json(&o.a_wins),
+        "b_wins": proportion_json(&o.b_wins),
+        "undecided": proportion_json(&o.undecided),
+        "draws": proportion_json(&o.draws),
+        "a_escapes": proportion_json(&o.a_escapes),
+        "b_escapes": proportion_json(&o.b_escapes),
+    })
+}
+
+/// The built-in default scenario.
+const DEFAULT_SCENARIO: &str = include_str!("../../../rulesets/scenarios/default.toml");
+
+/// A comparison scenario: per system, the two ships and that system's duel
+/// options (such as the starting range).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    name: String,
+    #[serde(default)]
+    description: String,
+    systems: BTreeMap<String, ScenarioEntry>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct ScenarioEntry {
+    a: String,
+    b: String,
+    #[serde(flatten)]
+    options: BTreeMap<String, toml::Value>,
+}
+
+fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    let (origin, text) = match m.get_one::<String>("scenario") {
+        None => (
+            "the built-in default scenario".to_owned(),
+            DEFAULT_SCENARIO.to_owned(),
+        ),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::Input(format!("cannot read scenario {path}: {e}")))?;
+            (format!("scenario {path}"), text)
+        }
+    };
+    let scenario: Scenario = toml::from_str(&text)
+        .map_err(|e| Failure::Input(format!("{origin}: {}", e.message().trim())))?;
+    for system in scenario.systems.keys() {
+        if registry::find(system).is_none() {
+            return Err(Failure::Input(format!(
+                "{origin}: systems.{system}: unknown system (known: {})",
+                registry::known()
+            )));
+        }
+    }
+    let trials = m
+        .get_one::<u64>("trials")
+        .copied()
+        .unwrap_or(cli::DEFAULT_TRIALS);
+    let max_turns = m
+        .get_one::<u32>("max-turns")
+        .copied()
+        .unwrap_or(cli::DEFAULT_MAX_TURNS);
+    let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
+    let mut rows = Vec::new();
+    for registration in registry::RULESETS {
+        let Some(entry) = scenario.systems.get(registration.id) else {
+            continue;
+        };
+        let system = registration
+            .load_embedded()
+            .map_err(|e| data_failure(&format!("the built-in {} data", registration.id), &e))?;
+        let mut options = Options::new();
+        for (key, value) in &entry.options {
+            let value = match value {
+                toml::Value::Integer(n) => OptionValue::Number(*n),
+                toml::Value::String(s) => OptionValue::Text(s.clone()),
+                toml::Value::Boolean(true) => OptionValue::Flag,
+                toml::Value::Boolean(false) => continue,
+                other => {
+                    return Err(Failure::Input(format!(
+                        "{origin}: systems.{}.{key}: {other} is not a number, name or flag",
+                        registration.id
+                    )));
+                }
+            };
+            options.set(key, value);
+        }
+        options
+            .validate(system.duel_options())
+            .map_err(|e| Failure::Input(format!("{origin}: systems.{}: {e}", registration.id)))?;
+        let request = DuelRequest {
+            a: entry.a.clone(),
+            b: entry.b.clone(),
+            max_turns,
+            options,
+        };
+        let engagement = system
+            .prepare_duel(&request)
+            .map_err(|e| Failure::Input(format!("{origin}: systems.{}: {e}", registration.id)))?;
+        let summary = run_with_progress(&*engagement, seed, trials)?;
+        rows.push(DuelRow {
+            system: registration.id.to_owned(),
+            a: entry.a.clone(),
+            b: entry.b.clone(),
+            summary,
+        });
+    }
+    match format(m) {
+        "json" => {
+            let rows = rows
+                .iter()
+                .map(DuelRow::json)
+                .collect::<Result<Vec<_>, _>>()?;
+            json_line(
+                out,
+                &json!({"scenario": scenario.name, "description": scenario.description, "trials": trials,
+                        "seed": seed, "generator": GENERATOR, "max_turns": max_turns, "rows": rows}),
+            )
+        }
+        "csv" => {
+            writeln!(out, "{}", DuelRow::CSV_HEADER)?;
+            for row in &rows {
+                writeln!(out, "{}", row.csv(seed))?;
+            }
+            Ok(())
+        }
+        _ => {
+            writeln!(
+                out,
+                "{}: {trials} trials each, seed {seed} ({GENERATOR}), at most {max_turns} turns",
+                scenario.name
+            )?;
+            if !scenario.description.is_empty() {
+                writeln!(out, "{}", scenario.description)?;
+            }
+            let mut table = text_table(&[
+                "system",
+                "A",
+                "B",
+                "P(A wins)",
+                "P(B wins)",
+                "P(undecided)",
+                "median turns",
+                "winner hull left",
+            ]);
+            for row in &rows {
+                let s = &row.summary;
+                let o = &s.outcomes;
+                let p = |x: &Proportion| format!("{:.3} ({:.3}-{:.3})", x.p, x.ci95[0], x.ci95[1]);
+                table.add_row(vec![
+                    row.system.clone(),
+                    row.a.clone(),
+                    row.b.clone(),
+                    p(&o.a_wins),
+                    p(&o.b_wins),
+                    p(&o.undecided),
+                    s.turns_to_decision
+                        .map_or_else(|| "-".into(), |t| t.median.to_string()),
+                    s.winner_hull_left_pct
+                        .map_or_else(|| "-".into(), |h| format!("{h:.0}%")),
+                ]);
+            }
+            writeln!(out, "{table}")?;
+            Ok(())
+        }
+    }
+}

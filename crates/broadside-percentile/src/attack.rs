@@ -1,0 +1,362 @@
+//! Attack resolution: the Combat Table cell, its modifiers, and the to-hit roll.
+
+use arrayvec::ArrayVec;
+use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError};
+
+use crate::Percentile;
+use crate::damage::{Applied, Hit};
+use crate::model::{Column, Defence, Rules};
+use crate::ship::Ship;
+
+/// The ships an attack is resolved among, with the names events use.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Every ship in play.
+    pub ships: Vec<Ship>,
+    /// How events name each ship.
+    pub names: Vec<String>,
+}
+
+/// A declared attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Attack {
+    /// Index of the attacking ship on the board.
+    pub attacker: usize,
+    /// Index of the attacker's weapon mount.
+    pub mount: usize,
+    /// Index of the target ship on the board.
+    pub target: usize,
+    /// Range in hexes, counting the target's hex but not the firer's.
+    pub range: u32,
+    /// An FF weapon fired straight along the ship's centre line.
+    pub head_on: bool,
+    /// ICMs launched against the attack.
+    pub icms: u16,
+    /// The ship launching them: any ship in the target's hex (the target
+    /// itself when `None`).
+    pub icm_launcher: Option<usize>,
+}
+
+/// What an attack came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttackOutcome {
+    /// The chance to hit after every modifier, in percent (may lie outside 0-100).
+    pub to_hit: i32,
+    /// The d100 to-hit roll, 1-100.
+    pub roll: u32,
+    /// Whether it hit.
+    pub hit: bool,
+    /// What the hit did, if it hit.
+    pub damage: Option<Applied>,
+}
+
+/// The chance to hit and whether a hull hit is halved, before the roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToHit {
+    /// The chance in percent after modifiers.
+    pub chance: i32,
+    /// The Combat Table column used.
+    pub column: Column,
+    /// Whether the cell used halves hull damage.
+    pub half_damage: bool,
+}
+
+impl Percentile {
+    /// Chooses the Combat Table cell and applies every to-hit modifier.
+    ///
+    /// The defences in use are the reflective hull, the active screen and any
+    /// masking screen around the target, or around an attacker firing lasers
+    /// out of its own (the rules treat both alike). A defence that attracts
+    /// the weapon (its cell above the weapon's "None" cell) is the one used;
+    /// otherwise the most effective, the lowest cell.
+    pub fn to_hit(&self, board: &Board, attack: &Attack, sink: &mut dyn EventSink) -> ToHit {
+        let rules = &self.rules;
+        let attacker = &board.ships[attack.attacker];
+        let target = &board.ships[attack.target];
+        let weapon = rules.weapon(attacker.weapons[attack.mount].weapon);
+        let none = weapon.cells[Column::None.index()];
+
+        let mut in_use: ArrayVec<Column, 4> = ArrayVec::new();
+        if target.defence(Defence::ReflectiveHull).is_some() {
+            in_use.push(Column::ReflectiveHull);
+        }
+        if let Some(column) = target.screen.and_then(Defence::column) {
+            in_use.push(column);
+        }
+        if target.masked || (attacker.masked && weapon.laser) {
+            in_use.push(Column::MaskingScreen);
+        }
+        let cell = |c: Column| weapon.cells[c.index()];
+        let attracting = in_use
+            .iter()
+            .copied()
+            .find(|&c| cell(c).advanced > none.advanced);
+        let column = attracting
+            .or_else(|| in_use.iter().copied().min_by_key(|&c| cell(c).advanced))
+            .unwrap_or(Column::None);
+        let used = cell(column);
+        sink.emit(|| Event::Base {
+            what: "chance to hit".into(),
+            value: used.advanced,
+            source: format!(
+                "Combat Table, {} against {}",
+                weapon.name,
+                column_name(rules, column)
+            ),
+        });
+        if attracting.is_some() {
+            sink.emit(|| Event::Ruling {
+                text: format!(
+                    "the {} attracts the {}: its cell is used, not the most effective defence's",
+                    column_name(rules, column),
+                    weapon.name
+                ),
+            });
+        }
+
+        let c = &rules.constants;
+        let mut chance = used.advanced;
+        let mut modify = |amount: i32, reason: String, sink: &mut dyn EventSink| {
+            chance += amount;
+            sink.emit(|| Event::Modifier {
+                to: "chance to hit".into(),
+                amount,
+                reason,
+            });
+        };
+        if weapon.range_diffusion && attack.range > 0 {
+            let range = i32::try_from(attack.range).unwrap_or(i32::MAX / 8);
+            modify(
+                c.range_diffusion_per_hex * range,
+                format!("range diffusion, {range} hexes"),
+                sink,
+            );
+        }
+        if attack.head_on && weapon.forward_firing {
+            modify(c.head_on, "head-on shot along the centre line".into(), sink);
+        }
+        if attack.icms > 0
+            && let Some(per_icm) = weapon.per_icm
+        {
+            let n = i32::from(attack.icms);
+            modify(per_icm * n, format!("{n} ICMs at {per_icm} each"), sink);
+        }
+        if attacker.damaged.combat_control {
+            modify(
+                self.combat_control_penalty,
+                "attacker's combat control system is damaged".into(),
+                sink,
+            );
+        }
+        if target.is_evasive(rules) && weapon.evadable && target.mr > 0 {
+            let mr = i32::from(target.mr);
+            modify(
+                c.evasion_per_mr * mr,
+                format!("evasive manoeuvres, MR {mr}"),
+                sink,
+            );
+        }
+        ToHit {
+            chance,
+            column,
+            half_damage: used.half_damage,
+        }
+    }
+
+    /// Checks that the rules allow the attack; nothing changes if not.
+    fn check_attack(&self, board: &Board, attack: &Attack) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let (Some(attacker), Some(target)) = (
+            board.ships.get(attack.attacker),
+            board.ships.get(attack.target),
+        ) else {
+            return Err(ResolveError::Internal(
+                "attack names a ship not on the board".into(),
+            ));
+        };
+        let Some(mount) = attacker.weapons.get(attack.mount) else {
+            return Err(ResolveError::Internal(
+                "attack names a weapon mount the ship lacks".into(),
+            ));
+        };
+        let weapon = rules.weapon(mount.weapon);
+        let who = &board.names[attack.attacker];
+        if attacker.is_destroyed() {
+            return Err(ResolveError::Refused(format!(
+                "the {who} is destroyed and cannot fire"
+            )));
+        }
+        if target.is_destroyed() {
+            return Err(ResolveError::Refused(format!(
+                "the {} is already destroyed",
+                board.names[attack.target]
+            )));
+        }
+        if mount.destroyed {
+            return Err(ResolveError::Refused(format!(
+                "the {who}'s {} has been destroyed",
+                weapon.name
+            )));
+        }
+        if mount.supply == Some(0) {
+            return Err(ResolveError::Refused(format!(
+                "the {who} has no {} left",
+                weapon.name
+            )));
+        }
+        if weapon.placed && attack.range != 0 {
+            return Err(ResolveError::Refused(format!(
+                "{} attack only a ship in their own hex (range 0), not at range {}",
+                weapon.name, attack.range
+            )));
+        }
+        if !weapon.placed && attack.range > weapon.range {
+            return Err(ResolveError::Refused(format!(
+                "range {} is beyond the {}'s range of {} hexes",
+                attack.range, weapon.name, weapon.range
+            )));
+        }
+        if attack.head_on && !weapon.forward_firing {
+            return Err(ResolveError::Refused(format!(
+                "only forward-firing weapons fire head-on, and the {} is not one",
+                weapon.name
+            )));
+        }
+        if attack.icms > 0 {
+            if weapon.per_icm.is_none() {
+                return Err(ResolveError::Refused(format!(
+                    "ICMs cannot stop a {}",
+                    weapon.name
+                )));
+            }
+            let launcher = attack.icm_launcher.unwrap_or(attack.target);
+            let ready = board.ships.get(launcher).map_or(0, Ship::icms_ready);
+            if ready < attack.icms {
+                return Err(ResolveError::Refused(format!(
+                    "the {} can launch {ready} ICMs, not {}",
+                    board.names[launcher], attack.icms
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl AttackResolution for Percentile {
+    type Board = Board;
+    type Declaration = Attack;
+    type Outcome = AttackOutcome;
+
+    fn resolve_attack(
+        &self,
+        board: &mut Board,
+        attack: &Attack,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<AttackOutcome, ResolveError> {
+        self.check_attack(board, attack)?;
+        let rules = &self.rules;
+        let weapon_id = board.ships[attack.attacker].weapons[attack.mount].weapon;
+        let weapon = rules.weapon(weapon_id);
+        sink.emit(|| Event::Declared {
+            actor: board.names[attack.attacker].clone(),
+            action: format!(
+                "fires its {} at the {} at range {}",
+                weapon.name, board.names[attack.target], attack.range
+            ),
+        });
+
+        // Supplies are spent on launch, hit or miss.
+        if let Some(supply) = &mut board.ships[attack.attacker].weapons[attack.mount].supply {
+            *supply -= 1;
+        }
+        if attack.icms > 0 {
+            let launcher = attack.icm_launcher.unwrap_or(attack.target);
+            if let Some(icm) = board.ships[launcher].defence_mut(Defence::Icm)
+                && let Some(supply) = &mut icm.supply
+            {
+                *supply -= attack.icms;
+            }
+            sink.emit(|| Event::Declared {
+                actor: board.names[launcher].clone(),
+                action: format!("launches {} ICMs against the {}", attack.icms, weapon.name),
+            });
+        }
+
+        let to_hit = self.to_hit(board, attack, sink);
+        let roll = dice.roll(Die::D100)?;
+        let c = &rules.constants;
+        let (hit, rule) = if roll <= c.always_hit_at_most {
+            (
+                true,
+                Some(format!(
+                    "a roll of {:02} or less always hits",
+                    c.always_hit_at_most
+                )),
+            )
+        } else if roll >= c.always_miss_at_least {
+            (
+                false,
+                Some(format!(
+                    "a roll of {} or more always misses",
+                    c.always_miss_at_least
+                )),
+            )
+        } else {
+            (i64::from(roll) <= i64::from(to_hit.chance), None)
+        };
+        sink.emit(|| Event::Roll {
+            purpose: "to-hit roll".into(),
+            dice: Die::D100.to_string(),
+            faces: vec![roll],
+            total: roll as i32,
+        });
+        sink.emit(|| Event::Check {
+            what: if hit { "hit".into() } else { "miss".into() },
+            roll: roll as i32,
+            target: to_hit.chance,
+            success: hit,
+            rule,
+        });
+        let damage = if hit {
+            let hit = Hit::from_weapon(weapon, to_hit.half_damage);
+            let target = &mut board.ships[attack.target];
+            Some(self.allocate_named(&hit, target, &board.names[attack.target], dice, sink)?)
+        } else {
+            None
+        };
+        Ok(AttackOutcome {
+            to_hit: to_hit.chance,
+            roll,
+            hit,
+            damage,
+        })
+    }
+}
+
+/// The printed name of a Combat Table column.
+fn column_name(rules: &Rules, column: Column) -> String {
+    match column {
+        Column::None => "no defence".into(),
+        Column::ReflectiveHull => rules
+            .defence_info(Defence::ReflectiveHull)
+            .name
+            .to_lowercase(),
+        Column::ProtonScreen => rules
+            .defence_info(Defence::ProtonScreen)
+            .name
+            .to_lowercase(),
+        Column::ElectronScreen => rules
+            .defence_info(Defence::ElectronScreen)
+            .name
+            .to_lowercase(),
+        Column::StasisScreen => rules
+            .defence_info(Defence::StasisScreen)
+            .name
+            .to_lowercase(),
+        Column::MaskingScreen => rules
+            .defence_info(Defence::MaskingScreen)
+            .name
+            .to_lowercase(),
+    }
+}

@@ -1,0 +1,384 @@
+//! Damage allocation: the Damage Table roll and what each row does to a ship,
+//! with every fall-back to a hull hit the rules name.
+
+use broadside_core::{DamageAllocation, Dice, DiceExpr, Die, Event, EventSink, ResolveError};
+
+use crate::Percentile;
+use crate::model::{Defence, Effect, Loss, Weapon, WeaponId};
+use crate::ship::Ship;
+
+/// A hit to allocate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    /// What hit, for the log ("laser battery", "electrical fire").
+    pub cause: String,
+    /// Added to the Damage Table roll: the weapon's DTM, or the fire's +20.
+    pub modifier: i32,
+    /// Hull damage dice of a hull hit.
+    pub hull_damage: DiceExpr,
+    /// The Combat Table cell was a `*` cell: hull damage is halved.
+    pub half_damage: bool,
+}
+
+impl Hit {
+    /// A hit by a weapon.
+    pub fn from_weapon(weapon: &Weapon, half_damage: bool) -> Hit {
+        Hit {
+            cause: weapon.name.clone(),
+            modifier: weapon.dtm,
+            hull_damage: weapon.hull_damage,
+            half_damage,
+        }
+    }
+}
+
+/// A system a hit destroyed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SystemLost {
+    /// A weapon system.
+    Weapon(WeaponId),
+    /// A defence system.
+    Defence(Defence),
+}
+
+/// What a hit did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The Damage Table roll after its modifier.
+    pub damage_roll: i32,
+    /// Index of the Damage Table row found.
+    pub row: usize,
+    /// The row's result could not apply, and a hull hit was made instead.
+    pub fell_back: bool,
+    /// The system destroyed, if any.
+    pub system_lost: Option<SystemLost>,
+    /// Hull points lost.
+    pub hull_damage: i32,
+}
+
+impl Percentile {
+    /// Allocates a hit to a ship whose name events use.
+    pub fn allocate_named(
+        &self,
+        hit: &Hit,
+        target: &mut Ship,
+        name: &str,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Applied, ResolveError> {
+        let rules = &self.rules;
+        let face = dice.roll(Die::D100)?;
+        let roll = face as i32 + hit.modifier;
+        sink.emit(|| Event::Roll {
+            purpose: "Damage Table roll".into(),
+            dice: Die::D100.to_string(),
+            faces: vec![face],
+            total: face as i32,
+        });
+        if hit.modifier != 0 {
+            sink.emit(|| Event::Modifier {
+                to: "Damage Table roll".into(),
+                amount: hit.modifier,
+                reason: format!("{} ({} + {} = {roll})", hit.cause, face, hit.modifier),
+            });
+        }
+        let row_index = rules
+            .damage_table
+            .partition_point(|r| r.to < roll)
+            .min(rules.damage_table.len() - 1);
+        let row = &rules.damage_table[row_index];
+        sink.emit(|| Event::TableRow {
+            table: "Damage Table".into(),
+            roll,
+            row: row.text.clone(),
+        });
+
+        let mut applied = Applied {
+            damage_roll: roll,
+            row: row_index,
+            fell_back: false,
+            system_lost: None,
+            hull_damage: 0,
+        };
+        let effect = |sink: &mut dyn EventSink, text: String| {
+            sink.emit(|| Event::Effect {
+                ship: name.to_owned(),
+                effect: text,
+            });
+        };
+        let fall_back = match &row.effect {
+            Effect::Hull { multiplier } => {
+                applied.hull_damage = self.hull_hit(hit, *multiplier, target, name, dice, sink)?;
+                None
+            }
+            Effect::Drive(loss) => {
+                if target.adf == 0 {
+                    Some("it has no ADF left to lose".to_owned())
+                } else {
+                    let lost = self.points_lost(*loss, target.adf, rules.class(target.class).adf);
+                    target.adf -= lost;
+                    effect(sink, format!("loses {lost} ADF (ADF {} now)", target.adf));
+                    None
+                }
+            }
+            Effect::Steering(loss) => {
+                if target.mr == 0 {
+                    Some("it has no MR left to lose".to_owned())
+                } else {
+                    let lost = self.points_lost(*loss, target.mr, rules.class(target.class).mr);
+                    target.mr -= lost;
+                    effect(sink, format!("loses {lost} MR (MR {} now)", target.mr));
+                    None
+                }
+            }
+            Effect::Weapon(list) => {
+                let found = list.iter().find_map(|abbr| {
+                    target
+                        .weapons
+                        .iter()
+                        .position(|m| !m.destroyed && &rules.weapon(m.weapon).abbreviation == abbr)
+                });
+                match found {
+                    None => Some(format!("it has none of {} left", list.join(", "))),
+                    Some(i) => {
+                        let mount = &mut target.weapons[i];
+                        mount.destroyed = true;
+                        applied.system_lost = Some(SystemLost::Weapon(mount.weapon));
+                        effect(
+                            sink,
+                            format!("{} destroyed", rules.weapon(mount.weapon).name),
+                        );
+                        None
+                    }
+                }
+            }
+            Effect::Defence(list) => {
+                let found = list.iter().find_map(|abbr| {
+                    target.defences.iter().position(|m| {
+                        !m.destroyed
+                            && rules.defence_info(m.defence).abbreviation.as_ref() == Some(abbr)
+                    })
+                });
+                match found {
+                    None => Some(format!("it has none of {} left", list.join(", "))),
+                    Some(i) => {
+                        let defence = target.defences[i].defence;
+                        target.defences[i].destroyed = true;
+                        if target.screen == Some(defence) {
+                            target.screen = None;
+                        }
+                        applied.system_lost = Some(SystemLost::Defence(defence));
+                        effect(
+                            sink,
+                            format!("{} destroyed", rules.defence_info(defence).name),
+                        );
+                        None
+                    }
+                }
+            }
+            Effect::PowerShortCircuit => {
+                let has_powered = target.defences.iter().any(|m| {
+                    !m.destroyed && (m.defence.is_powered() || m.defence == Defence::MaskingScreen)
+                });
+                if target.damaged.short_circuit {
+                    Some("its power is already short-circuited".to_owned())
+                } else if !has_powered {
+                    Some("it has no screens, masking screens or ICMs to lose".to_owned())
+                } else {
+                    target.damaged.short_circuit = true;
+                    target.screen = None;
+                    effect(
+                        sink,
+                        "power short circuit: screens and ICMs off, no new masking screens".into(),
+                    );
+                    None
+                }
+            }
+            Effect::CombatControl { penalty } => {
+                if target.damaged.combat_control {
+                    Some("its combat control system is already damaged".to_owned())
+                } else {
+                    target.damaged.combat_control = true;
+                    effect(
+                        sink,
+                        format!("combat control system damaged: {penalty} on all attacks"),
+                    );
+                    None
+                }
+            }
+            Effect::Navigation => {
+                if target.damaged.navigation {
+                    Some("its navigation is already damaged".to_owned())
+                } else {
+                    target.damaged.navigation = true;
+                    effect(
+                        sink,
+                        "navigation damaged: out of control until repaired".into(),
+                    );
+                    None
+                }
+            }
+            Effect::ElectricalFire => {
+                if target.damaged.fire {
+                    Some("a ship can have only one fire at a time".to_owned())
+                } else {
+                    target.damaged.fire = true;
+                    effect(sink, "electrical fire".into());
+                    None
+                }
+            }
+            Effect::DamageControl => {
+                if target.damaged.damage_control {
+                    Some("its damage control is already hit".to_owned())
+                } else {
+                    self.halve_dcr(target, name, sink);
+                    None
+                }
+            }
+            Effect::DisastrousFire { penalty } => {
+                // Each part applies unless already in effect; only when none
+                // can apply does the hit fall back to the hull.
+                let mut any = false;
+                if !target.damaged.damage_control {
+                    self.halve_dcr(target, name, sink);
+                    any = true;
+                }
+                if target.adf > 0 {
+                    target.adf = 0;
+                    effect(sink, "loses its entire ADF".into());
+                    any = true;
+                }
+                if target.mr > 0 {
+                    target.mr = 0;
+                    effect(sink, "loses its entire MR".into());
+                    any = true;
+                }
+                if !target.damaged.combat_control {
+                    target.damaged.combat_control = true;
+                    effect(
+                        sink,
+                        format!("combat control damaged: {penalty} on all attacks"),
+                    );
+                    any = true;
+                }
+                if !target.damaged.fire {
+                    target.damaged.fire = true;
+                    effect(sink, "electrical fire".into());
+                    any = true;
+                }
+                (!any).then(|| "every part of it is already in effect".to_owned())
+            }
+        };
+        if let Some(reason) = fall_back {
+            sink.emit(|| Event::Ruling {
+                text: format!("{}: the {name} takes a normal hull hit instead", reason),
+            });
+            applied.fell_back = true;
+            applied.hull_damage = self.hull_hit(hit, 1, target, name, dice, sink)?;
+        }
+        Ok(applied)
+    }
+
+    /// ADF or MR points a drive or steering hit takes from `now`.
+    /// A half loss is half the original rating, rounded up, as the Damage
+    /// Table prints it; it cannot take more than is left.
+    fn points_lost(&self, loss: Loss, now: u8, original: u8) -> u8 {
+        match loss {
+            Loss::One => 1,
+            Loss::Half => original.div_ceil(2).min(now),
+            Loss::All => now,
+        }
+    }
+
+    /// A damage control hit: DCR becomes half the original, rounded up.
+    fn halve_dcr(&self, target: &mut Ship, name: &str, sink: &mut dyn EventSink) {
+        target.damaged.damage_control = true;
+        target.dcr = self.rules.class(target.class).dcr.div_ceil(2);
+        sink.emit(|| Event::Effect {
+            ship: name.to_owned(),
+            effect: format!(
+                "damage control hit: DCR cut in half, rounded up, to {}",
+                target.dcr
+            ),
+        });
+    }
+
+    /// Rolls hull damage and takes it off the hull: doubled first, then
+    /// halved (rounded up) for a `*` cell, so the halving applies once.
+    fn hull_hit(
+        &self,
+        hit: &Hit,
+        multiplier: i32,
+        target: &mut Ship,
+        name: &str,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<i32, ResolveError> {
+        let (pool, rolled) = hit.hull_damage.roll(dice)?;
+        sink.emit(|| Event::Roll {
+            purpose: "hull damage".into(),
+            dice: hit.hull_damage.to_string(),
+            faces: pool.to_vec(),
+            total: rolled,
+        });
+        let mut damage = rolled;
+        if multiplier != 1 {
+            damage = rolled * multiplier;
+            sink.emit(|| Event::Modifier {
+                to: "hull damage".into(),
+                amount: damage - rolled,
+                reason: format!("double damage: {rolled} x {multiplier} = {damage}"),
+            });
+        }
+        if hit.half_damage {
+            let halved = (damage + 1) / 2;
+            sink.emit(|| Event::Modifier {
+                to: "hull damage".into(),
+                amount: halved - damage,
+                reason: format!("half damage, rounded up: {damage} / 2 = {halved}"),
+            });
+            damage = halved;
+        }
+        let damage = damage.max(0);
+        target.hull = (target.hull - damage).max(0);
+        let max = self.rules.class(target.class).hull;
+        sink.emit(|| Event::Effect {
+            ship: name.to_owned(),
+            effect: format!("loses {damage} hull points ({} of {max} left)", target.hull),
+        });
+        if target.hull == 0 {
+            sink.emit(|| Event::Effect {
+                ship: name.to_owned(),
+                effect: "destroyed".into(),
+            });
+        }
+        Ok(damage)
+    }
+
+    /// The damage an electrical fire does at the start of a combat step.
+    pub fn fire_hit(&self) -> Hit {
+        Hit {
+            cause: "electrical fire".into(),
+            modifier: self.rules.constants.fire_damage_modifier,
+            hull_damage: self.rules.constants.fire_hull_damage,
+            half_damage: false,
+        }
+    }
+}
+
+impl DamageAllocation for Percentile {
+    type Target = Ship;
+    type Hit = Hit;
+    type Applied = Applied;
+
+    fn allocate(
+        &self,
+        hit: &Hit,
+        target: &mut Ship,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Applied, ResolveError> {
+        let name = self.rules.class(target.class).id.clone();
+        self.allocate_named(hit, target, &name, dice, sink)
+    }
+}

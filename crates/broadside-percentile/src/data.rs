@@ -1,0 +1,720 @@
+//! Reading the ruleset's TOML files and validating them into [`Rules`].
+//!
+//! The raw types mirror the files exactly (unknown keys are errors); the
+//! validation step turns them into domain types and reports every problem it
+//! finds, each with its file and key, rather than stopping at the first.
+
+use std::collections::BTreeMap;
+
+use broadside_core::{DataErrors, DataProblems, DiceExpr, SourceFile};
+use serde::Deserialize;
+
+use crate::model::{
+    Cell, Column, Constants, DamageRow, Defence, DefenceInfo, Effect, Loss, Rules, ShipClass,
+    Weapon, WeaponId,
+};
+
+/// The files a percentile ruleset consists of.
+pub const FILES: [&str; 6] = [
+    "weapons.toml",
+    "defences.toml",
+    "combat-table.toml",
+    "damage-table.toml",
+    "ships.toml",
+    "rules.toml",
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawWeapon {
+    name: String,
+    abbreviation: String,
+    #[serde(default)]
+    forward_firing: bool,
+    #[serde(default)]
+    range_diffusion: bool,
+    #[serde(default)]
+    moving_player_only: bool,
+    #[serde(default)]
+    limited_supply: bool,
+    #[serde(default)]
+    placed: bool,
+    #[serde(default)]
+    laser: bool,
+    #[serde(default)]
+    evadable: bool,
+    #[serde(default)]
+    range: Option<i64>,
+    dtm: i64,
+    hull_damage: String,
+    source: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawDefence {
+    name: String,
+    #[serde(default)]
+    abbreviation: Option<String>,
+    kind: String,
+    #[allow(
+        dead_code,
+        reason = "kept in the data for readers; not used by the rules"
+    )]
+    source: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawCell {
+    advanced: i64,
+    skilled: i64,
+    #[serde(default)]
+    half_damage: bool,
+}
+
+// Not `deny_unknown_fields`: serde cannot combine it with `flatten`; cells
+// with unknown column names are reported by validation instead.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+struct RawCombatRow {
+    #[serde(default)]
+    per_icm: Option<i64>,
+    #[serde(flatten)]
+    cells: BTreeMap<String, RawCell>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDamageTable {
+    row: Vec<RawDamageRow>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDamageRow {
+    rolls: [i64; 2],
+    id: String,
+    text: String,
+    effect: RawEffect,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum RawEffect {
+    Hull { multiplier: i64 },
+    Drive { loss: RawLoss },
+    Steering { loss: RawLoss },
+    Weapon { systems: Vec<String> },
+    PowerShortCircuit,
+    Defence { systems: Vec<String> },
+    CombatControl { penalty: i64 },
+    Navigation,
+    ElectricalFire,
+    DamageControl,
+    DisastrousFire { penalty: i64 },
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawLoss {
+    One,
+    Half,
+    All,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawShip {
+    name: String,
+    source: String,
+    hull: i64,
+    adf: i64,
+    mr: i64,
+    dcr: i64,
+    weapons: Vec<String>,
+    defences: Vec<String>,
+    #[serde(default)]
+    evasive: bool,
+    #[serde(default)]
+    notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConstants {
+    range_diffusion_per_hex: i64,
+    head_on: i64,
+    always_hit_at_most: i64,
+    always_miss_at_least: i64,
+    evasion_per_mr: i64,
+    fire_damage_modifier: i64,
+    fire_hull_damage: String,
+    repair_always_fails_at_least: i64,
+    repair_impossible_at_least: i64,
+    hull_repair: String,
+    repair_turn_every: i64,
+}
+
+/// Validates a set of files into the rules, reporting every problem found.
+pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
+    let mut problems = DataProblems::default();
+    for file in files {
+        if !FILES.contains(&file.name.as_str()) {
+            problems.push(
+                &file.name,
+                "",
+                format!(
+                    "not a percentile ruleset file (expected {})",
+                    FILES.join(", ")
+                ),
+            );
+        }
+    }
+    let weapons: Option<BTreeMap<String, RawWeapon>> = parse(files, "weapons.toml", &mut problems);
+    let defences: Option<BTreeMap<String, RawDefence>> =
+        parse(files, "defences.toml", &mut problems);
+    let combat: Option<BTreeMap<String, RawCombatRow>> =
+        parse(files, "combat-table.toml", &mut problems);
+    let damage: Option<RawDamageTable> = parse(files, "damage-table.toml", &mut problems);
+    let ships: Option<BTreeMap<String, RawShip>> = parse(files, "ships.toml", &mut problems);
+    let constants: Option<RawConstants> = parse(files, "rules.toml", &mut problems);
+
+    // Files refer to one another, so cross-checks wait until every file has
+    // been read: a syntax error in one file is reported alone, not echoed by
+    // every reference to what it failed to define.
+    let (Some(weapons), Some(defences), Some(combat), Some(damage), Some(ships), Some(constants)) =
+        (weapons, defences, combat, damage, ships, constants)
+    else {
+        return Err(problems
+            .finish(())
+            .err()
+            .unwrap_or_else(|| DataErrors(Vec::new())));
+    };
+    let defences = validate_defences(defences, &mut problems);
+    let weapons = validate_weapons(weapons, combat, &mut problems);
+    let constants = validate_constants(constants, &mut problems);
+    let damage_table =
+        validate_damage_table(damage, &weapons, &defences, &constants, &mut problems);
+    let ships = validate_ships(ships, &weapons, &mut problems);
+    problems.finish(Rules {
+        weapons,
+        defences,
+        damage_table,
+        ships,
+        constants,
+    })
+}
+
+/// Parses one file, recording a missing file or a syntax error.
+fn parse<T: for<'de> Deserialize<'de>>(
+    files: &[SourceFile],
+    name: &str,
+    problems: &mut DataProblems,
+) -> Option<T> {
+    let Some(file) = files.iter().find(|f| f.name == name) else {
+        problems.push(name, "", "the file is missing");
+        return None;
+    };
+    match toml::from_str(&file.text) {
+        Ok(value) => Some(value),
+        Err(error) => {
+            let line = error
+                .span()
+                .map(|span| format!("line {}: ", file.text[..span.start].lines().count().max(1)))
+                .unwrap_or_default();
+            problems.push(name, "", format!("{line}{}", error.message()));
+            None
+        }
+    }
+}
+
+fn percent(problems: &mut DataProblems, file: &str, key: &str, value: i64) -> i32 {
+    if !(0..=100).contains(&value) {
+        problems.push(
+            file,
+            key,
+            format!("{value} is not a percentage from 0 to 100"),
+        );
+    }
+    value.clamp(0, 100) as i32
+}
+
+fn small(problems: &mut DataProblems, file: &str, key: &str, value: i64, max: i64) -> i64 {
+    if !(0..=max).contains(&value) {
+        problems.push(file, key, format!("{value} is outside 0..={max}"));
+    }
+    value.clamp(0, max)
+}
+
+fn dice(problems: &mut DataProblems, file: &str, key: &str, text: &str) -> DiceExpr {
+    text.parse().unwrap_or_else(|message: String| {
+        problems.push(file, key, message);
+        DiceExpr {
+            count: 1,
+            die: broadside_core::Die::D10,
+            bonus: 0,
+        }
+    })
+}
+
+fn validate_defences(
+    raw: BTreeMap<String, RawDefence>,
+    problems: &mut DataProblems,
+) -> Vec<DefenceInfo> {
+    const FILE: &str = "defences.toml";
+    let mut out = Vec::new();
+    for (id, defence) in &raw {
+        if Defence::from_id(id).is_none() {
+            let known: Vec<&str> = Defence::ALL.iter().map(|d| d.id()).collect();
+            problems.push(
+                FILE,
+                id.as_str(),
+                format!("unknown defence (the rules know {})", known.join(", ")),
+            );
+        }
+        let expected = match Defence::from_id(id) {
+            Some(Defence::ReflectiveHull) => "hull",
+            Some(Defence::MaskingScreen) => "masking",
+            Some(Defence::Icm) => "interceptor",
+            _ => "screen",
+        };
+        if defence.kind != expected {
+            problems.push(
+                FILE,
+                format!("{id}.kind"),
+                format!("'{}' should be '{expected}'", defence.kind),
+            );
+        }
+    }
+    for defence in Defence::ALL {
+        match raw.get(defence.id()) {
+            None => problems.push(
+                FILE,
+                defence.id(),
+                "missing: every defence of the rules needs an entry",
+            ),
+            Some(info) => {
+                if defence != Defence::ReflectiveHull && info.abbreviation.is_none() {
+                    problems.push(FILE, format!("{}.abbreviation", defence.id()), "missing");
+                }
+                out.push(DefenceInfo {
+                    defence,
+                    name: info.name.clone(),
+                    abbreviation: info.abbreviation.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn validate_weapons(
+    raw: BTreeMap<String, RawWeapon>,
+    mut combat: BTreeMap<String, RawCombatRow>,
+    problems: &mut DataProblems,
+) -> Vec<Weapon> {
+    const FILE: &str = "weapons.toml";
+    const TABLE: &str = "combat-table.toml";
+    let mut out = Vec::new();
+    for (id, w) in raw {
+        let key = |field: &str| format!("{id}.{field}");
+        let range = match (w.placed, w.range) {
+            (true, None) => 0,
+            (true, Some(_)) => {
+                problems.push(
+                    FILE,
+                    key("range"),
+                    "a placed weapon attacks only in its own hex and has no range",
+                );
+                0
+            }
+            (false, Some(r)) => small(problems, FILE, &key("range"), r, 1000) as u32,
+            (false, None) => {
+                problems.push(FILE, key("range"), "missing");
+                0
+            }
+        };
+        let Some(row) = combat.remove(&id) else {
+            problems.push(
+                TABLE,
+                id.as_str(),
+                "missing: every weapon needs a Combat Table row",
+            );
+            continue;
+        };
+        let mut cells = [Cell {
+            advanced: 0,
+            skilled: 0,
+            half_damage: false,
+        }; Column::ALL.len()];
+        for column in Column::ALL {
+            let ckey = format!("{id}.{}", column.id());
+            match row.cells.get(column.id()) {
+                None => problems.push(TABLE, ckey, "missing cell"),
+                Some(cell) => {
+                    cells[column.index()] = Cell {
+                        advanced: percent(
+                            problems,
+                            TABLE,
+                            &format!("{ckey}.advanced"),
+                            cell.advanced,
+                        ),
+                        skilled: percent(problems, TABLE, &format!("{ckey}.skilled"), cell.skilled),
+                        half_damage: cell.half_damage,
+                    };
+                }
+            }
+        }
+        for extra in row
+            .cells
+            .keys()
+            .filter(|k| !Column::ALL.iter().any(|c| c.id() == k.as_str()))
+        {
+            problems.push(TABLE, format!("{id}.{extra}"), "not a Combat Table column");
+        }
+        let per_icm = row.per_icm.map(|m| {
+            if !(-100..=0).contains(&m) {
+                problems.push(
+                    TABLE,
+                    format!("{id}.per-icm"),
+                    format!("{m} should be a penalty from -100 to 0"),
+                );
+            }
+            m.clamp(-100, 0) as i32
+        });
+        if w.dtm.abs() > 100 {
+            problems.push(
+                FILE,
+                key("dtm"),
+                format!("{} is not a plausible modifier", w.dtm),
+            );
+        }
+        out.push(Weapon {
+            hull_damage: dice(problems, FILE, &key("hull-damage"), &w.hull_damage),
+            id,
+            name: w.name,
+            abbreviation: w.abbreviation,
+            forward_firing: w.forward_firing,
+            range_diffusion: w.range_diffusion,
+            moving_player_only: w.moving_player_only,
+            limited_supply: w.limited_supply,
+            placed: w.placed,
+            laser: w.laser,
+            evadable: w.evadable,
+            range,
+            dtm: w.dtm.clamp(-100, 100) as i32,
+            per_icm,
+            cells,
+        });
+        let _ = w.source;
+    }
+    for orphan in combat.keys() {
+        problems.push(
+            TABLE,
+            orphan.as_str(),
+            "a Combat Table row for a weapon not in weapons.toml",
+        );
+    }
+    if out.len() > usize::from(WeaponId::MAX) {
+        problems.push(FILE, "", "too many weapons");
+    }
+    out
+}
+
+fn validate_constants(raw: RawConstants, problems: &mut DataProblems) -> Constants {
+    const FILE: &str = "rules.toml";
+    let mut roll = |key: &str, value: i64| percent(problems, FILE, key, value) as u32;
+    let always_hit_at_most = roll("always-hit-at-most", raw.always_hit_at_most);
+    let always_miss_at_least = roll("always-miss-at-least", raw.always_miss_at_least);
+    let repair_always_fails_at_least = roll(
+        "repair-always-fails-at-least",
+        raw.repair_always_fails_at_least,
+    );
+    let repair_impossible_at_least =
+        roll("repair-impossible-at-least", raw.repair_impossible_at_least);
+    if always_hit_at_most >= always_miss_at_least {
+        problems.push(
+            FILE,
+            "always-hit-at-most",
+            "must be below always-miss-at-least",
+        );
+    }
+    if repair_impossible_at_least < repair_always_fails_at_least {
+        problems.push(
+            FILE,
+            "repair-impossible-at-least",
+            "must not be below repair-always-fails-at-least",
+        );
+    }
+    Constants {
+        range_diffusion_per_hex: raw.range_diffusion_per_hex.clamp(-100, 100) as i32,
+        head_on: raw.head_on.clamp(-100, 100) as i32,
+        always_hit_at_most,
+        always_miss_at_least,
+        evasion_per_mr: raw.evasion_per_mr.clamp(-100, 100) as i32,
+        fire_damage_modifier: raw.fire_damage_modifier.clamp(-100, 100) as i32,
+        fire_hull_damage: dice(problems, FILE, "fire-hull-damage", &raw.fire_hull_damage),
+        repair_always_fails_at_least,
+        repair_impossible_at_least,
+        hull_repair: dice(problems, FILE, "hull-repair", &raw.hull_repair),
+        repair_turn_every: small(
+            problems,
+            FILE,
+            "repair-turn-every",
+            raw.repair_turn_every,
+            100,
+        )
+        .max(1) as u32,
+    }
+}
+
+fn validate_damage_table(
+    raw: RawDamageTable,
+    weapons: &[Weapon],
+    defences: &[DefenceInfo],
+    constants: &Constants,
+    problems: &mut DataProblems,
+) -> Vec<DamageRow> {
+    const FILE: &str = "damage-table.toml";
+    let mut rows = Vec::new();
+    for (i, row) in raw.row.into_iter().enumerate() {
+        let key = |field: &str| format!("row[{i}].{field}");
+        let [from, to] = row.rolls;
+        if from > to {
+            problems.push(FILE, key("rolls"), format!("[{from}, {to}] runs backwards"));
+        }
+        let known_weapon = |a: &String| weapons.iter().any(|w| &w.abbreviation == a);
+        let known_defence =
+            |a: &String| defences.iter().any(|d| d.abbreviation.as_ref() == Some(a));
+        let effect = match row.effect {
+            RawEffect::Hull { multiplier } => Effect::Hull {
+                multiplier: small(problems, FILE, &key("effect.multiplier"), multiplier, 10) as i32,
+            },
+            RawEffect::Drive { loss } => Effect::Drive(loss.into()),
+            RawEffect::Steering { loss } => Effect::Steering(loss.into()),
+            RawEffect::Weapon { systems } => {
+                for s in systems.iter().filter(|s| !known_weapon(s)) {
+                    problems.push(
+                        FILE,
+                        key("effect.systems"),
+                        format!("'{s}' is no weapon's abbreviation"),
+                    );
+                }
+                Effect::Weapon(systems)
+            }
+            RawEffect::Defence { systems } => {
+                for s in systems.iter().filter(|s| !known_defence(s)) {
+                    problems.push(
+                        FILE,
+                        key("effect.systems"),
+                        format!("'{s}' is no defence's abbreviation"),
+                    );
+                }
+                Effect::Defence(systems)
+            }
+            RawEffect::PowerShortCircuit => Effect::PowerShortCircuit,
+            RawEffect::CombatControl { penalty } => Effect::CombatControl {
+                penalty: penalty.clamp(-100, 0) as i32,
+            },
+            RawEffect::Navigation => Effect::Navigation,
+            RawEffect::ElectricalFire => Effect::ElectricalFire,
+            RawEffect::DamageControl => Effect::DamageControl,
+            RawEffect::DisastrousFire { penalty } => Effect::DisastrousFire {
+                penalty: penalty.clamp(-100, 0) as i32,
+            },
+        };
+        rows.push(DamageRow {
+            from: from as i32,
+            to: to as i32,
+            id: row.id,
+            text: row.text,
+            effect,
+        });
+    }
+    // Rows must follow one another without a gap or an overlap.
+    for (i, pair) in rows.windows(2).enumerate() {
+        let (a, b) = (&pair[0], &pair[1]);
+        if b.from <= a.to {
+            problems.push(
+                FILE,
+                format!("row[{}].rolls", i + 1),
+                format!(
+                    "{}-{} overlaps the row before ({}-{})",
+                    b.from, b.to, a.from, a.to
+                ),
+            );
+        } else if b.from > a.to + 1 {
+            problems.push(
+                FILE,
+                format!("row[{}].rolls", i + 1),
+                format!("gap: no row covers {}-{}", a.to + 1, b.from - 1),
+            );
+        }
+    }
+    // And cover every roll the rules can make.
+    if let (Some(first), Some(last)) = (rows.first(), rows.last()) {
+        let lowest = 1 + weapons.iter().map(|w| w.dtm).min().unwrap_or(0).min(0);
+        let highest_modifier = weapons
+            .iter()
+            .map(|w| w.dtm)
+            .max()
+            .unwrap_or(0)
+            .max(constants.fire_damage_modifier);
+        let highest = 100 + highest_modifier;
+        if first.from > lowest {
+            problems.push(
+                FILE,
+                "row[0].rolls",
+                format!(
+                    "starts at {} but a roll can be as low as {lowest}",
+                    first.from
+                ),
+            );
+        }
+        if last.to < highest {
+            problems.push(
+                FILE,
+                format!("row[{}].rolls", rows.len() - 1),
+                format!("ends at {} but a roll can reach {highest}", last.to),
+            );
+        }
+    } else {
+        problems.push(FILE, "row", "the table has no rows");
+    }
+    rows
+}
+
+impl From<RawLoss> for Loss {
+    fn from(raw: RawLoss) -> Loss {
+        match raw {
+            RawLoss::One => Loss::One,
+            RawLoss::Half => Loss::Half,
+            RawLoss::All => Loss::All,
+        }
+    }
+}
+
+/// Splits `"torpedo x2"` into the id and the count.
+fn counted(entry: &str) -> Result<(&str, u16), String> {
+    match entry.split_once(" x") {
+        None => Ok((entry.trim(), 1)),
+        Some((id, count)) => match count.trim().parse::<u16>() {
+            Ok(n) if n > 0 => Ok((id.trim(), n)),
+            _ => Err(format!(
+                "'{entry}': the count after 'x' must be a whole number from 1"
+            )),
+        },
+    }
+}
+
+fn validate_ships(
+    raw: BTreeMap<String, RawShip>,
+    weapons: &[Weapon],
+    problems: &mut DataProblems,
+) -> Vec<ShipClass> {
+    const FILE: &str = "ships.toml";
+    let mut out = Vec::new();
+    for (id, ship) in raw {
+        let key = |field: &str| format!("{id}.{field}");
+        if ship.hull < 1 {
+            problems.push(
+                FILE,
+                key("hull"),
+                format!("{} hull points: a ship needs at least 1", ship.hull),
+            );
+        }
+        let mut class_weapons = Vec::new();
+        for (i, entry) in ship.weapons.iter().enumerate() {
+            let wkey = format!("{id}.weapons[{i}]");
+            match counted(entry) {
+                Err(message) => problems.push(FILE, wkey, message),
+                Ok((wid, count)) => match weapons.iter().position(|w| w.id == wid) {
+                    None => {
+                        let known: Vec<&str> = weapons.iter().map(|w| w.id.as_str()).collect();
+                        problems.push(
+                            FILE,
+                            wkey,
+                            format!("unknown weapon '{wid}' (known: {})", known.join(", ")),
+                        );
+                    }
+                    Some(index) => {
+                        let index = index as WeaponId;
+                        if weapons[usize::from(index)].limited_supply {
+                            class_weapons.push((index, Some(count)));
+                        } else {
+                            class_weapons
+                                .extend(std::iter::repeat_n((index, None), usize::from(count)));
+                        }
+                    }
+                },
+            }
+        }
+        let mut class_defences = Vec::new();
+        for (i, entry) in ship.defences.iter().enumerate() {
+            let dkey = format!("{id}.defences[{i}]");
+            match counted(entry) {
+                Err(message) => problems.push(FILE, dkey, message),
+                Ok((did, count)) => match Defence::from_id(did) {
+                    None => {
+                        let known: Vec<&str> = Defence::ALL.iter().map(|d| d.id()).collect();
+                        problems.push(
+                            FILE,
+                            dkey,
+                            format!("unknown defence '{did}' (known: {})", known.join(", ")),
+                        );
+                    }
+                    Some(d @ (Defence::MaskingScreen | Defence::Icm)) => {
+                        class_defences.push((d, Some(count)))
+                    }
+                    Some(d) => {
+                        if count != 1 {
+                            problems.push(FILE, dkey, format!("a ship has at most one {did}"));
+                        }
+                        if class_defences.iter().any(|&(e, _)| e == d) {
+                            problems.push(
+                                FILE,
+                                format!("{id}.defences"),
+                                format!("{did} is listed twice"),
+                            );
+                        }
+                        class_defences.push((d, None));
+                    }
+                },
+            }
+        }
+        if class_weapons.len() > crate::ship::MAX_WEAPONS {
+            problems.push(
+                FILE,
+                key("weapons"),
+                format!("more than {} weapon systems", crate::ship::MAX_WEAPONS),
+            );
+            class_weapons.truncate(crate::ship::MAX_WEAPONS);
+        }
+        if class_defences.len() > crate::ship::MAX_DEFENCES {
+            problems.push(
+                FILE,
+                key("defences"),
+                format!("more than {} defence systems", crate::ship::MAX_DEFENCES),
+            );
+            class_defences.truncate(crate::ship::MAX_DEFENCES);
+        }
+        out.push(ShipClass {
+            hull: small(problems, FILE, &key("hull"), ship.hull, 10_000) as i32,
+            adf: small(problems, FILE, &key("adf"), ship.adf, 50) as u8,
+            mr: small(problems, FILE, &key("mr"), ship.mr, 50) as u8,
+            dcr: small(problems, FILE, &key("dcr"), ship.dcr, 10_000) as u16,
+            id,
+            name: ship.name,
+            source: ship.source,
+            weapons: class_weapons,
+            defences: class_defences,
+            evasive: ship.evasive,
+            notes: ship.notes,
+        });
+    }
+    if out.len() > 255 {
+        problems.push(FILE, "", "too many ships");
+    }
+    out
+}

@@ -1,0 +1,565 @@
+//! The percentile system behind core's object-safe `Ruleset`: ship sheets,
+//! tables, options and the resolve report.
+
+use broadside_core::{
+    AttackResolution, Dice, DuelRequest, Engagement, EventSink, OptionKind, OptionSpec,
+    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+};
+use serde::Serialize;
+
+use crate::attack::{Attack, Board};
+use crate::damage::SystemLost;
+use crate::model::{Column, Defence, Effect, Rules};
+use crate::ship::Ship;
+use crate::{ID, Percentile};
+
+const SCREENS: &[&str] = &["proton", "electron", "stasis"];
+
+const RESOLVE_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "weapon",
+        value_name: "W",
+        help: "the attacker's weapon (laser-cannon, torpedo, ...)",
+        kind: OptionKind::Text,
+        required: true,
+    },
+    OptionSpec {
+        name: "range",
+        value_name: "N",
+        help: "range in hexes, counting the target's hex but not the firer's",
+        kind: OptionKind::Number { min: 0, max: 1000 },
+        required: true,
+    },
+    OptionSpec {
+        name: "head-on",
+        value_name: "",
+        help: "a forward-firing weapon fires straight along the centre line (+10)",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "screen",
+        value_name: "SCREEN",
+        help: "the target has this screen up",
+        kind: OptionKind::Choice(SCREENS),
+        required: false,
+    },
+    OptionSpec {
+        name: "masking-screen",
+        value_name: "",
+        help: "the target releases a masking screen",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "attacker-masking-screen",
+        value_name: "",
+        help: "the attacker fires out of its own masking screen (lasers halved)",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "icm",
+        value_name: "N",
+        help: "ICMs the target launches against a torpedo, rocket, mine or seeker",
+        kind: OptionKind::Number { min: 0, max: 1000 },
+        required: false,
+    },
+];
+
+const DUEL_OPTIONS: &[OptionSpec] = &[OptionSpec {
+    name: "start-range",
+    value_name: "R",
+    help: "hexes between the ships at the start (default 12)",
+    kind: OptionKind::Number { min: 0, max: 200 },
+    required: false,
+}];
+
+/// A ship class as `broadside ships` lists it.
+#[derive(Debug, Serialize)]
+struct ClassSheet {
+    id: String,
+    name: String,
+    hull: i32,
+    adf: u8,
+    mr: u8,
+    dcr: u16,
+    weapons: Vec<String>,
+    defences: Vec<String>,
+    evasive: bool,
+    source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notes: Option<String>,
+}
+
+impl Sheet for ClassSheet {
+    fn lines(&self) -> Vec<String> {
+        vec![format!(
+            "{}: HP {}, ADF {}, MR {}, DCR {}; {}; {}",
+            self.name,
+            self.hull,
+            self.adf,
+            self.mr,
+            self.dcr,
+            self.weapons.join(", "),
+            self.defences.join(", ")
+        )]
+    }
+}
+
+impl ShipSheet for ClassSheet {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn row(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("ship", self.id.clone()),
+            ("HP", self.hull.to_string()),
+            ("ADF", self.adf.to_string()),
+            ("MR", self.mr.to_string()),
+            ("DCR", self.dcr.to_string()),
+            ("weapons", self.weapons.join(", ")),
+            ("defences", self.defences.join(", ")),
+        ]
+    }
+}
+
+/// A ship's state after an attack, as reports show it.
+#[derive(Debug, Serialize)]
+pub(crate) struct ShipReport {
+    ship: String,
+    hull: i32,
+    hull_max: i32,
+    adf: u8,
+    mr: u8,
+    dcr: u16,
+    destroyed: bool,
+    screen: Option<&'static str>,
+    masking_screen: bool,
+    damaged: Vec<&'static str>,
+    systems_lost: Vec<String>,
+    supplies: Vec<(String, u16)>,
+}
+
+impl ShipReport {
+    pub(crate) fn of(rules: &Rules, ship: &Ship) -> ShipReport {
+        let class = rules.class(ship.class);
+        let d = ship.damaged;
+        let damaged = [
+            (d.combat_control, "combat-control"),
+            (d.damage_control, "damage-control"),
+            (d.navigation, "navigation"),
+            (d.fire, "electrical-fire"),
+            (d.short_circuit, "power-short-circuit"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        let mut systems_lost: Vec<String> = ship
+            .weapons
+            .iter()
+            .filter(|m| m.destroyed)
+            .map(|m| rules.weapon(m.weapon).id.clone())
+            .collect();
+        systems_lost.extend(
+            ship.defences
+                .iter()
+                .filter(|m| m.destroyed)
+                .map(|m| m.defence.id().to_owned()),
+        );
+        let mut supplies: Vec<(String, u16)> = ship
+            .weapons
+            .iter()
+            .filter_map(|m| Some((rules.weapon(m.weapon).id.clone(), m.supply?)))
+            .collect();
+        supplies.extend(
+            ship.defences
+                .iter()
+                .filter_map(|m| Some((m.defence.id().to_owned(), m.supply?))),
+        );
+        ShipReport {
+            ship: class.id.clone(),
+            hull: ship.hull,
+            hull_max: class.hull,
+            adf: ship.adf,
+            mr: ship.mr,
+            dcr: ship.dcr,
+            destroyed: ship.is_destroyed(),
+            screen: ship.screen.map(Defence::id),
+            masking_screen: ship.masked,
+            damaged,
+            systems_lost,
+            supplies,
+        }
+    }
+
+    fn line(&self) -> String {
+        let mut line = format!(
+            "{}: hull {} of {}, ADF {}, MR {}, DCR {}",
+            self.ship, self.hull, self.hull_max, self.adf, self.mr, self.dcr
+        );
+        if self.destroyed {
+            line.push_str(", destroyed");
+        }
+        if !self.damaged.is_empty() {
+            line.push_str(&format!("; damaged: {}", self.damaged.join(", ")));
+        }
+        if !self.systems_lost.is_empty() {
+            line.push_str(&format!("; lost: {}", self.systems_lost.join(", ")));
+        }
+        line
+    }
+}
+
+/// The result of `broadside resolve percentile`.
+#[derive(Debug, Serialize)]
+struct ResolveReport {
+    attacker: String,
+    weapon: String,
+    target_ship: String,
+    range: u32,
+    to_hit: i32,
+    roll: u32,
+    hit: bool,
+    damage_roll: Option<i32>,
+    result: Option<String>,
+    applied: Option<&'static str>,
+    system_destroyed: Option<String>,
+    hull_damage: i32,
+    target: ShipReport,
+    #[serde(skip)]
+    result_text: Option<String>,
+}
+
+impl Sheet for ResolveReport {
+    fn lines(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{} fires {} at {} (range {}): {}% to hit, rolled {}: {}",
+            self.attacker,
+            self.weapon,
+            self.target_ship,
+            self.range,
+            self.to_hit,
+            self.roll,
+            if self.hit { "hit" } else { "miss" }
+        )];
+        if let (Some(roll), Some(text)) = (self.damage_roll, &self.result_text) {
+            let mut line = format!("Damage Table {roll}: {text}");
+            if self.applied == Some("hull-hit")
+                && self.result.as_deref() != Some("hull-hit")
+                && self.result.as_deref() != Some("double-hull-hit")
+            {
+                line.push_str(" (a hull hit instead)");
+            }
+            if let Some(system) = &self.system_destroyed {
+                line.push_str(&format!("; {system} destroyed"));
+            }
+            if self.hull_damage > 0 {
+                line.push_str(&format!("; {} hull damage", self.hull_damage));
+            }
+            lines.push(line);
+        }
+        lines.push(self.target.line());
+        lines
+    }
+}
+
+impl Ruleset for Percentile {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Star Frontiers: Knight Hawks, Advanced Game"
+    }
+
+    fn description(&self) -> &'static str {
+        "percentile Combat Table to hit, then d100 + DTM on the Damage Table"
+    }
+
+    fn ships(&self) -> Vec<Box<dyn ShipSheet>> {
+        let rules = &self.rules;
+        rules
+            .ships
+            .iter()
+            .map(|class| {
+                let mut weapons: Vec<String> = Vec::new();
+                for &(w, supply) in &class.weapons {
+                    let id = &rules.weapon(w).id;
+                    match supply {
+                        Some(n) => weapons.push(format!("{id} x{n}")),
+                        None => match weapons
+                            .iter_mut()
+                            .find(|e| e.split(" x").next() == Some(id))
+                        {
+                            Some(entry) => {
+                                let n: u32 = entry
+                                    .split(" x")
+                                    .nth(1)
+                                    .and_then(|n| n.parse().ok())
+                                    .unwrap_or(1);
+                                *entry = format!("{id} x{}", n + 1);
+                            }
+                            None => weapons.push(id.clone()),
+                        },
+                    }
+                }
+                let defences = class
+                    .defences
+                    .iter()
+                    .map(|&(d, supply)| match supply {
+                        Some(n) => format!("{} x{n}", d.id()),
+                        None => d.id().to_owned(),
+                    })
+                    .collect();
+                Box::new(ClassSheet {
+                    id: class.id.clone(),
+                    name: class.name.clone(),
+                    hull: class.hull,
+                    adf: class.adf,
+                    mr: class.mr,
+                    dcr: class.dcr,
+                    weapons,
+                    defences,
+                    evasive: class.evasive,
+                    source: class.source.clone(),
+                    notes: class.notes.clone(),
+                }) as Box<dyn ShipSheet>
+            })
+            .collect()
+    }
+
+    fn tables(&self) -> Vec<TableView> {
+        let rules = &self.rules;
+        let columns: Vec<String> = Column::ALL.iter().map(|c| c.id().to_owned()).collect();
+        let cell_rows = |skilled: bool| -> Vec<TableRowView> {
+            rules
+                .weapons
+                .iter()
+                .map(|w| TableRowView {
+                    label: w.id.clone(),
+                    cells: w
+                        .cells
+                        .iter()
+                        .map(|c| {
+                            let p = if skilled { c.skilled } else { c.advanced };
+                            if c.half_damage {
+                                format!("{p}%*")
+                            } else {
+                                format!("{p}%")
+                            }
+                        })
+                        .chain([
+                            w.per_icm
+                                .map_or_else(|| "---".to_owned(), |m| format!("{m} / ICM")),
+                            w.hull_damage.to_string(),
+                        ])
+                        .collect(),
+                })
+                .collect()
+        };
+        let mut combat_columns = columns.clone();
+        combat_columns.extend(["icm".to_owned(), "hull-damage".to_owned()]);
+        vec![
+            TableView {
+                id: "combat-table".into(),
+                title: "Advanced Game Combat Table (* halves hull damage, rounded up)".into(),
+                row_header: "weapon".into(),
+                columns: combat_columns.clone(),
+                rows: cell_rows(false),
+            },
+            TableView {
+                id: "combat-table-skilled".into(),
+                title: "Combat Table, shaded percentages (base for gunners with skill)".into(),
+                row_header: "weapon".into(),
+                columns: combat_columns,
+                rows: cell_rows(true),
+            },
+            TableView {
+                id: "damage-table-modifiers".into(),
+                title: "Damage Table Modifiers".into(),
+                row_header: "weapon".into(),
+                columns: vec!["dtm".into()],
+                rows: rules
+                    .weapons
+                    .iter()
+                    .map(|w| TableRowView {
+                        label: w.id.clone(),
+                        cells: vec![format!("{:+}", w.dtm)],
+                    })
+                    .collect(),
+            },
+            TableView {
+                id: "damage-table".into(),
+                title: "Advanced Game Damage Table (d100 + DTM)".into(),
+                row_header: "roll".into(),
+                columns: vec!["result".into(), "type of damage".into()],
+                rows: rules
+                    .damage_table
+                    .iter()
+                    .map(|r| TableRowView {
+                        label: if r.from == r.to {
+                            r.from.to_string()
+                        } else {
+                            format!("{}-{}", r.from, r.to)
+                        },
+                        cells: vec![r.id.clone(), r.text.clone()],
+                    })
+                    .collect(),
+            },
+        ]
+    }
+
+    fn resolve_options(&self) -> &'static [OptionSpec] {
+        RESOLVE_OPTIONS
+    }
+
+    fn resolve(
+        &self,
+        request: &ResolveRequest,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Box<dyn Sheet>, ResolveError> {
+        let rules = &self.rules;
+        let options = &request.options;
+        let known_ships = || rules.ships.iter().map(|s| s.id.as_str());
+        let attacker = self
+            .ship(&request.attacker)
+            .ok_or_else(|| ResolveError::unknown("ship", &request.attacker, known_ships()))?;
+        let mut target = self
+            .ship(&request.target)
+            .ok_or_else(|| ResolveError::unknown("ship", &request.target, known_ships()))?;
+        let weapon_name = options.required_text("weapon")?;
+        let weapon = rules.weapon_id(weapon_name).ok_or_else(|| {
+            ResolveError::unknown(
+                "weapon",
+                weapon_name,
+                rules.weapons.iter().map(|w| w.id.as_str()),
+            )
+        })?;
+        let mount = attacker.ready_mount(weapon).ok_or_else(|| {
+            ResolveError::Refused(format!(
+                "the {} carries no {weapon_name} it can fire",
+                request.attacker
+            ))
+        })?;
+        let range = u32::try_from(options.required_number("range")?)
+            .map_err(|_| ResolveError::bad_option("range", "must not be negative"))?;
+        let target_name = &request.target;
+
+        if let Some(screen) = options.text("screen") {
+            let defence = match screen {
+                "proton" => Defence::ProtonScreen,
+                "electron" => Defence::ElectronScreen,
+                _ => Defence::StasisScreen,
+            };
+            if target.defence(defence).is_none() {
+                return Err(ResolveError::Refused(format!(
+                    "the {target_name} carries no {} screen",
+                    screen
+                )));
+            }
+            target.screen = Some(defence);
+        }
+        let mut attacker = attacker;
+        if options.flag("masking-screen") {
+            release_masking_screen(&mut target, target_name)?;
+        }
+        if options.flag("attacker-masking-screen") {
+            release_masking_screen(&mut attacker, &request.attacker)?;
+        }
+        let icms = match options.number("icm")? {
+            None => 0,
+            Some(n) => u16::try_from(n).map_err(|_| ResolveError::bad_option("icm", "too many"))?,
+        };
+
+        let mut board = Board {
+            ships: vec![attacker, target],
+            names: vec![request.attacker.clone(), request.target.clone()],
+        };
+        let attack = Attack {
+            attacker: 0,
+            mount,
+            target: 1,
+            range,
+            head_on: options.flag("head-on"),
+            icms,
+            icm_launcher: None,
+        };
+        let outcome = self.resolve_attack(&mut board, &attack, dice, sink)?;
+        let damage = outcome.damage.as_ref();
+        let row = damage.map(|d| &rules.damage_table[d.row]);
+        let applied = damage.map(|d| {
+            if d.fell_back {
+                "hull-hit"
+            } else {
+                match row.map(|r| &r.effect) {
+                    Some(Effect::Hull { multiplier }) if *multiplier != 1 => "double-hull-hit",
+                    Some(Effect::Hull { .. }) => "hull-hit",
+                    Some(Effect::Drive(_)) => "drive-hit",
+                    Some(Effect::Steering(_)) => "steering-hit",
+                    Some(Effect::Weapon(_)) => "weapon-hit",
+                    Some(Effect::Defence(_)) => "defense-hit",
+                    Some(Effect::PowerShortCircuit) => "power-short-circuit",
+                    Some(Effect::CombatControl { .. }) => "combat-control-hit",
+                    Some(Effect::Navigation) => "navigation-hit",
+                    Some(Effect::ElectricalFire) => "electrical-fire",
+                    Some(Effect::DamageControl) => "damage-control-hit",
+                    Some(Effect::DisastrousFire { .. }) | None => "disastrous-fire",
+                }
+            }
+        });
+        let system_destroyed = damage.and_then(|d| d.system_lost).map(|s| match s {
+            SystemLost::Weapon(w) => rules.weapon(w).id.clone(),
+            SystemLost::Defence(d) => d.id().to_owned(),
+        });
+        Ok(Box::new(ResolveReport {
+            attacker: request.attacker.clone(),
+            weapon: weapon_name.to_owned(),
+            target_ship: request.target.clone(),
+            range,
+            to_hit: outcome.to_hit,
+            roll: outcome.roll,
+            hit: outcome.hit,
+            damage_roll: damage.map(|d| d.damage_roll),
+            result: row.map(|r| r.id.clone()),
+            applied,
+            system_destroyed,
+            hull_damage: damage.map_or(0, |d| d.hull_damage),
+            target: ShipReport::of(rules, &board.ships[1]),
+            result_text: row.map(|r| r.text.clone()),
+        }))
+    }
+
+    fn duel_options(&self) -> &'static [OptionSpec] {
+        DUEL_OPTIONS
+    }
+
+    fn prepare_duel(&self, request: &DuelRequest) -> Result<Box<dyn Engagement>, ResolveError> {
+        crate::engagement::prepare(self, request)
+    }
+}
+
+/// Releases a masking screen from the ship's supply.
+fn release_masking_screen(ship: &mut Ship, name: &str) -> Result<(), ResolveError> {
+    if ship.damaged.short_circuit {
+        return Err(ResolveError::Refused(format!(
+            "the {name}'s power is short-circuited: no new masking screens"
+        )));
+    }
+    let Some(mount) = ship.defence_mut(Defence::MaskingScreen) else {
+        return Err(ResolveError::Refused(format!(
+            "the {name} carries no masking screen"
+        )));
+    };
+    match &mut mount.supply {
+        Some(n) if *n > 0 => *n -= 1,
+        _ => {
+            return Err(ResolveError::Refused(format!(
+                "the {name} has no masking screens left"
+            )));
+        }
+    }
+    ship.masked = true;
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! A ship's state during play: what it has left, what is damaged, what is up.
+//!
+//! The state is small, `Clone` without allocation, and `Eq + Hash`, so
+//! equal states reached by different rolls compare equal.
+
+use arrayvec::ArrayVec;
+
+use crate::model::{ClassId, Defence, Rules, WeaponId};
+
+/// The most weapon systems one ship may carry.
+pub const MAX_WEAPONS: usize = 16;
+/// The most defence systems one ship may carry.
+pub const MAX_DEFENCES: usize = 8;
+
+/// One weapon system aboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WeaponMount {
+    /// Which weapon.
+    pub weapon: WeaponId,
+    /// Shots left, for limited-supply weapons.
+    pub supply: Option<u16>,
+    /// Destroyed by a weapon hit.
+    pub destroyed: bool,
+    /// A repair roll of 99-00 made it unrepairable in space.
+    pub beyond_repair: bool,
+}
+
+/// One defence system aboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DefenceMount {
+    /// Which defence.
+    pub defence: Defence,
+    /// Uses left, for masking screens and ICMs.
+    pub supply: Option<u16>,
+    /// Destroyed by a defense hit.
+    pub destroyed: bool,
+    /// A repair roll of 99-00 made it unrepairable in space.
+    pub beyond_repair: bool,
+}
+
+/// Damage recorded in the roster's "Damaged Systems" box, and what a
+/// disastrous fire or short circuit leaves behind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Damaged {
+    /// Combat control hit: a penalty on every attack.
+    pub combat_control: bool,
+    /// Damage control hit: DCR halved.
+    pub damage_control: bool,
+    /// Navigation hit: forced turns.
+    pub navigation: bool,
+    /// Burning.
+    pub fire: bool,
+    /// Power short circuit: screens and ICMs off, no new masking screens.
+    pub short_circuit: bool,
+}
+
+/// A system a repair can be attempted on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Repairable {
+    /// Hull points.
+    Hull,
+    /// One lost ADF point.
+    Drive,
+    /// One lost MR point.
+    Steering,
+    /// A destroyed weapon system, by mount index.
+    Weapon(usize),
+    /// A destroyed defence system, by mount index.
+    Defence(usize),
+    /// Combat control.
+    CombatControl,
+    /// Damage control.
+    DamageControl,
+    /// Navigation.
+    Navigation,
+    /// The fire.
+    Fire,
+    /// The power short circuit.
+    ShortCircuit,
+}
+
+/// A ship in play.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Ship {
+    /// Its class.
+    pub class: ClassId,
+    /// Hull points left; 0 means destroyed.
+    pub hull: i32,
+    /// ADF left.
+    pub adf: u8,
+    /// MR left.
+    pub mr: u8,
+    /// DCR now (halved by damage control hits).
+    pub dcr: u16,
+    /// Weapon systems.
+    pub weapons: ArrayVec<WeaponMount, MAX_WEAPONS>,
+    /// Defence systems.
+    pub defences: ArrayVec<DefenceMount, MAX_DEFENCES>,
+    /// The screen switched on, if any.
+    pub screen: Option<Defence>,
+    /// Inside a masking screen it released.
+    pub masked: bool,
+    /// The Damaged Systems box.
+    pub damaged: Damaged,
+    /// Non-system repairs made impossible in space by a 99-00 roll.
+    pub beyond_repair: ArrayVec<Repairable, 8>,
+    /// Torn apart while manoeuvring.
+    pub broken_apart: bool,
+}
+
+impl Ship {
+    /// A fresh ship of a class, undamaged and with full supplies.
+    pub fn new(rules: &Rules, class: ClassId) -> Ship {
+        let c = rules.class(class);
+        Ship {
+            class,
+            hull: c.hull,
+            adf: c.adf,
+            mr: c.mr,
+            dcr: c.dcr,
+            weapons: c
+                .weapons
+                .iter()
+                .map(|&(weapon, supply)| WeaponMount {
+                    weapon,
+                    supply,
+                    destroyed: false,
+                    beyond_repair: false,
+                })
+                .collect(),
+            defences: c
+                .defences
+                .iter()
+                .map(|&(defence, supply)| DefenceMount {
+                    defence,
+                    supply,
+                    destroyed: false,
+                    beyond_repair: false,
+                })
+                .collect(),
+            screen: None,
+            masked: false,
+            damaged: Damaged::default(),
+            beyond_repair: ArrayVec::new(),
+            broken_apart: false,
+        }
+    }
+
+    /// Hull points lost.
+    pub fn damage_taken(&self, rules: &Rules) -> i32 {
+        rules.class(self.class).hull - self.hull
+    }
+
+    /// Destroyed by hull damage or torn apart.
+    pub fn is_destroyed(&self) -> bool {
+        self.hull <= 0 || self.broken_apart
+    }
+
+    /// The first intact mount of a defence.
+    pub fn defence(&self, defence: Defence) -> Option<&DefenceMount> {
+        self.defences
+            .iter()
+            .find(|m| m.defence == defence && !m.destroyed)
+    }
+
+    /// The first intact mount of a defence, to change it.
+    pub fn defence_mut(&mut self, defence: Defence) -> Option<&mut DefenceMount> {
+        self.defences
+            .iter_mut()
+            .find(|m| m.defence == defence && !m.destroyed)
+    }
+
+    /// ICMs this ship can launch now.
+    pub fn icms_ready(&self) -> u16 {
+        if self.damaged.short_circuit {
+            return 0;
+        }
+        self.defence(Defence::Icm)
+            .and_then(|m| m.supply)
+            .unwrap_or(0)
+    }
+
+    /// Whether a weapon mount can fire: intact, and with supply if limited.
+    pub fn can_fire(&self, mount: usize) -> bool {
+        self.weapons
+            .get(mount)
+            .is_some_and(|m| !m.destroyed && m.supply.is_none_or(|s| s > 0))
+    }
+
+    /// The first mount of a weapon that can fire.
+    pub fn ready_mount(&self, weapon: WeaponId) -> Option<usize> {
+        (0..self.weapons.len()).find(|&i| self.weapons[i].weapon == weapon && self.can_fire(i))
+    }
+
+    /// Whether the ship has any weapon left it can fire.
+    pub fn is_armed(&self) -> bool {
+        (0..self.weapons.len()).any(|i| self.can_fire(i))
+    }
+
+    /// Whether its class dodges evadable weapons.
+    pub fn is_evasive(&self, rules: &Rules) -> bool {
+        rules.class(self.class).evasive
+    }
+
+    /// Whether the ship has lost ADF and MR alike and drifts.
+    pub fn is_drifting(&self) -> bool {
+        self.adf == 0 && self.mr == 0
+    }
+}
