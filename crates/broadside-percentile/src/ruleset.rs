@@ -138,7 +138,14 @@ pub(crate) struct ShipReport {
     masking_screen: bool,
     damaged: Vec<&'static str>,
     systems_lost: Vec<String>,
-    supplies: Vec<(String, u16)>,
+    supplies: Vec<SupplyLeft>,
+}
+
+/// What is left of one limited supply.
+#[derive(Debug, Serialize)]
+struct SupplyLeft {
+    system: String,
+    left: u16,
 }
 
 impl ShipReport {
