@@ -79,7 +79,12 @@ impl Percentile {
             sink.emit(|| Event::Modifier {
                 to: "Damage Table roll".into(),
                 amount: hit.modifier,
-                reason: format!("{} ({face} {} {} = {roll})", hit.cause, if hit.modifier < 0 { '-' } else { '+' }, hit.modifier.abs()),
+                reason: format!(
+                    "{} ({face} {} {} = {roll})",
+                    hit.cause,
+                    if hit.modifier < 0 { '-' } else { '+' },
+                    hit.modifier.abs()
+                ),
             });
         }
         let row_index = rules

@@ -174,16 +174,22 @@ impl ShipReport {
                 .filter(|m| m.destroyed)
                 .map(|m| m.defence.id().to_owned()),
         );
-        let mut supplies: Vec<(String, u16)> = ship
+        let mut supplies: Vec<SupplyLeft> = ship
             .weapons
             .iter()
-            .filter_map(|m| Some((rules.weapon(m.weapon).id.clone(), m.supply?)))
+            .filter_map(|m| {
+                Some(SupplyLeft {
+                    system: rules.weapon(m.weapon).id.clone(),
+                    left: m.supply?,
+                })
+            })
             .collect();
-        supplies.extend(
-            ship.defences
-                .iter()
-                .filter_map(|m| Some((m.defence.id().to_owned(), m.supply?))),
-        );
+        supplies.extend(ship.defences.iter().filter_map(|m| {
+            Some(SupplyLeft {
+                system: m.defence.id().to_owned(),
+                left: m.supply?,
+            })
+        }));
         ShipReport {
             ship: class.id.clone(),
             hull: ship.hull,
