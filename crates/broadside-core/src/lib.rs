@@ -9,7 +9,7 @@
 pub mod dice;
 pub mod error;
 pub mod event;
-// pub mod hex; (pending)
+pub mod hex;
 pub mod montecarlo;
 pub mod rules;
 pub mod ruleset;

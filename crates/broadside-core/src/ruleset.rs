@@ -360,6 +360,9 @@ pub struct SourceFile {
     pub text: String,
 }
 
+/// Validates a set of ruleset files into a ruleset, reporting every problem.
+pub type Loader = fn(&[SourceFile]) -> Result<Box<dyn Ruleset>, DataErrors>;
+
 /// How a system is registered with the CLI: its id, the data it embeds and a
 /// loader that validates data into a [`Ruleset`].
 #[derive(Clone, Copy)]
@@ -369,7 +372,7 @@ pub struct Registration {
     /// The files of `rulesets/<id>/`, embedded at build time: (name, text).
     pub embedded: &'static [(&'static str, &'static str)],
     /// Validates a set of files into a ruleset, reporting every problem.
-    pub load: fn(&[SourceFile]) -> Result<Box<dyn Ruleset>, DataErrors>,
+    pub load: Loader,
 }
 
 impl Registration {
