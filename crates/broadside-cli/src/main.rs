@@ -19,6 +19,8 @@ pub enum Failure {
     Input(String),
     /// A bug of ours. Exit code 1.
     Internal(String),
+    /// The reader closed our output (`| head`): nothing more to say.
+    Closed,
 }
 
 impl From<ResolveError> for Failure {
@@ -33,6 +35,9 @@ impl From<ResolveError> for Failure {
 
 impl From<std::io::Error> for Failure {
     fn from(error: std::io::Error) -> Failure {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            return Failure::Closed;
+        }
         Failure::Internal(format!("writing output: {error}"))
     }
 }
@@ -79,6 +84,7 @@ fn report(failure: Failure) -> ExitCode {
     let (code, text) = match failure {
         Failure::Input(text) => (2, text),
         Failure::Internal(text) => (1, text),
+        Failure::Closed => return ExitCode::SUCCESS,
     };
     let _ = writeln!(std::io::stderr(), "error: {text}");
     ExitCode::from(code)

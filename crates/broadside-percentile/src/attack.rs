@@ -5,7 +5,7 @@ use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError
 
 use crate::Percentile;
 use crate::damage::{Applied, Hit};
-use crate::model::{Column, Defence, Rules};
+use crate::model::{Column, Defence, Rules, Weapon, WeaponId};
 use crate::ship::Ship;
 
 /// The ships an attack is resolved among, with the names events use.
@@ -35,6 +35,40 @@ pub struct Attack {
     /// The ship launching them: any ship in the target's hex (the target
     /// itself when `None`).
     pub icm_launcher: Option<usize>,
+}
+
+/// An attack as the to-hit and damage rules see it: by a ship's weapon, or
+/// by a mine or seeker that no ship fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Strike {
+    /// The weapon striking.
+    pub weapon: WeaponId,
+    /// The firing ship, if a ship fires it.
+    pub attacker: Option<usize>,
+    /// Index of the target ship on the board.
+    pub target: usize,
+    /// Range in hexes.
+    pub range: u32,
+    /// Head-on along the firer's centre line.
+    pub head_on: bool,
+    /// ICMs launched against it.
+    pub icms: u16,
+    /// The ship launching them (the target when `None`).
+    pub icm_launcher: Option<usize>,
+}
+
+impl Strike {
+    fn from_attack(attack: &Attack, weapon: WeaponId) -> Strike {
+        Strike {
+            weapon,
+            attacker: Some(attack.attacker),
+            target: attack.target,
+            range: attack.range,
+            head_on: attack.head_on,
+            icms: attack.icms,
+            icm_launcher: attack.icm_launcher,
+        }
+    }
 }
 
 /// What an attack came to.
@@ -70,11 +104,18 @@ impl Percentile {
     /// the weapon (its cell above the weapon's "None" cell) is the one used;
     /// otherwise the most effective, the lowest cell.
     pub fn to_hit(&self, board: &Board, attack: &Attack, sink: &mut dyn EventSink) -> ToHit {
-        let rules = &self.rules;
         let attacker = &board.ships[attack.attacker];
-        let target = &board.ships[attack.target];
-        let weapon = rules.weapon(attacker.weapons[attack.mount].weapon);
-        let none = weapon.cells[Column::None.index()];
+        let strike = Strike::from_attack(attack, attacker.weapons[attack.mount].weapon);
+        self.to_hit_by(board, &strike, sink)
+    }
+
+    /// [`Percentile::to_hit`] for any strike, including mines and seekers,
+    /// which have no firing ship.
+    pub fn to_hit_by(&self, board: &Board, strike: &Strike, sink: &mut dyn EventSink) -> ToHit {
+        let rules = &self.rules;
+        let attacker = strike.attacker.map(|i| &board.ships[i]);
+        let target = &board.ships[strike.target];
+        let weapon = rules.weapon(strike.weapon);
 
         let mut in_use: ArrayVec<Column, 4> = ArrayVec::new();
         if target.defence(Defence::ReflectiveHull).is_some() {
@@ -83,18 +124,11 @@ impl Percentile {
         if let Some(column) = target.screen.and_then(Defence::column) {
             in_use.push(column);
         }
-        if target.masked || (attacker.masked && weapon.laser) {
+        if target.masked || (attacker.is_some_and(|a| a.masked) && weapon.laser) {
             in_use.push(Column::MaskingScreen);
         }
-        let cell = |c: Column| weapon.cells[c.index()];
-        let attracting = in_use
-            .iter()
-            .copied()
-            .find(|&c| cell(c).advanced > none.advanced);
-        let column = attracting
-            .or_else(|| in_use.iter().copied().min_by_key(|&c| cell(c).advanced))
-            .unwrap_or(Column::None);
-        let used = cell(column);
+        let (column, attracting) = cell_in_use(weapon, &in_use);
+        let used = weapon.cells[column.index()];
         sink.emit(|| Event::Base {
             what: "chance to hit".into(),
             value: used.advanced,
@@ -104,7 +138,7 @@ impl Percentile {
                 column_name(rules, column)
             ),
         });
-        if attracting.is_some() {
+        if attracting {
             sink.emit(|| Event::Ruling {
                 text: format!(
                     "the {} attracts the {}: its cell is used, not the most effective defence's",
@@ -124,24 +158,24 @@ impl Percentile {
                 reason,
             });
         };
-        if weapon.range_diffusion && attack.range > 0 {
-            let range = i32::try_from(attack.range).unwrap_or(i32::MAX / 8);
+        if weapon.range_diffusion && strike.range > 0 {
+            let range = i32::try_from(strike.range).unwrap_or(i32::MAX / 8);
             modify(
                 c.range_diffusion_per_hex * range,
                 format!("range diffusion, {range} hexes"),
                 sink,
             );
         }
-        if attack.head_on && weapon.forward_firing {
+        if strike.head_on && weapon.forward_firing {
             modify(c.head_on, "head-on shot along the centre line".into(), sink);
         }
-        if attack.icms > 0
+        if strike.icms > 0
             && let Some(per_icm) = weapon.per_icm
         {
-            let n = i32::from(attack.icms);
+            let n = i32::from(strike.icms);
             modify(per_icm * n, format!("{n} ICMs at {per_icm} each"), sink);
         }
-        if attacker.damaged.combat_control {
+        if attacker.is_some_and(|a| a.damaged.combat_control) {
             modify(
                 self.combat_control_penalty,
                 "attacker's combat control system is damaged".into(),
@@ -270,20 +304,36 @@ impl AttackResolution for Percentile {
         if let Some(supply) = &mut board.ships[attack.attacker].weapons[attack.mount].supply {
             *supply -= 1;
         }
-        if attack.icms > 0 {
-            let launcher = attack.icm_launcher.unwrap_or(attack.target);
+        self.strike(board, &Strike::from_attack(attack, weapon_id), dice, sink)
+    }
+}
+
+impl Percentile {
+    /// Resolves a strike already declared and paid for: ICMs launched, the
+    /// to-hit roll, and on a hit the damage.
+    pub fn strike(
+        &self,
+        board: &mut Board,
+        strike: &Strike,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<AttackOutcome, ResolveError> {
+        let rules = &self.rules;
+        let weapon = rules.weapon(strike.weapon);
+        if strike.icms > 0 {
+            let launcher = strike.icm_launcher.unwrap_or(strike.target);
             if let Some(icm) = board.ships[launcher].defence_mut(Defence::Icm)
                 && let Some(supply) = &mut icm.supply
             {
-                *supply -= attack.icms;
+                *supply = supply.saturating_sub(strike.icms);
             }
             sink.emit(|| Event::Declared {
                 actor: board.names[launcher].clone(),
-                action: format!("launches {} ICMs against the {}", attack.icms, weapon.name),
+                action: format!("launches {} ICMs against the {}", strike.icms, weapon.name),
             });
         }
 
-        let to_hit = self.to_hit(board, attack, sink);
+        let to_hit = self.to_hit_by(board, strike, sink);
         let roll = dice.roll(Die::D100)?;
         let c = &rules.constants;
         let (hit, rule) = if roll <= c.always_hit_at_most {
@@ -320,8 +370,8 @@ impl AttackResolution for Percentile {
         });
         let damage = if hit {
             let hit = Hit::from_weapon(weapon, to_hit.half_damage);
-            let target = &mut board.ships[attack.target];
-            Some(self.allocate_named(&hit, target, &board.names[attack.target], dice, sink)?)
+            let target = &mut board.ships[strike.target];
+            Some(self.allocate_named(&hit, target, &board.names[strike.target], dice, sink)?)
         } else {
             None
         };
@@ -332,6 +382,24 @@ impl AttackResolution for Percentile {
             damage,
         })
     }
+}
+
+/// The Combat Table column an attack uses against the defences in use, and
+/// whether it was chosen because the defence attracts the weapon: a defence
+/// whose cell is above the weapon's "None" cell is used; otherwise the most
+/// effective (lowest) cell; with no defence, the "None" column.
+pub fn cell_in_use(weapon: &Weapon, in_use: &[Column]) -> (Column, bool) {
+    let cell = |c: Column| weapon.cells[c.index()].advanced;
+    let none = cell(Column::None);
+    if let Some(attracting) = in_use.iter().copied().find(|&c| cell(c) > none) {
+        return (attracting, true);
+    }
+    let lowest = in_use
+        .iter()
+        .copied()
+        .min_by_key(|&c| cell(c))
+        .unwrap_or(Column::None);
+    (lowest, false)
 }
 
 /// The printed name of a Combat Table column.

@@ -1,13 +1,1131 @@
-//! Whole engagements: placeholder until the turn sequence lands.
-use broadside_core::{DuelRequest, Engagement, ResolveError};
+//! Whole Advanced Game engagements: the turn sequence, movement, fire,
+//! mines, seekers and repair turns, played through core's `TurnSequence`.
+//!
+//! A game turn is two side turns, each a movement phase and a combat phase,
+//! and every third turn ends with a Repair Turn. Decisions come from a
+//! [`PercentileTactics`]; this module checks them against the rules and
+//! resolves them.
+
+use broadside_core::hex::{self, Direction, Hex};
+use broadside_core::{
+    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, Side, TrialOutcome,
+    TurnSequence, Verdict,
+};
 
 use crate::Percentile;
+use crate::attack::{Board, Strike};
+use crate::hazards::RepairAttempt;
+use crate::model::{Defence, WeaponId};
+use crate::tactics::{DefaultTactics, PercentileTactics};
 
+/// Where a ship is and how it moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pose {
+    /// Its hex.
+    pub hex: Hex,
+    /// The hexside its bow points through.
+    pub facing: Direction,
+    /// Hexes per turn.
+    pub speed: u32,
+}
+
+/// A mine pattern laid in a hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Minefield {
+    /// Where it lies.
+    pub hex: Hex,
+    /// The side that laid it: it attacks the other side's ships.
+    pub owner: Side,
+    /// The weapon (for its Combat Table row and damage).
+    pub weapon: WeaponId,
+}
+
+/// A seeker missile, placed and perhaps activated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Seeker {
+    /// Where it is.
+    pub hex: Hex,
+    /// Which way it points.
+    pub facing: Direction,
+    /// The side that placed it (it cannot tell friend from foe).
+    pub owner: Side,
+    /// The weapon (for its Combat Table row and damage).
+    pub weapon: WeaponId,
+    /// Moves made since activation; 0 while waiting.
+    pub moves: u32,
+    /// Activated by its owner.
+    pub active: bool,
+}
+
+impl Seeker {
+    /// Hexes it moves on its next move: 2, 4, 6, ... after activation.
+    pub fn next_move(&self) -> u32 {
+        2 * (self.moves + 1)
+    }
+}
+
+/// A ship's movement for one turn, as tactics choose it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Maneuver {
+    /// The speed for this turn and after.
+    pub speed: u32,
+    /// Turns, as (hex number from 1, -1 left or +1 right): the ship turns
+    /// one hexside after entering that hex.
+    pub turns: Vec<(u32, i32)>,
+    /// A new facing, allowed only to a ship that spends the whole turn at
+    /// speed 0 and has MR left.
+    pub face: Option<Direction>,
+}
+
+/// A phase of the game turn. Which side moves first is rolled at the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The first side's movement phase.
+    FirstMovement,
+    /// The first side's combat phase.
+    FirstCombat,
+    /// The second side's movement phase.
+    SecondMovement,
+    /// The second side's combat phase.
+    SecondCombat,
+    /// Both sides repair.
+    Repair,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::FirstMovement => "first side's movement phase",
+            Phase::FirstCombat => "first side's combat phase",
+            Phase::SecondMovement => "second side's movement phase",
+            Phase::SecondCombat => "second side's combat phase",
+            Phase::Repair => "repair turn",
+        })
+    }
+}
+
+const TURN: [Phase; 4] = [
+    Phase::FirstMovement,
+    Phase::FirstCombat,
+    Phase::SecondMovement,
+    Phase::SecondCombat,
+];
+const TURN_WITH_REPAIR: [Phase; 5] = [
+    Phase::FirstMovement,
+    Phase::FirstCombat,
+    Phase::SecondMovement,
+    Phase::SecondCombat,
+    Phase::Repair,
+];
+
+/// Everything that changes during an engagement.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Battle {
+    /// The ships and their names.
+    pub board: Board,
+    /// Each ship's side.
+    pub sides: Vec<Side>,
+    /// Each ship's position.
+    pub poses: Vec<Pose>,
+    /// The hexes each ship passed through in the current movement phase,
+    /// starting hex first: defensive fire and mines look at them.
+    pub paths: Vec<Vec<Hex>>,
+    /// Mines laid and not yet exploded.
+    pub mines: Vec<Minefield>,
+    /// Seekers placed and not yet exploded.
+    pub seekers: Vec<Seeker>,
+    /// The side that moves first each turn.
+    pub first: Side,
+}
+
+impl Battle {
+    /// The side whose turn a phase belongs to.
+    pub fn mover(&self, phase: Phase) -> Side {
+        match phase {
+            Phase::FirstMovement | Phase::FirstCombat | Phase::Repair => self.first,
+            Phase::SecondMovement | Phase::SecondCombat => self.first.other(),
+        }
+    }
+
+    /// Indices of a side's ships still in play.
+    pub fn ships_of(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+        (0..self.board.ships.len())
+            .filter(move |&i| self.sides[i] == side && !self.board.ships[i].is_destroyed())
+    }
+
+    /// Whether a side still has a ship that can fight.
+    pub fn can_fight(&self, side: Side) -> bool {
+        (0..self.board.ships.len()).any(|i| {
+            self.sides[i] == side
+                && !self.board.ships[i].is_destroyed()
+                && self.board.ships[i].is_armed()
+        })
+    }
+}
+
+impl Percentile {
+    /// A battle between two ships: A at the origin facing B, B `range` hexes
+    /// east facing A, both stopped.
+    pub fn battle(&self, a: &str, b: &str, range: u32) -> Result<Battle, ResolveError> {
+        let known = || self.rules.ships.iter().map(|s| s.id.as_str());
+        let ship_a = self
+            .ship(a)
+            .ok_or_else(|| ResolveError::unknown("ship", a, known()))?;
+        let ship_b = self
+            .ship(b)
+            .ok_or_else(|| ResolveError::unknown("ship", b, known()))?;
+        let range =
+            i32::try_from(range).map_err(|_| ResolveError::bad_option("start-range", "too far"))?;
+        let start_b = Hex::ORIGIN.step(Direction::EAST, range);
+        Ok(Battle {
+            board: Board {
+                ships: vec![ship_a, ship_b],
+                names: vec![format!("{a} (A)"), format!("{b} (B)")],
+            },
+            sides: vec![Side::A, Side::B],
+            poses: vec![
+                Pose {
+                    hex: Hex::ORIGIN,
+                    facing: Direction::EAST,
+                    speed: 0,
+                },
+                Pose {
+                    hex: start_b,
+                    facing: Direction::WEST,
+                    speed: 0,
+                },
+            ],
+            paths: vec![vec![Hex::ORIGIN], vec![start_b]],
+            mines: Vec::new(),
+            seekers: Vec::new(),
+            first: Side::A,
+        })
+    }
+
+    /// The ships in a hex, largest (most original hull points) first.
+    fn ships_in(&self, battle: &Battle, at: Hex) -> Vec<usize> {
+        let mut here: Vec<usize> = (0..battle.board.ships.len())
+            .filter(|&i| !battle.board.ships[i].is_destroyed() && battle.poses[i].hex == at)
+            .collect();
+        here.sort_by_key(|&i| {
+            std::cmp::Reverse(self.rules.class(battle.board.ships[i].class).hull)
+        });
+        here
+    }
+
+    /// Picks one of several equal candidates by a die, as the rules say to.
+    fn pick_by_die(
+        &self,
+        candidates: &[usize],
+        why: &str,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<usize, ResolveError> {
+        if candidates.len() <= 1 {
+            return candidates
+                .first()
+                .copied()
+                .ok_or_else(|| ResolveError::Internal("no candidate".into()));
+        }
+        let sides = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
+        let die =
+            Die::new(sides).ok_or_else(|| ResolveError::Internal("die of one side".into()))?;
+        let face = dice.roll(die)?;
+        sink.emit(|| Event::Roll {
+            purpose: why.to_owned(),
+            dice: die.to_string(),
+            faces: vec![face],
+            total: face as i32,
+        });
+        Ok(candidates[(face - 1) as usize])
+    }
+
+    /// A mine or seeker explodes against a ship.
+    fn explode(
+        &self,
+        battle: &mut Battle,
+        (weapon, owner): (WeaponId, Side),
+        target: usize,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let defender = battle.sides[target];
+        let (icm_launcher, icms) =
+            self.icm_choice(battle, tactics[defender.index()], weapon, target);
+        let strike = Strike {
+            weapon,
+            attacker: None,
+            target,
+            range: 0,
+            head_on: false,
+            icms,
+            icm_launcher,
+        };
+        sink.emit(|| Event::Declared {
+            actor: format!("side {owner}'s {}", self.rules.weapon(weapon).name),
+            action: format!("explodes against the {}", battle.board.names[target]),
+        });
+        self.strike(&mut battle.board, &strike, dice, sink)?;
+        Ok(())
+    }
+
+    /// ICMs the defending side launches against a strike, checked against
+    /// what the launcher has and where it is.
+    fn icm_choice(
+        &self,
+        battle: &Battle,
+        tactics: &dyn PercentileTactics,
+        weapon: WeaponId,
+        target: usize,
+    ) -> (Option<usize>, u16) {
+        if self.rules.weapon(weapon).per_icm.is_none() {
+            return (None, 0);
+        }
+        match tactics.icms(self, battle, weapon, target) {
+            Some((launcher, n))
+                if n > 0
+                    && battle.sides.get(launcher) == Some(&battle.sides[target])
+                    && battle.poses[launcher].hex == battle.poses[target].hex
+                    && !battle.board.ships[launcher].is_destroyed() =>
+            {
+                (
+                    Some(launcher),
+                    n.min(battle.board.ships[launcher].icms_ready()),
+                )
+            }
+            _ => (None, 0),
+        }
+    }
+
+    fn movement_phase(
+        &self,
+        battle: &mut Battle,
+        mover: Side,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let own = tactics[mover.index()];
+        let movers: Vec<usize> = battle.ships_of(mover).collect();
+        for &i in &movers {
+            battle.paths[i].clear();
+            let here = battle.poses[i].hex;
+            battle.paths[i].push(here);
+        }
+
+        // Screens are switched before anything moves.
+        for &i in &movers {
+            self.set_screens(battle, i, own, sink);
+        }
+
+        // Seekers: activation, then movement of every active seeker.
+        for s in own.activate_seekers(self, battle, mover) {
+            if let Some(seeker) = battle.seekers.get_mut(s)
+                && seeker.owner == mover
+                && !seeker.active
+            {
+                seeker.active = true;
+                sink.emit(|| Event::Declared {
+                    actor: format!("side {mover}"),
+                    action: "activates a seeker missile".into(),
+                });
+            }
+        }
+        let mut s = 0;
+        while s < battle.seekers.len() {
+            if battle.seekers[s].owner == mover
+                && battle.seekers[s].active
+                && self.move_seeker(battle, s, tactics, dice, sink)?
+            {
+                battle.seekers.remove(s);
+                continue;
+            }
+            s += 1;
+        }
+
+        // Mines and seekers dropped where the ship is, before it moves.
+        for &i in &movers {
+            let drops = own.drops(self, battle, i);
+            for weapon in drops {
+                self.drop_placed(battle, i, weapon, sink)?;
+            }
+        }
+
+        for &i in &movers {
+            if battle.board.ships[i].is_destroyed() {
+                continue;
+            }
+            let maneuver = own.maneuver(self, battle, i);
+            self.move_ship(battle, i, &maneuver, tactics, dice, sink)?;
+        }
+
+        // Mines go off at the end of all movement, against every enemy ship
+        // that entered or passed through their hex.
+        let mut m = 0;
+        while m < battle.mines.len() {
+            let field = battle.mines[m];
+            let victims: Vec<usize> = movers
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    battle.sides[i] != field.owner
+                        && !battle.board.ships[i].is_destroyed()
+                        && battle.paths[i].iter().skip(1).any(|&h| h == field.hex)
+                })
+                .collect();
+            if victims.is_empty() {
+                m += 1;
+                continue;
+            }
+            battle.mines.remove(m);
+            sink.emit(|| Event::Declared {
+                actor: format!("side {}'s mines at {}", field.owner, field.hex),
+                action: format!("detonate against {} ship(s)", victims.len()),
+            });
+            for victim in victims {
+                if !battle.board.ships[victim].is_destroyed() {
+                    self.explode(
+                        battle,
+                        (field.weapon, field.owner),
+                        victim,
+                        tactics,
+                        dice,
+                        sink,
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn set_screens(
+        &self,
+        battle: &mut Battle,
+        i: usize,
+        tactics: &dyn PercentileTactics,
+        sink: &mut dyn EventSink,
+    ) {
+        let choice = tactics.screens(self, battle, i);
+        let name = battle.board.names[i].clone();
+        let ship = &mut battle.board.ships[i];
+        if ship.damaged.short_circuit {
+            return;
+        }
+        let wanted = choice
+            .screen
+            .filter(|d| d.is_screen() && ship.defence(*d).is_some());
+        if wanted != ship.screen {
+            ship.screen = wanted;
+            sink.emit(|| Event::Effect {
+                ship: name.clone(),
+                effect: match wanted {
+                    Some(d) => format!(
+                        "switches on its {}",
+                        self.rules.defence_info(d).name.to_lowercase()
+                    ),
+                    None => "switches its screen off".into(),
+                },
+            });
+        }
+        if choice.release_masking_screen
+            && !ship.masked
+            && let Some(mount) = ship.defence_mut(Defence::MaskingScreen)
+            && let Some(n) = &mut mount.supply
+            && *n > 0
+        {
+            *n -= 1;
+            ship.masked = true;
+            sink.emit(|| Event::Effect {
+                ship: name,
+                effect: "releases a masking screen".into(),
+            });
+        }
+    }
+
+    fn drop_placed(
+        &self,
+        battle: &mut Battle,
+        i: usize,
+        weapon: WeaponId,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let ship = &mut battle.board.ships[i];
+        let Some(mount) = ship.ready_mount(weapon) else {
+            return Ok(());
+        };
+        let w = self.rules.weapon(weapon);
+        if !w.placed {
+            return Err(ResolveError::Internal(format!(
+                "tactics dropped a {}, which is fired, not placed",
+                w.name
+            )));
+        }
+        if let Some(n) = &mut ship.weapons[mount].supply {
+            *n -= 1;
+        }
+        let pose = battle.poses[i];
+        let owner = battle.sides[i];
+        // Seekers can be told apart from mines by whether they have a range
+        // to cover: both are placed, but only seekers have an ICM modifier
+        // of their own and move; the data marks seekers by id.
+        if w.id.contains("seeker") {
+            battle.seekers.push(Seeker {
+                hex: pose.hex,
+                facing: pose.facing,
+                owner,
+                weapon,
+                moves: 0,
+                active: false,
+            });
+            sink.emit(|| Event::Declared {
+                actor: battle.board.names[i].clone(),
+                action: format!("places a seeker missile at {}", pose.hex),
+            });
+        } else {
+            battle.mines.push(Minefield {
+                hex: pose.hex,
+                owner,
+                weapon,
+            });
+            sink.emit(|| Event::Declared {
+                actor: battle.board.names[i].clone(),
+                action: format!("lays mines at {}", pose.hex),
+            });
+        }
+        Ok(())
+    }
+
+    /// Moves one active seeker; returns whether it exploded.
+    fn move_seeker(
+        &self,
+        battle: &mut Battle,
+        s: usize,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<bool, ResolveError> {
+        let hexes = battle.seekers[s].next_move();
+        let start = battle.seekers[s].hex;
+        // The closest ship at the start of its move, friend or foe; ties by die.
+        let alive: Vec<usize> = (0..battle.board.ships.len())
+            .filter(|&i| !battle.board.ships[i].is_destroyed())
+            .collect();
+        let Some(nearest) = alive
+            .iter()
+            .map(|&i| start.distance(battle.poses[i].hex))
+            .min()
+        else {
+            return Ok(false);
+        };
+        let closest: Vec<usize> = alive
+            .iter()
+            .copied()
+            .filter(|&i| start.distance(battle.poses[i].hex) == nearest)
+            .collect();
+        let target = self.pick_by_die(
+            &closest,
+            "seeker chooses between equally close ships",
+            dice,
+            sink,
+        )?;
+        let goal = battle.poses[target].hex;
+        sink.emit(|| Event::Declared {
+            actor: format!("side {}'s seeker at {start}", battle.seekers[s].owner),
+            action: format!(
+                "moves {hexes} hexes toward the {}",
+                battle.board.names[target]
+            ),
+        });
+        // Up to three facing changes before it moves; then it keeps itself
+        // aimed, turning one hexside per hex as it flies.
+        let mut facing = battle.seekers[s].facing;
+        for _ in 0..3 {
+            facing = turn_toward(battle.seekers[s].hex, facing, goal);
+        }
+        let mut at = start;
+        for _ in 0..hexes {
+            if at == goal {
+                break;
+            }
+            at = at.neighbour(facing);
+            facing = turn_toward(at, facing, goal);
+            if !self.ships_in(battle, at).is_empty() {
+                battle.seekers[s].hex = at;
+                return self
+                    .seeker_detonates(battle, s, tactics, dice, sink)
+                    .map(|()| true);
+            }
+        }
+        let seeker = &mut battle.seekers[s];
+        seeker.hex = at;
+        seeker.facing = facing;
+        seeker.moves += 1;
+        if hexes >= 12 {
+            // The turn it moves 12 hexes it explodes wherever it is.
+            sink.emit(|| Event::Ruling {
+                text: "a seeker explodes on the turn it moves 12 hexes".into(),
+            });
+            self.seeker_detonates(battle, s, tactics, dice, sink)?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// A seeker explodes in its hex against the largest ship there, if any.
+    fn seeker_detonates(
+        &self,
+        battle: &mut Battle,
+        s: usize,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let seeker = battle.seekers[s];
+        let here = self.ships_in(battle, seeker.hex);
+        let Some(&largest) = here.first() else {
+            sink.emit(|| Event::Effect {
+                ship: format!("seeker at {}", seeker.hex),
+                effect: "explodes with no ship in its hex".into(),
+            });
+            return Ok(());
+        };
+        let size = |i: usize| self.rules.class(battle.board.ships[i].class).hull;
+        let tied: Vec<usize> = here
+            .iter()
+            .copied()
+            .filter(|&i| size(i) == size(largest))
+            .collect();
+        let target = self.pick_by_die(
+            &tied,
+            "seeker chooses between equally large ships",
+            dice,
+            sink,
+        )?;
+        self.explode(
+            battle,
+            (seeker.weapon, seeker.owner),
+            target,
+            tactics,
+            dice,
+            sink,
+        )
+    }
+
+    /// Moves a ship by its maneuver, checked against its ADF and MR.
+    fn move_ship(
+        &self,
+        battle: &mut Battle,
+        i: usize,
+        maneuver: &Maneuver,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let name = battle.board.names[i].clone();
+        let ship = &battle.board.ships[i];
+        let pose = battle.poses[i];
+        let (adf, mr) = (u32::from(ship.adf), u32::from(ship.mr));
+        let illegal = |why: String| {
+            Err(ResolveError::Internal(format!(
+                "tactics chose an illegal move for the {name}: {why}"
+            )))
+        };
+
+        // Speed changes by at most ADF, up or down, never both.
+        if maneuver.speed.abs_diff(pose.speed) > adf {
+            return illegal(format!(
+                "speed {} to {} with ADF {adf}",
+                pose.speed, maneuver.speed
+            ));
+        }
+        let mut turns: Vec<(u32, i32)> = maneuver.turns.clone();
+        if let Some(facing) = maneuver.face {
+            if pose.speed != 0 || maneuver.speed != 0 || mr == 0 {
+                return illegal(
+                    "only a ship stopped all turn with MR left may face anywhere".into(),
+                );
+            }
+            if facing != pose.facing {
+                battle.poses[i].facing = facing;
+                sink.emit(|| Event::Effect {
+                    ship: name.clone(),
+                    effect: format!("turns in place to face {}", facing.index()),
+                });
+            }
+            return Ok(());
+        }
+        // A navigation hit forces turns to one side in every hex entered
+        // until the MR is used up; a stopped ship ignores it.
+        if battle.board.ships[i].damaged.navigation && maneuver.speed > 0 && mr > 0 {
+            let roll = dice.roll(Die::D10)?;
+            let way = if roll <= 5 { -1 } else { 1 };
+            sink.emit(|| Event::Roll {
+                purpose: format!("navigation hit: 1-5 turns left, 6-10 right (rolled {roll})"),
+                dice: Die::D10.to_string(),
+                faces: vec![roll],
+                total: roll as i32,
+            });
+            turns = (1..=maneuver.speed.min(mr)).map(|h| (h, way)).collect();
+        }
+        if turns.len() as u32 > mr {
+            return illegal(format!("{} turns with MR {mr}", turns.len()));
+        }
+        let mut seen = Vec::with_capacity(turns.len());
+        for &(h, way) in &turns {
+            if h == 0 || h > maneuver.speed || way.abs() != 1 || seen.contains(&h) {
+                return illegal(format!("a turn at hex {h} of {}", maneuver.speed));
+            }
+            seen.push(h);
+        }
+
+        // A severely damaged ship risks breaking apart when it uses ADF or MR.
+        let points = maneuver.speed.abs_diff(pose.speed) + turns.len() as u32;
+        let mut ship = battle.board.ships[i].clone();
+        let broke = self.check_break_apart(&mut ship, &name, points, dice, sink)?;
+        battle.board.ships[i] = ship;
+        if broke {
+            return Ok(());
+        }
+
+        let mut at = pose;
+        at.speed = maneuver.speed;
+        for h in 1..=maneuver.speed {
+            at.hex = at.hex.neighbour(at.facing);
+            battle.paths[i].push(at.hex);
+            if let Some(&(_, way)) = turns.iter().find(|(t, _)| *t == h) {
+                at.facing = at.facing.turn(way);
+            }
+            battle.poses[i] = at;
+            // An activated seeker goes off when a ship enters its hex.
+            if let Some(s) = battle
+                .seekers
+                .iter()
+                .position(|s| s.active && s.hex == at.hex)
+            {
+                self.seeker_detonates(battle, s, tactics, dice, sink)?;
+                battle.seekers.remove(s);
+                if battle.board.ships[i].is_destroyed() {
+                    return Ok(());
+                }
+            }
+        }
+        battle.poses[i] = at;
+        sink.emit(|| Event::Effect {
+            ship: name.clone(),
+            effect: format!(
+                "moves at speed {} to {} facing {} ({} turns)",
+                at.speed,
+                at.hex,
+                at.facing.index(),
+                turns.len()
+            ),
+        });
+        // A masking screen lasts only while the ship holds course and speed.
+        let ship = &mut battle.board.ships[i];
+        if ship.masked && (points > 0) {
+            ship.masked = false;
+            sink.emit(|| Event::Effect {
+                ship: name,
+                effect: "leaves its masking screen behind by changing course or speed".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn combat_phase(
+        &self,
+        battle: &mut Battle,
+        mover: Side,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        // Fires burn at the start of the opponent's combat step (seed wording).
+        let burning: Vec<usize> = battle
+            .ships_of(mover.other())
+            .filter(|&i| battle.board.ships[i].damaged.fire)
+            .collect();
+        for i in burning {
+            let hit = self.fire_hit();
+            let name = battle.board.names[i].clone();
+            sink.emit(|| Event::Declared {
+                actor: name.clone(),
+                action: "burns: a Damage Table roll at +20".into(),
+            });
+            self.allocate_named(&hit, &mut battle.board.ships[i], &name, dice, sink)?;
+        }
+        // Defensive fire by the side that did not move, at the hexes the
+        // movers passed through; then offensive fire by the movers.
+        self.fire(battle, mover.other(), true, tactics, dice, sink)?;
+        self.fire(battle, mover, false, tactics, dice, sink)
+    }
+
+    /// Every shot a ship could take this phase, for its tactics to choose from.
+    pub fn fire_options(&self, battle: &Battle, i: usize, defensive: bool) -> Vec<FireOption> {
+        let mut options = Vec::new();
+        let ship = &battle.board.ships[i];
+        if ship.is_destroyed() {
+            return options;
+        }
+        let from = battle.poses[i];
+        for (mount, m) in ship.weapons.iter().enumerate() {
+            if !ship.can_fire(mount) {
+                continue;
+            }
+            let w = self.rules.weapon(m.weapon);
+            if w.placed || (defensive && w.moving_player_only) {
+                continue;
+            }
+            for target in
+                (0..battle.board.ships.len()).filter(|&t| battle.sides[t] != battle.sides[i])
+            {
+                if battle.board.ships[target].is_destroyed() {
+                    continue;
+                }
+                // Defensive fire may use any hex the target passed through;
+                // offensive fire sees only where it stands.
+                let spots: &[Hex] = if defensive {
+                    &battle.paths[target]
+                } else {
+                    std::slice::from_ref(&battle.poses[target].hex)
+                };
+                let best = spots
+                    .iter()
+                    .filter_map(|&h| {
+                        let range = from.hex.distance(h);
+                        let bears = if w.forward_firing {
+                            hex::in_forward_band(from.hex, from.facing, h, 1)
+                        } else {
+                            true
+                        };
+                        (bears && range <= w.range).then(|| {
+                            (
+                                range,
+                                w.forward_firing && hex::on_centre_line(from.hex, from.facing, h),
+                            )
+                        })
+                    })
+                    .min_by_key(|&(range, head_on)| {
+                        (range as i64 * 5 - if head_on { 10 } else { 0 }, range)
+                    });
+                if let Some((range, head_on)) = best {
+                    options.push(FireOption {
+                        mount,
+                        weapon: m.weapon,
+                        target,
+                        range,
+                        head_on,
+                    });
+                }
+            }
+        }
+        options
+    }
+
+    fn fire(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        defensive: bool,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let shooters: Vec<usize> = battle.ships_of(side).collect();
+        // Every target is declared before any die is rolled.
+        let mut declared: Vec<(usize, FireOption)> = Vec::new();
+        for &i in &shooters {
+            let options = self.fire_options(battle, i, defensive);
+            if options.is_empty() {
+                continue;
+            }
+            let chosen = tactics[side.index()].targets(self, battle, i, &options);
+            let mut used = Vec::new();
+            for pick in chosen {
+                let Some(&option) = options.get(pick) else {
+                    return Err(ResolveError::Internal(
+                        "tactics chose a shot that was not offered".into(),
+                    ));
+                };
+                if used.contains(&option.mount) {
+                    return Err(ResolveError::Internal(
+                        "tactics fired one weapon twice in a phase".into(),
+                    ));
+                }
+                used.push(option.mount);
+                declared.push((i, option));
+            }
+        }
+        for (i, option) in declared {
+            if battle.board.ships[option.target].is_destroyed() {
+                let (shooter, target) = (
+                    battle.board.names[i].clone(),
+                    battle.board.names[option.target].clone(),
+                );
+                sink.emit(|| Event::Ruling {
+                    text: format!(
+                        "the {shooter}'s shot is lost: the {target} is already destroyed"
+                    ),
+                });
+                continue;
+            }
+            let defender = battle.sides[option.target];
+            let (icm_launcher, icms) = self.icm_choice(
+                battle,
+                tactics[defender.index()],
+                option.weapon,
+                option.target,
+            );
+            let attack = crate::Attack {
+                attacker: i,
+                mount: option.mount,
+                target: option.target,
+                range: option.range,
+                head_on: option.head_on,
+                icms,
+                icm_launcher,
+            };
+            broadside_core::AttackResolution::resolve_attack(
+                self,
+                &mut battle.board,
+                &attack,
+                dice,
+                sink,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn repair_phase(
+        &self,
+        battle: &mut Battle,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        for i in 0..battle.board.ships.len() {
+            if battle.board.ships[i].is_destroyed() {
+                continue;
+            }
+            let attempts: Vec<RepairAttempt> =
+                tactics[battle.sides[i].index()].repairs(self, battle, i);
+            if attempts.is_empty() {
+                continue;
+            }
+            let name = battle.board.names[i].clone();
+            self.repair_turn(&mut battle.board.ships[i], &name, &attempts, dice, sink)?;
+        }
+        Ok(())
+    }
+}
+
+/// One shot a ship could take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FireOption {
+    /// The weapon mount.
+    pub mount: usize,
+    /// Its weapon.
+    pub weapon: WeaponId,
+    /// The target ship.
+    pub target: usize,
+    /// The range it would fire at.
+    pub range: u32,
+    /// Whether it fires head-on.
+    pub head_on: bool,
+}
+
+/// The facing one hexside closer to pointing at `goal`.
+pub(crate) fn turn_toward(at: Hex, facing: Direction, goal: Hex) -> Direction {
+    if at == goal {
+        return facing;
+    }
+    let best = Direction::ALL
+        .into_iter()
+        .min_by_key(|&d| {
+            (
+                at.neighbour(d).distance(goal),
+                facing.turns_between(d).abs(),
+            )
+        })
+        .unwrap_or(facing);
+    let turns = facing.turns_between(best);
+    if turns == 0 {
+        facing
+    } else {
+        facing.turn(turns.signum())
+    }
+}
+
+/// A rules engine bound to its tactics: the percentile turn sequence.
+pub struct Sequence<'a> {
+    /// The rules.
+    pub system: &'a Percentile,
+}
+
+impl TurnSequence for Sequence<'_> {
+    type State = Battle;
+    type Phase = Phase;
+    type Tactics = dyn PercentileTactics;
+
+    fn phases(&self, turn: u32) -> &[Phase] {
+        if turn.is_multiple_of(self.system.rules.constants.repair_turn_every) {
+            &TURN_WITH_REPAIR
+        } else {
+            &TURN
+        }
+    }
+
+    fn play_phase(
+        &self,
+        phase: Phase,
+        _turn: u32,
+        battle: &mut Battle,
+        tactics: [&dyn PercentileTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let mover = battle.mover(phase);
+        match phase {
+            Phase::FirstMovement | Phase::SecondMovement => self
+                .system
+                .movement_phase(battle, mover, tactics, dice, sink),
+            Phase::FirstCombat | Phase::SecondCombat => {
+                self.system.combat_phase(battle, mover, tactics, dice, sink)
+            }
+            Phase::Repair => self.system.repair_phase(battle, tactics, dice, sink),
+        }
+    }
+
+    fn verdict(&self, battle: &Battle) -> Option<Verdict> {
+        match (battle.can_fight(Side::A), battle.can_fight(Side::B)) {
+            (true, true) => None,
+            (true, false) => Some(Verdict::Winner(Side::A)),
+            (false, true) => Some(Verdict::Winner(Side::B)),
+            (false, false) => Some(Verdict::Draw),
+        }
+    }
+}
+
+/// A duel set up once and played many times.
+pub struct Duel {
+    system: Percentile,
+    start: Battle,
+    max_turns: u32,
+    tactics: DefaultTactics,
+}
+
+impl Duel {
+    /// Plays one trial with the given tactics for both sides.
+    pub fn play_with(
+        &self,
+        tactics: [&(dyn PercentileTactics + 'static); 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(TrialOutcome, Battle), ResolveError> {
+        let mut battle = self.start.clone();
+        // Who moves first is rolled for, so that neither side is favoured.
+        let roll = dice.roll(Die::D10)?;
+        battle.first = if roll <= 5 { Side::A } else { Side::B };
+        sink.emit(|| Event::Roll {
+            purpose: format!(
+                "who moves first: 1-5 side A, 6-10 side B; side {} moves first",
+                battle.first
+            ),
+            dice: Die::D10.to_string(),
+            faces: vec![roll],
+            total: roll as i32,
+        });
+        let sequence = Sequence {
+            system: &self.system,
+        };
+        let (verdict, turns) =
+            broadside_core::play(&sequence, &mut battle, tactics, self.max_turns, dice, sink)?;
+        let outcome = outcome_of(&self.system, &battle, verdict, turns);
+        Ok((outcome, battle))
+    }
+
+    /// The battle at the start of every trial.
+    pub fn start(&self) -> &Battle {
+        &self.start
+    }
+}
+
+/// The trial outcome read from the final state.
+fn outcome_of(system: &Percentile, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
+    let mut losses = Vec::new();
+    for (i, ship) in battle.board.ships.iter().enumerate() {
+        let loss = if ship.broken_apart {
+            Some(Loss::BrokenApart)
+        } else if ship.hull <= 0 {
+            Some(Loss::Destroyed)
+        } else if !ship.is_armed() {
+            Some(Loss::Disarmed)
+        } else {
+            None
+        };
+        if let Some(loss) = loss {
+            losses.push((battle.sides[i], loss));
+        }
+    }
+    let winner_hull = match verdict {
+        Verdict::Winner(side) => {
+            let (mut left, mut original) = (0, 0);
+            for i in (0..battle.board.ships.len()).filter(|&i| battle.sides[i] == side) {
+                left += battle.board.ships[i].hull.max(0);
+                original += system.rules.class(battle.board.ships[i].class).hull;
+            }
+            Some((left, original))
+        }
+        _ => None,
+    };
+    TrialOutcome {
+        verdict,
+        turns,
+        winner_hull,
+        losses,
+    }
+}
+
+impl Engagement for Duel {
+    fn play(
+        &self,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<TrialOutcome, ResolveError> {
+        let tactics: [&dyn PercentileTactics; 2] = [&self.tactics, &self.tactics];
+        self.play_with(tactics, dice, sink)
+            .map(|(outcome, _)| outcome)
+    }
+}
+
+/// The default starting range of a duel, in hexes.
+pub const DEFAULT_START_RANGE: u32 = 12;
+
+/// Sets up a duel from a request.
 pub(crate) fn prepare(
-    _system: &Percentile,
-    _request: &DuelRequest,
+    system: &Percentile,
+    request: &DuelRequest,
 ) -> Result<Box<dyn Engagement>, ResolveError> {
-    Err(ResolveError::Refused(
-        "percentile duels are being built".into(),
-    ))
+    Ok(Box::new(Percentile::duel(system, request)?))
+}
+
+impl Percentile {
+    /// A duel between the two ships a request names.
+    pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
+        let range = match request.options.number("start-range")? {
+            None => DEFAULT_START_RANGE,
+            Some(r) => u32::try_from(r)
+                .map_err(|_| ResolveError::bad_option("start-range", "must not be negative"))?,
+        };
+        if request.max_turns == 0 {
+            return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
+        }
+        Ok(Duel {
+            system: self.clone(),
+            start: self.battle(&request.a, &request.b, range)?,
+            max_turns: request.max_turns,
+            tactics: DefaultTactics,
+        })
+    }
 }

@@ -9,19 +9,22 @@
 pub mod attack;
 pub mod damage;
 pub mod data;
-mod engagement;
+pub mod engagement;
 pub mod hazards;
 pub mod model;
 mod ruleset;
 pub mod ship;
+pub mod tactics;
 
 use broadside_core::{DataErrors, Registration, SourceFile};
 
-pub use attack::{Attack, AttackOutcome, Board, ToHit};
+pub use attack::{Attack, AttackOutcome, Board, Strike, ToHit};
 pub use damage::{Applied, Hit, SystemLost};
+pub use engagement::{Battle, Maneuver, Phase, Pose};
 pub use hazards::{RepairAttempt, RepairOutcome};
 pub use model::Rules;
 pub use ship::{Repairable, Ship};
+pub use tactics::{DefaultTactics, PercentileTactics};
 
 /// The system's id.
 pub const ID: &str = "percentile";

@@ -1,0 +1,471 @@
+//! Decisions: the tactics trait every side plays by, and the default policy.
+//!
+//! The engine asks; tactics answer; the engine checks the answer against the
+//! rules. A tactic that answers something illegal is a bug in the tactic,
+//! reported as an internal error, never silently corrected.
+
+use broadside_core::NullSink;
+use broadside_core::hex::{self, Direction, Hex};
+
+use crate::Percentile;
+use crate::attack::{Strike, cell_in_use};
+use crate::engagement::{Battle, FireOption, Maneuver, Pose};
+use crate::hazards::RepairAttempt;
+use crate::model::{Column, Defence, WeaponId};
+use crate::ship::{Repairable, Ship};
+
+/// Which screen a ship wants up, and whether to release a masking screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ScreenChoice {
+    /// The screen to have switched on (`None` switches it off).
+    pub screen: Option<Defence>,
+    /// Release a masking screen now.
+    pub release_masking_screen: bool,
+}
+
+/// Every decision a side makes in an Advanced Game engagement.
+///
+/// # Contract for implementors
+/// Answers must be legal: speed changes within ADF, turns within MR and one
+/// per hex entered, only offered shots, each weapon once a phase, repairs
+/// within DCR on damaged systems. The engine refuses anything else as an
+/// internal error. Implementations must be deterministic given the battle,
+/// so that a trial replays exactly.
+pub trait PercentileTactics: Send + Sync {
+    /// Screens for one ship, at the start of its movement phase.
+    fn screens(&self, system: &Percentile, battle: &Battle, ship: usize) -> ScreenChoice;
+    /// Which of the side's placed seekers (indices into `battle.seekers`) to activate.
+    fn activate_seekers(
+        &self,
+        system: &Percentile,
+        battle: &Battle,
+        side: broadside_core::Side,
+    ) -> Vec<usize>;
+    /// Mines or seekers the ship drops in its hex before moving.
+    fn drops(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<WeaponId>;
+    /// How the ship moves this turn.
+    fn maneuver(&self, system: &Percentile, battle: &Battle, ship: usize) -> Maneuver;
+    /// Which of the offered shots the ship takes (indices into `options`).
+    fn targets(
+        &self,
+        system: &Percentile,
+        battle: &Battle,
+        ship: usize,
+        options: &[FireOption],
+    ) -> Vec<usize>;
+    /// ICMs against an incoming strike on `target`: the launching ship (in
+    /// the target's hex, on its side) and how many.
+    fn icms(
+        &self,
+        system: &Percentile,
+        battle: &Battle,
+        weapon: WeaponId,
+        target: usize,
+    ) -> Option<(usize, u16)>;
+    /// The ship's repair attempts in a Repair Turn.
+    fn repairs(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<RepairAttempt>;
+}
+
+/// The default policy, documented in the rules note:
+/// - movement: close to a preferred range (1 hex with forward-firing
+///   weapons, 2 otherwise), point forward-firing weapons at the enemy, avoid
+///   overshooting, and weigh any break-apart chance heavily, so a badly
+///   damaged ship holds its course rather than risk the manoeuvre;
+/// - fire: everything that bears, at the target it is likeliest to hit;
+///   limited supplies only at a 20% chance or better;
+/// - ICMs: against torpedoes (up to 3), assault rockets, mines and seekers
+///   (up to 2), rocket batteries (1, only with supply to spare);
+/// - screens: the one that most lowers the enemy's chances; a masking
+///   screen when the enemy carries lasers and the ship can fight on without
+///   its own, or is badly damaged;
+/// - mines and seekers: dropped when an enemy is near, seekers activated
+///   only when the nearest ship is an enemy and no friend is close;
+/// - repairs: fire first, then drive, steering, control systems and
+///   weapons, hull last, up to 89 points an attempt (90-00 always fails).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DefaultTactics;
+
+impl DefaultTactics {
+    /// The nearest enemy ship still in play.
+    fn enemy(battle: &Battle, ship: usize) -> Option<usize> {
+        let here = battle.poses[ship].hex;
+        (0..battle.board.ships.len())
+            .filter(|&i| {
+                battle.sides[i] != battle.sides[ship] && !battle.board.ships[i].is_destroyed()
+            })
+            .min_by_key(|&i| (here.distance(battle.poses[i].hex), i))
+    }
+
+    fn has_ready(
+        system: &Percentile,
+        ship: &Ship,
+        test: impl Fn(&crate::model::Weapon) -> bool,
+    ) -> usize {
+        (0..ship.weapons.len())
+            .filter(|&m| ship.can_fire(m) && test(system.rules.weapon(ship.weapons[m].weapon)))
+            .count()
+    }
+
+    fn preferred_range(system: &Percentile, ship: &Ship) -> u32 {
+        if Self::has_ready(system, ship, |w| w.forward_firing) > 0 {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The final pose and ADF/MR points used of a maneuver.
+    fn simulate(pose: Pose, m: &Maneuver) -> (Pose, u32) {
+        if let Some(face) = m.face {
+            return (
+                Pose {
+                    facing: face,
+                    ..pose
+                },
+                0,
+            );
+        }
+        let mut at = Pose {
+            speed: m.speed,
+            ..pose
+        };
+        for h in 1..=m.speed {
+            at.hex = at.hex.neighbour(at.facing);
+            if let Some(&(_, way)) = m.turns.iter().find(|(t, _)| *t == h) {
+                at.facing = at.facing.turn(way);
+            }
+        }
+        (at, m.speed.abs_diff(pose.speed) + m.turns.len() as u32)
+    }
+
+    fn candidates(pose: Pose, adf: u32, mr: u32, distance: u32, preferred: u32) -> Vec<Maneuver> {
+        let lo = pose.speed.saturating_sub(adf);
+        let hi = pose.speed + adf;
+        let aim = distance.saturating_sub(preferred).clamp(lo, hi);
+        let mut speeds = vec![lo, pose.speed, hi, aim, aim.saturating_sub(1).max(lo)];
+        speeds.sort_unstable();
+        speeds.dedup();
+        let mut out = Vec::new();
+        for v in speeds {
+            out.push(Maneuver {
+                speed: v,
+                turns: Vec::new(),
+                face: None,
+            });
+            let most = mr.min(v);
+            let mut counts = vec![1, 2, most];
+            counts.retain(|&k| k >= 1 && k <= most);
+            counts.dedup();
+            for k in counts {
+                for way in [-1, 1] {
+                    out.push(Maneuver {
+                        speed: v,
+                        turns: (1..=k).map(|h| (h, way)).collect(),
+                        face: None,
+                    });
+                    if k < v {
+                        out.push(Maneuver {
+                            speed: v,
+                            turns: (v - k + 1..=v).map(|h| (h, way)).collect(),
+                            face: None,
+                        });
+                    }
+                }
+            }
+        }
+        if pose.speed == 0 && mr > 0 {
+            out.extend(Direction::ALL.into_iter().map(|d| Maneuver {
+                speed: 0,
+                turns: Vec::new(),
+                face: Some(d),
+            }));
+        }
+        out
+    }
+}
+
+impl PercentileTactics for DefaultTactics {
+    fn screens(&self, system: &Percentile, battle: &Battle, ship: usize) -> ScreenChoice {
+        let me = &battle.board.ships[ship];
+        let Some(enemy) = Self::enemy(battle, ship) else {
+            return ScreenChoice {
+                screen: me.screen,
+                ..ScreenChoice::default()
+            };
+        };
+        let foe = &battle.board.ships[enemy];
+        let threat = |screen: Option<Defence>| -> i32 {
+            let mut in_use = Vec::with_capacity(3);
+            if me.defence(Defence::ReflectiveHull).is_some() {
+                in_use.push(Column::ReflectiveHull);
+            }
+            if let Some(column) = screen.and_then(Defence::column) {
+                in_use.push(column);
+            }
+            if me.masked {
+                in_use.push(Column::MaskingScreen);
+            }
+            (0..foe.weapons.len())
+                .filter(|&m| foe.can_fire(m))
+                .map(|m| {
+                    let w = system.rules.weapon(foe.weapons[m].weapon);
+                    let (column, _) = cell_in_use(w, &in_use);
+                    w.cells[column.index()].advanced
+                })
+                .sum()
+        };
+        let mut best = (threat(None), None);
+        for d in [
+            Defence::ProtonScreen,
+            Defence::ElectronScreen,
+            Defence::StasisScreen,
+        ] {
+            if me.defence(d).is_some() {
+                let t = threat(Some(d));
+                if t < best.0 {
+                    best = (t, Some(d));
+                }
+            }
+        }
+        let enemy_lasers = Self::has_ready(system, foe, |w| w.laser);
+        let my_lasers = Self::has_ready(system, me, |w| w.laser);
+        let my_others = Self::has_ready(system, me, |w| !w.laser && !w.placed);
+        let severe = me.damage_taken(&system.rules) * 2 > system.rules.class(me.class).hull;
+        // A screen lasts only while the ship holds course and speed, so it
+        // is released only when this turn's move would keep both.
+        let holds_course =
+            || Self::simulate(battle.poses[ship], &self.maneuver(system, battle, ship)).1 == 0;
+        let release = enemy_lasers > 0 && (my_others >= my_lasers || severe) && holds_course();
+        ScreenChoice {
+            screen: best.1,
+            release_masking_screen: release,
+        }
+    }
+
+    fn activate_seekers(
+        &self,
+        _system: &Percentile,
+        battle: &Battle,
+        side: broadside_core::Side,
+    ) -> Vec<usize> {
+        let alive = |i: &usize| !battle.board.ships[*i].is_destroyed();
+        (0..battle.seekers.len())
+            .filter(|&s| {
+                let seeker = battle.seekers[s];
+                if seeker.owner != side || seeker.active {
+                    return false;
+                }
+                let distance = |i: usize| seeker.hex.distance(battle.poses[i].hex);
+                let nearest_enemy = (0..battle.board.ships.len())
+                    .filter(alive)
+                    .filter(|&i| battle.sides[i] != side)
+                    .map(distance)
+                    .min();
+                let nearest_friend = (0..battle.board.ships.len())
+                    .filter(alive)
+                    .filter(|&i| battle.sides[i] == side)
+                    .map(distance)
+                    .min();
+                match (nearest_enemy, nearest_friend) {
+                    (Some(e), Some(f)) => e < f && f >= 3,
+                    (Some(_), None) => true,
+                    _ => false,
+                }
+            })
+            .collect()
+    }
+
+    fn drops(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<WeaponId> {
+        let Some(enemy) = Self::enemy(battle, ship) else {
+            return Vec::new();
+        };
+        let me = &battle.board.ships[ship];
+        let here = battle.poses[ship].hex;
+        let distance = here.distance(battle.poses[enemy].hex);
+        let side = battle.sides[ship];
+        let mut out = Vec::new();
+        for m in 0..me.weapons.len() {
+            if !me.can_fire(m) {
+                continue;
+            }
+            let w = system.rules.weapon(me.weapons[m].weapon);
+            if !w.placed || out.contains(&me.weapons[m].weapon) {
+                continue;
+            }
+            let seeker = w.per_icm.is_some() && w.id.contains("seeker");
+            let wanted = if seeker {
+                distance <= 10 && !battle.seekers.iter().any(|s| s.owner == side && !s.active)
+            } else {
+                distance <= 6
+                    && !battle
+                        .mines
+                        .iter()
+                        .any(|f| f.owner == side && f.hex == here)
+            };
+            if wanted {
+                out.push(me.weapons[m].weapon);
+            }
+        }
+        out
+    }
+
+    fn maneuver(&self, system: &Percentile, battle: &Battle, ship: usize) -> Maneuver {
+        let me = &battle.board.ships[ship];
+        let pose = battle.poses[ship];
+        let keep = Maneuver {
+            speed: pose.speed,
+            turns: Vec::new(),
+            face: None,
+        };
+        let Some(enemy) = Self::enemy(battle, ship) else {
+            return keep;
+        };
+        let (adf, mr) = (u32::from(me.adf), u32::from(me.mr));
+        let target: Hex = battle.poses[enemy].hex;
+        let enemy_pose = battle.poses[enemy];
+        let preferred = Self::preferred_range(system, me);
+        let has_ff = Self::has_ready(system, me, |w| w.forward_firing) > 0;
+        let enemy_ff =
+            Self::has_ready(system, &battle.board.ships[enemy], |w| w.forward_firing) > 0;
+        let distance = pose.hex.distance(target);
+        let score = |m: &Maneuver| -> i64 {
+            let (end, points) = Self::simulate(pose, m);
+            let d = end.hex.distance(target);
+            let mut s = -10 * i64::from(d.abs_diff(preferred));
+            if has_ff {
+                if hex::on_centre_line(end.hex, end.facing, target) {
+                    s += 12;
+                } else if hex::in_forward_band(end.hex, end.facing, target, 1) {
+                    s += 6;
+                }
+            } else if d > 0 && hex::in_forward_band(end.hex, end.facing, target, 2) {
+                s += 2;
+            }
+            if enemy_ff && hex::on_centre_line(enemy_pose.hex, enemy_pose.facing, end.hex) {
+                s -= 4;
+            }
+            if end.speed > d + 2 {
+                s -= 3 * i64::from(end.speed - d - 2);
+            }
+            if me.masked && points > 0 {
+                s -= 8;
+            }
+            s - 2 * i64::from(system.break_apart_chance(me, points))
+        };
+        let mut best = keep.clone();
+        let mut best_score = score(&keep);
+        for m in Self::candidates(pose, adf, mr, distance, preferred) {
+            let s = score(&m);
+            if s > best_score {
+                best_score = s;
+                best = m;
+            }
+        }
+        best
+    }
+
+    fn targets(
+        &self,
+        system: &Percentile,
+        battle: &Battle,
+        ship: usize,
+        options: &[FireOption],
+    ) -> Vec<usize> {
+        let mut chosen: Vec<(usize, i32)> = Vec::new();
+        for (index, option) in options.iter().enumerate() {
+            let strike = Strike {
+                weapon: option.weapon,
+                attacker: Some(ship),
+                target: option.target,
+                range: option.range,
+                head_on: option.head_on,
+                icms: 0,
+                icm_launcher: None,
+            };
+            let chance = system
+                .to_hit_by(&battle.board, &strike, &mut NullSink)
+                .chance;
+            let w = system.rules.weapon(option.weapon);
+            if w.limited_supply && chance < 20 {
+                continue;
+            }
+            match chosen
+                .iter_mut()
+                .find(|(i, _)| options[*i].mount == option.mount)
+            {
+                Some(entry) if entry.1 < chance => *entry = (index, chance),
+                Some(_) => {}
+                None => chosen.push((index, chance)),
+            }
+        }
+        chosen.into_iter().map(|(i, _)| i).collect()
+    }
+
+    fn icms(
+        &self,
+        system: &Percentile,
+        battle: &Battle,
+        weapon: WeaponId,
+        target: usize,
+    ) -> Option<(usize, u16)> {
+        let w = system.rules.weapon(weapon);
+        let side = battle.sides[target];
+        let at = battle.poses[target].hex;
+        let launcher = (0..battle.board.ships.len())
+            .filter(|&i| {
+                battle.sides[i] == side
+                    && battle.poses[i].hex == at
+                    && !battle.board.ships[i].is_destroyed()
+            })
+            .max_by_key(|&i| (battle.board.ships[i].icms_ready(), std::cmp::Reverse(i)))?;
+        let ready = battle.board.ships[launcher].icms_ready();
+        let wanted: u16 = match (w.moving_player_only, w.forward_firing, w.placed) {
+            (true, false, _) => 3,               // torpedoes
+            (true, true, _) | (_, _, true) => 2, // assault rockets, mines, seekers
+            _ if ready >= 6 => 1,                // rocket batteries, with supply to spare
+            _ => 0,
+        };
+        let n = wanted.min(ready);
+        (n > 0).then_some((launcher, n))
+    }
+
+    fn repairs(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<RepairAttempt> {
+        let me = &battle.board.ships[ship];
+        let mut wanted = vec![
+            Repairable::Fire,
+            Repairable::ShortCircuit,
+            Repairable::Drive,
+            Repairable::Steering,
+            Repairable::CombatControl,
+            Repairable::Navigation,
+        ];
+        wanted.extend((0..me.weapons.len()).map(Repairable::Weapon));
+        wanted.push(Repairable::DamageControl);
+        wanted.extend((0..me.defences.len()).map(Repairable::Defence));
+        wanted.push(Repairable::Hull);
+        let always_fails = system.rules.constants.repair_always_fails_at_least;
+        let cap = u16::try_from(always_fails.saturating_sub(1)).unwrap_or(u16::MAX);
+        let mut left = me.dcr;
+        let mut out = Vec::new();
+        for system_wanted in wanted {
+            if left < 10 {
+                break;
+            }
+            if !system.needs_repair(me, system_wanted) {
+                continue;
+            }
+            if let Repairable::Weapon(m) = system_wanted
+                && me.weapons[m].supply == Some(0)
+            {
+                continue;
+            }
+            let points = left.min(cap);
+            left -= points;
+            out.push(RepairAttempt {
+                system: system_wanted,
+                points,
+            });
+        }
+        out
+    }
+}
