@@ -72,7 +72,12 @@ impl Hex {
 
     /// The adjacent hex across the hexside in direction `d`.
     pub fn neighbour(self, d: Direction) -> Hex {
-        self.step(d, 1)
+        // The hot path of every move: one saturating add per coordinate.
+        let delta = d.delta();
+        Hex::new(
+            self.q.saturating_add(delta.q),
+            self.r.saturating_add(delta.r),
+        )
     }
 
     /// All six adjacent hexes, in [`Direction::ALL`] order.
@@ -588,15 +593,10 @@ impl Bearing {
 /// Where `to` lies relative to a ship at `from` facing `facing`; see
 /// [`Bearing`] for the exact meaning of each field.
 pub fn relative_bearing(from: Hex, facing: Direction, to: Hex) -> Bearing {
-    let offset = cube_sub(to.cube(), from.cube());
-    // Rotate so the facing points east; then r' is the lane and
-    // 2q' + r' = q' - s' the distance ahead in half hex widths.
-    let [q, r, s] = rotate_cube(offset, -(facing.0 as i32));
-    let half_widths = q - s;
-    let magnitude = (half_widths.abs() + 1) / 2;
+    let (along, across) = ahead_offset(from, facing, to);
     Bearing {
-        along: saturate(half_widths.signum() * magnitude),
-        across: saturate(r),
+        along,
+        across,
         hexside: entry_side(to, from).relative_to(facing),
     }
 }
@@ -604,23 +604,33 @@ pub fn relative_bearing(from: Hex, facing: Direction, to: Hex) -> Bearing {
 /// The `(along, across)` position of `to` in the frame of a ship at `from`
 /// facing `facing`, as defined on [`Bearing`]: `along` hexes forward
 /// (negative behind), `across` lanes to starboard (negative to port).
+///
+/// Arc checks call this rather than [`relative_bearing`], because finding
+/// the hexside sector is far dearer than the offset and they do not need it.
 pub fn ahead_offset(from: Hex, facing: Direction, to: Hex) -> (i32, i32) {
-    let bearing = relative_bearing(from, facing, to);
-    (bearing.along, bearing.across)
+    let offset = cube_sub(to.cube(), from.cube());
+    // Rotate so the facing points east; then r' is the lane and
+    // 2q' + r' = q' - s' the distance ahead in half hex widths.
+    let [q, r, s] = rotate_cube(offset, -(facing.0 as i32));
+    let half_widths = q - s;
+    let magnitude = (half_widths.abs() + 1) / 2;
+    (saturate(half_widths.signum() * magnitude), saturate(r))
 }
 
 /// Whether `to` lies dead ahead of a ship at `from` facing `facing`: on the
 /// straight line of hexes out through its bow hexside (`along > 0`,
 /// `across == 0`).
 pub fn on_centre_line(from: Hex, facing: Direction, to: Hex) -> bool {
-    relative_bearing(from, facing, to).on_centre_line()
+    let (along, across) = ahead_offset(from, facing, to);
+    along > 0 && across == 0
 }
 
 /// Whether `to` is ahead of a ship at `from` facing `facing` (`along > 0`) and
 /// within `half_width` lanes of its centre line; `half_width` 1 is a
 /// three-hex-wide band that starts with the three forward neighbours.
 pub fn in_forward_band(from: Hex, facing: Direction, to: Hex, half_width: u32) -> bool {
-    relative_bearing(from, facing, to).in_forward_band(half_width)
+    let (along, across) = ahead_offset(from, facing, to);
+    along > 0 && across.unsigned_abs() <= half_width
 }
 
 /// The hexes exactly `radius` steps from `centre`, clockwise starting from the

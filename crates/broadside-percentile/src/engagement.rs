@@ -407,7 +407,7 @@ impl Percentile {
         sink: &mut dyn EventSink,
     ) {
         let choice = tactics.screens(self, battle, i);
-        let name = battle.board.names[i].clone();
+        let name = &battle.board.names[i];
         let ship = &mut battle.board.ships[i];
         if ship.damaged.short_circuit {
             return;
@@ -437,7 +437,7 @@ impl Percentile {
             *n -= 1;
             ship.masked = true;
             sink.emit(|| Event::Effect {
-                ship: name,
+                ship: name.clone(),
                 effect: "releases a masking screen".into(),
             });
         }
@@ -622,13 +622,19 @@ impl Percentile {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        let name = battle.board.names[i].clone();
+        // The name is for the log only; a sink that keeps nothing skips it.
+        let name = if sink.enabled() {
+            battle.board.names[i].clone()
+        } else {
+            String::new()
+        };
         let ship = &battle.board.ships[i];
         let pose = battle.poses[i];
         let (adf, mr) = (u32::from(ship.adf), u32::from(ship.mr));
         let illegal = |why: String| {
             Err(ResolveError::Internal(format!(
-                "tactics chose an illegal move for the {name}: {why}"
+                "tactics chose an illegal move for the {}: {why}",
+                battle.board.names[i]
             )))
         };
 
@@ -748,7 +754,7 @@ impl Percentile {
             .collect();
         for i in burning {
             let hit = self.fire_hit();
-            let name = battle.board.names[i].clone();
+            let name = &battle.board.names[i];
             sink.emit(|| Event::Declared {
                 actor: name.clone(),
                 action: "burns: a Damage Table roll at +20".into(),
@@ -913,8 +919,8 @@ impl Percentile {
             if attempts.is_empty() {
                 continue;
             }
-            let name = battle.board.names[i].clone();
-            self.repair_turn(&mut battle.board.ships[i], &name, &attempts, dice, sink)?;
+            let name = &battle.board.names[i];
+            self.repair_turn(&mut battle.board.ships[i], name, &attempts, dice, sink)?;
         }
         Ok(())
     }

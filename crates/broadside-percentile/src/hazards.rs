@@ -151,7 +151,12 @@ impl Percentile {
         let c = &self.rules.constants;
         let mut outcomes = Vec::with_capacity(attempts.len());
         for &attempt in attempts {
-            let what = self.repairable_name(ship, attempt.system);
+            // Names are for the log only; a sink that keeps nothing skips them.
+            let what = if sink.enabled() {
+                self.repairable_name(ship, attempt.system)
+            } else {
+                String::new()
+            };
             let roll = dice.roll(Die::D100)?;
             let still_needed = self.needs_repair(ship, attempt.system);
             let beyond = roll >= c.repair_impossible_at_least;
@@ -164,27 +169,26 @@ impl Percentile {
                 faces: vec![roll],
                 total: roll as i32,
             });
-            let rule = if beyond {
-                Some(format!(
-                    "{}-00: cannot be repaired in space",
-                    c.repair_impossible_at_least
-                ))
-            } else if roll >= c.repair_always_fails_at_least {
-                Some(format!(
-                    "{}-00 always fails",
-                    c.repair_always_fails_at_least
-                ))
-            } else if !still_needed {
-                Some("already repaired this turn".to_owned())
-            } else {
-                None
-            };
             sink.emit(|| Event::Check {
                 what: format!("repair of the {what}"),
                 roll: roll as i32,
                 target: i32::from(attempt.points),
                 success: repaired,
-                rule,
+                rule: if beyond {
+                    Some(format!(
+                        "{}-00: cannot be repaired in space",
+                        c.repair_impossible_at_least
+                    ))
+                } else if roll >= c.repair_always_fails_at_least {
+                    Some(format!(
+                        "{}-00 always fails",
+                        c.repair_always_fails_at_least
+                    ))
+                } else if !still_needed {
+                    Some("already repaired this turn".to_owned())
+                } else {
+                    None
+                },
             });
             let mut hull_restored = 0;
             if repaired {

@@ -114,9 +114,140 @@ impl DefaultTactics {
         }
     }
 
-    /// The final pose and ADF/MR points used of a maneuver.
-    fn simulate(pose: Pose, m: &Maneuver) -> (Pose, u32) {
-        if let Some(face) = m.face {
+    /// The moves worth weighing: a few speeds (slowest, same, fastest, and
+    /// the speeds that would close to the preferred range), each straight or
+    /// with 1, 2 or all its MR in turns to one side, early or late in the
+    /// move; and, for a stopped ship, every facing.
+    fn candidates(pose: Pose, adf: u32, mr: u32, distance: u32, preferred: u32) -> Vec<Plan> {
+        let lo = pose.speed.saturating_sub(adf);
+        let hi = pose.speed + adf;
+        let aim = distance.saturating_sub(preferred).clamp(lo, hi);
+        let mut speeds = [lo, pose.speed, hi, aim, aim.saturating_sub(1).max(lo)];
+        speeds.sort_unstable();
+        let mut out = Vec::with_capacity(64);
+        for (n, &speed) in speeds.iter().enumerate() {
+            if n > 0 && speeds[n - 1] == speed {
+                continue;
+            }
+            out.push(Plan {
+                speed,
+                ..Plan::default()
+            });
+            let most = mr.min(speed);
+            let mut counts = [1, 2, most];
+            counts.sort_unstable();
+            for (c, &turns) in counts.iter().enumerate() {
+                if turns == 0 || turns > most || (c > 0 && counts[c - 1] == turns) {
+                    continue;
+                }
+                for way in [-1, 1] {
+                    out.push(Plan {
+                        speed,
+                        turns,
+                        way,
+                        ..Plan::default()
+                    });
+                    if turns < speed {
+                        out.push(Plan {
+                            speed,
+                            turns,
+                            way,
+                            late: true,
+                            face: None,
+                        });
+                    }
+                }
+            }
+        }
+        if pose.speed == 0 && mr > 0 {
+            out.extend(Direction::ALL.into_iter().map(|d| Plan {
+                face: Some(d),
+                ..Plan::default()
+            }));
+        }
+        out
+    }
+
+    /// The move the default policy makes, in compact form.
+    fn plan(system: &Percentile, battle: &Battle, ship: usize) -> Plan {
+        let me = &battle.board.ships[ship];
+        let pose = battle.poses[ship];
+        let hold = Plan {
+            speed: pose.speed,
+            ..Plan::default()
+        };
+        let Some(enemy) = Self::enemy(battle, ship) else {
+            return hold;
+        };
+        let (adf, mr) = (u32::from(me.adf), u32::from(me.mr));
+        let enemy_pose = battle.poses[enemy];
+        let target: Hex = enemy_pose.hex;
+        let preferred = Self::preferred_range(system, me);
+        let has_ff = Self::has_ready(system, me, |w| w.forward_firing) > 0;
+        let enemy_ff =
+            Self::has_ready(system, &battle.board.ships[enemy], |w| w.forward_firing) > 0;
+        let distance = pose.hex.distance(target);
+        let score = |plan: &Plan| -> i64 {
+            let (end, points) = plan.simulate(pose);
+            let d = end.hex.distance(target);
+            let mut s = -10 * i64::from(d.abs_diff(preferred));
+            if has_ff {
+                if hex::on_centre_line(end.hex, end.facing, target) {
+                    s += 12;
+                } else if hex::in_forward_band(end.hex, end.facing, target, 1) {
+                    s += 6;
+                }
+            } else if d > 0 && hex::in_forward_band(end.hex, end.facing, target, 2) {
+                s += 2;
+            }
+            if enemy_ff && hex::on_centre_line(enemy_pose.hex, enemy_pose.facing, end.hex) {
+                s -= 4;
+            }
+            if end.speed > d + 2 {
+                s -= 3 * i64::from(end.speed - d - 2);
+            }
+            if me.masked && points > 0 {
+                s -= 8;
+            }
+            s - 2 * i64::from(system.break_apart_chance(me, points))
+        };
+        // Holding course is weighed first, so it wins every tie.
+        let mut best = hold;
+        let mut best_score = score(&hold);
+        for plan in Self::candidates(pose, adf, mr, distance, preferred) {
+            let s = score(&plan);
+            if s > best_score {
+                best_score = s;
+                best = plan;
+            }
+        }
+        best
+    }
+}
+
+/// A candidate move in compact form, scored without allocating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Plan {
+    speed: u32,
+    turns: u32,
+    way: i32,
+    late: bool,
+    face: Option<Direction>,
+}
+
+impl Plan {
+    /// The hex number (from 1) after which the `n`th turn (from 0) is made.
+    fn turn_at(&self, n: u32) -> u32 {
+        if self.late {
+            self.speed - self.turns + 1 + n
+        } else {
+            1 + n
+        }
+    }
+
+    /// The final pose and the ADF and MR points the move uses.
+    fn simulate(&self, pose: Pose) -> (Pose, u32) {
+        if let Some(face) = self.face {
             return (
                 Pose {
                     facing: face,
@@ -126,61 +257,27 @@ impl DefaultTactics {
             );
         }
         let mut at = Pose {
-            speed: m.speed,
+            speed: self.speed,
             ..pose
         };
-        for h in 1..=m.speed {
+        let first = self.turn_at(0);
+        for h in 1..=self.speed {
             at.hex = at.hex.neighbour(at.facing);
-            if let Some(&(_, way)) = m.turns.iter().find(|(t, _)| *t == h) {
-                at.facing = at.facing.turn(way);
+            if self.turns > 0 && h >= first && h < first + self.turns {
+                at.facing = at.facing.turn(self.way);
             }
         }
-        (at, m.speed.abs_diff(pose.speed) + m.turns.len() as u32)
+        (at, self.speed.abs_diff(pose.speed) + self.turns)
     }
 
-    fn candidates(pose: Pose, adf: u32, mr: u32, distance: u32, preferred: u32) -> Vec<Maneuver> {
-        let lo = pose.speed.saturating_sub(adf);
-        let hi = pose.speed + adf;
-        let aim = distance.saturating_sub(preferred).clamp(lo, hi);
-        let mut speeds = vec![lo, pose.speed, hi, aim, aim.saturating_sub(1).max(lo)];
-        speeds.sort_unstable();
-        speeds.dedup();
-        let mut out = Vec::new();
-        for v in speeds {
-            out.push(Maneuver {
-                speed: v,
-                turns: Vec::new(),
-                face: None,
-            });
-            let most = mr.min(v);
-            let mut counts = vec![1, 2, most];
-            counts.retain(|&k| k >= 1 && k <= most);
-            counts.dedup();
-            for k in counts {
-                for way in [-1, 1] {
-                    out.push(Maneuver {
-                        speed: v,
-                        turns: (1..=k).map(|h| (h, way)).collect(),
-                        face: None,
-                    });
-                    if k < v {
-                        out.push(Maneuver {
-                            speed: v,
-                            turns: (v - k + 1..=v).map(|h| (h, way)).collect(),
-                            face: None,
-                        });
-                    }
-                }
-            }
+    fn maneuver(&self) -> Maneuver {
+        Maneuver {
+            speed: self.speed,
+            turns: (0..self.turns)
+                .map(|n| (self.turn_at(n), self.way))
+                .collect(),
+            face: self.face,
         }
-        if pose.speed == 0 && mr > 0 {
-            out.extend(Direction::ALL.into_iter().map(|d| Maneuver {
-                speed: 0,
-                turns: Vec::new(),
-                face: Some(d),
-            }));
-        }
-        out
     }
 }
 
@@ -233,9 +330,20 @@ impl PercentileTactics for DefaultTactics {
         let severe = me.damage_taken(&system.rules) * 2 > system.rules.class(me.class).hull;
         // A screen lasts only while the ship holds course and speed, so it
         // is released only when this turn's move would keep both.
-        let holds_course =
-            || Self::simulate(battle.poses[ship], &self.maneuver(system, battle, ship)).1 == 0;
-        let release = enemy_lasers > 0 && (my_others >= my_lasers || severe) && holds_course();
+        let can_release = !me.masked
+            && !me.damaged.short_circuit
+            && me
+                .defence(Defence::MaskingScreen)
+                .and_then(|m| m.supply)
+                .unwrap_or(0)
+                > 0;
+        let release = can_release
+            && enemy_lasers > 0
+            && (my_others >= my_lasers || severe)
+            && Self::plan(system, battle, ship)
+                .simulate(battle.poses[ship])
+                .1
+                == 0;
         ScreenChoice {
             screen: best.1,
             release_masking_screen: release,
@@ -310,58 +418,7 @@ impl PercentileTactics for DefaultTactics {
     }
 
     fn maneuver(&self, system: &Percentile, battle: &Battle, ship: usize) -> Maneuver {
-        let me = &battle.board.ships[ship];
-        let pose = battle.poses[ship];
-        let keep = Maneuver {
-            speed: pose.speed,
-            turns: Vec::new(),
-            face: None,
-        };
-        let Some(enemy) = Self::enemy(battle, ship) else {
-            return keep;
-        };
-        let (adf, mr) = (u32::from(me.adf), u32::from(me.mr));
-        let target: Hex = battle.poses[enemy].hex;
-        let enemy_pose = battle.poses[enemy];
-        let preferred = Self::preferred_range(system, me);
-        let has_ff = Self::has_ready(system, me, |w| w.forward_firing) > 0;
-        let enemy_ff =
-            Self::has_ready(system, &battle.board.ships[enemy], |w| w.forward_firing) > 0;
-        let distance = pose.hex.distance(target);
-        let score = |m: &Maneuver| -> i64 {
-            let (end, points) = Self::simulate(pose, m);
-            let d = end.hex.distance(target);
-            let mut s = -10 * i64::from(d.abs_diff(preferred));
-            if has_ff {
-                if hex::on_centre_line(end.hex, end.facing, target) {
-                    s += 12;
-                } else if hex::in_forward_band(end.hex, end.facing, target, 1) {
-                    s += 6;
-                }
-            } else if d > 0 && hex::in_forward_band(end.hex, end.facing, target, 2) {
-                s += 2;
-            }
-            if enemy_ff && hex::on_centre_line(enemy_pose.hex, enemy_pose.facing, end.hex) {
-                s -= 4;
-            }
-            if end.speed > d + 2 {
-                s -= 3 * i64::from(end.speed - d - 2);
-            }
-            if me.masked && points > 0 {
-                s -= 8;
-            }
-            s - 2 * i64::from(system.break_apart_chance(me, points))
-        };
-        let mut best = keep.clone();
-        let mut best_score = score(&keep);
-        for m in Self::candidates(pose, adf, mr, distance, preferred) {
-            let s = score(&m);
-            if s > best_score {
-                best_score = s;
-                best = m;
-            }
-        }
-        best
+        Self::plan(system, battle, ship).maneuver()
     }
 
     fn targets(
