@@ -40,6 +40,8 @@ struct RawWeapon {
     #[serde(default)]
     placed: bool,
     #[serde(default)]
+    seeker: bool,
+    #[serde(default)]
     laser: bool,
     #[serde(default)]
     evadable: bool,
@@ -335,6 +337,9 @@ fn validate_weapons(
                 0
             }
         };
+        if w.seeker && !w.placed {
+            problems.push(FILE, key("seeker"), "a seeker is placed before it flies: set placed = true");
+        }
         let Some(row) = combat.remove(&id) else {
             problems.push(
                 TABLE,
@@ -400,6 +405,7 @@ fn validate_weapons(
             moving_player_only: w.moving_player_only,
             limited_supply: w.limited_supply,
             placed: w.placed,
+            seeker: w.seeker,
             laser: w.laser,
             evadable: w.evadable,
             range,

@@ -263,7 +263,10 @@ impl Percentile {
             icm_launcher,
         };
         sink.emit(|| Event::Declared {
-            actor: format!("side {owner}'s {}", self.rules.weapon(weapon).name),
+            actor: format!(
+                "a {} of side {owner}",
+                if self.rules.weapon(weapon).seeker { "seeker missile" } else { "mine pattern" }
+            ),
             action: format!("explodes against the {}", battle.board.names[target]),
         });
         self.strike(&mut battle.board, &strike, dice, sink)?;
@@ -466,10 +469,7 @@ impl Percentile {
         }
         let pose = battle.poses[i];
         let owner = battle.sides[i];
-        // Seekers can be told apart from mines by whether they have a range
-        // to cover: both are placed, but only seekers have an ICM modifier
-        // of their own and move; the data marks seekers by id.
-        if w.id.contains("seeker") {
+        if w.seeker {
             battle.seekers.push(Seeker {
                 hex: pose.hex,
                 facing: pose.facing,

@@ -30,6 +30,8 @@ pub struct Weapon {
     pub limited_supply: bool,
     /// Placed rather than fired: mines and seekers, which attack in their hex.
     pub placed: bool,
+    /// A placed weapon that, once activated, flies at the nearest ship.
+    pub seeker: bool,
     /// Masking screens halve it, fired into or out of one.
     pub laser: bool,
     /// Evasive small craft subtract from its chance to hit.

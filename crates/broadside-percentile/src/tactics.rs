@@ -400,7 +400,7 @@ impl PercentileTactics for DefaultTactics {
             if !w.placed || out.contains(&me.weapons[m].weapon) {
                 continue;
             }
-            let seeker = w.per_icm.is_some() && w.id.contains("seeker");
+            let seeker = w.seeker;
             let wanted = if seeker {
                 distance <= 10 && !battle.seekers.iter().any(|s| s.owner == side && !s.active)
             } else {
