@@ -265,7 +265,11 @@ impl Percentile {
         sink.emit(|| Event::Declared {
             actor: format!(
                 "a {} of side {owner}",
-                if self.rules.weapon(weapon).seeker { "seeker missile" } else { "mine pattern" }
+                if self.rules.weapon(weapon).seeker {
+                    "seeker missile"
+                } else {
+                    "mine pattern"
+                }
             ),
             action: format!("explodes against the {}", battle.board.names[target]),
         });
@@ -507,6 +511,13 @@ impl Percentile {
     ) -> Result<bool, ResolveError> {
         let hexes = battle.seekers[s].next_move();
         let start = battle.seekers[s].hex;
+        // A ship already in its hex is the closest ship of all: the seeker
+        // goes off where it is rather than flying away from it.
+        if !self.ships_in(battle, start).is_empty() {
+            return self
+                .seeker_detonates(battle, s, tactics, dice, sink)
+                .map(|()| true);
+        }
         // The closest ship at the start of its move, friend or foe; ties by die.
         let alive: Vec<usize> = (0..battle.board.ships.len())
             .filter(|&i| !battle.board.ships[i].is_destroyed())
