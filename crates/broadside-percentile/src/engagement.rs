@@ -770,7 +770,7 @@ impl Percentile {
                 actor: name.clone(),
                 action: "burns: a Damage Table roll at +20".into(),
             });
-            self.allocate_named(&hit, &mut battle.board.ships[i], &name, dice, sink)?;
+            self.allocate_named(&hit, &mut battle.board.ships[i], name, dice, sink)?;
         }
         // Defensive fire by the side that did not move, at the hexes the
         // movers passed through; then offensive fire by the movers.
