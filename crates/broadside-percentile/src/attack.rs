@@ -150,35 +150,39 @@ impl Percentile {
 
         let c = &rules.constants;
         let mut chance = used.advanced;
-        let mut modify = |amount: i32, reason: String, sink: &mut dyn EventSink| {
+        let mut modify = |amount: i32, reason: &dyn Fn() -> String, sink: &mut dyn EventSink| {
             chance += amount;
             sink.emit(|| Event::Modifier {
                 to: "chance to hit".into(),
                 amount,
-                reason,
+                reason: reason(),
             });
         };
         if weapon.range_diffusion && strike.range > 0 {
             let range = i32::try_from(strike.range).unwrap_or(i32::MAX / 8);
             modify(
                 c.range_diffusion_per_hex * range,
-                format!("range diffusion, {range} hexes"),
+                &|| format!("range diffusion, {range} hexes"),
                 sink,
             );
         }
         if strike.head_on && weapon.forward_firing {
-            modify(c.head_on, "head-on shot along the centre line".into(), sink);
+            modify(
+                c.head_on,
+                &|| "head-on shot along the centre line".into(),
+                sink,
+            );
         }
         if strike.icms > 0
             && let Some(per_icm) = weapon.per_icm
         {
             let n = i32::from(strike.icms);
-            modify(per_icm * n, format!("{n} ICMs at {per_icm} each"), sink);
+            modify(per_icm * n, &|| format!("{n} ICMs at {per_icm} each"), sink);
         }
         if attacker.is_some_and(|a| a.damaged.combat_control) {
             modify(
                 self.combat_control_penalty,
-                "attacker's combat control system is damaged".into(),
+                &|| "attacker's combat control system is damaged".into(),
                 sink,
             );
         }
@@ -186,7 +190,7 @@ impl Percentile {
             let mr = i32::from(target.mr);
             modify(
                 c.evasion_per_mr * mr,
-                format!("evasive manoeuvres, MR {mr}"),
+                &|| format!("evasive manoeuvres, MR {mr}"),
                 sink,
             );
         }

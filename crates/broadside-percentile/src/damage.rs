@@ -105,10 +105,10 @@ impl Percentile {
             system_lost: None,
             hull_damage: 0,
         };
-        let effect = |sink: &mut dyn EventSink, text: String| {
+        let effect = |sink: &mut dyn EventSink, text: &dyn Fn() -> String| {
             sink.emit(|| Event::Effect {
                 ship: name.to_owned(),
-                effect: text,
+                effect: text(),
             });
         };
         let fall_back = match &row.effect {
@@ -118,21 +118,23 @@ impl Percentile {
             }
             Effect::Drive(loss) => {
                 if target.adf == 0 {
-                    Some("it has no ADF left to lose".to_owned())
+                    Some("it has no ADF left to lose")
                 } else {
                     let lost = self.points_lost(*loss, target.adf, rules.class(target.class).adf);
                     target.adf -= lost;
-                    effect(sink, format!("loses {lost} ADF (ADF {} now)", target.adf));
+                    effect(sink, &|| {
+                        format!("loses {lost} ADF (ADF {} now)", target.adf)
+                    });
                     None
                 }
             }
             Effect::Steering(loss) => {
                 if target.mr == 0 {
-                    Some("it has no MR left to lose".to_owned())
+                    Some("it has no MR left to lose")
                 } else {
                     let lost = self.points_lost(*loss, target.mr, rules.class(target.class).mr);
                     target.mr -= lost;
-                    effect(sink, format!("loses {lost} MR (MR {} now)", target.mr));
+                    effect(sink, &|| format!("loses {lost} MR (MR {} now)", target.mr));
                     None
                 }
             }
@@ -144,15 +146,14 @@ impl Percentile {
                         .position(|m| !m.destroyed && &rules.weapon(m.weapon).abbreviation == abbr)
                 });
                 match found {
-                    None => Some(format!("it has none of {} left", list.join(", "))),
+                    None => Some("it has none of the systems listed left"),
                     Some(i) => {
                         let mount = &mut target.weapons[i];
                         mount.destroyed = true;
                         applied.system_lost = Some(SystemLost::Weapon(mount.weapon));
-                        effect(
-                            sink,
-                            format!("{} destroyed", rules.weapon(mount.weapon).name),
-                        );
+                        effect(sink, &|| {
+                            format!("{} destroyed", rules.weapon(mount.weapon).name)
+                        });
                         None
                     }
                 }
@@ -165,7 +166,7 @@ impl Percentile {
                     })
                 });
                 match found {
-                    None => Some(format!("it has none of {} left", list.join(", "))),
+                    None => Some("it has none of the systems listed left"),
                     Some(i) => {
                         let defence = target.defences[i].defence;
                         target.defences[i].destroyed = true;
@@ -173,10 +174,9 @@ impl Percentile {
                             target.screen = None;
                         }
                         applied.system_lost = Some(SystemLost::Defence(defence));
-                        effect(
-                            sink,
-                            format!("{} destroyed", rules.defence_info(defence).name),
-                        );
+                        effect(sink, &|| {
+                            format!("{} destroyed", rules.defence_info(defence).name)
+                        });
                         None
                     }
                 }
@@ -186,55 +186,52 @@ impl Percentile {
                     !m.destroyed && (m.defence.is_powered() || m.defence == Defence::MaskingScreen)
                 });
                 if target.damaged.short_circuit {
-                    Some("its power is already short-circuited".to_owned())
+                    Some("its power is already short-circuited")
                 } else if !has_powered {
-                    Some("it has no screens, masking screens or ICMs to lose".to_owned())
+                    Some("it has no screens, masking screens or ICMs to lose")
                 } else {
                     target.damaged.short_circuit = true;
                     target.screen = None;
-                    effect(
-                        sink,
-                        "power short circuit: screens and ICMs off, no new masking screens".into(),
-                    );
+                    effect(sink, &|| {
+                        "power short circuit: screens and ICMs off, no new masking screens".into()
+                    });
                     None
                 }
             }
             Effect::CombatControl { penalty } => {
                 if target.damaged.combat_control {
-                    Some("its combat control system is already damaged".to_owned())
+                    Some("its combat control system is already damaged")
                 } else {
                     target.damaged.combat_control = true;
-                    effect(
-                        sink,
-                        format!("combat control system damaged: {penalty} on all attacks"),
-                    );
+                    effect(sink, &|| {
+                        format!("combat control system damaged: {penalty} on all attacks")
+                    });
                     None
                 }
             }
             Effect::Navigation => {
                 if target.damaged.navigation {
-                    Some("its navigation is already damaged".to_owned())
+                    Some("its navigation is already damaged")
                 } else {
                     target.damaged.navigation = true;
-                    effect(
-                        sink,
-                        "navigation damaged: out of control until repaired".into(),
-                    );
+                    effect(sink, &|| {
+                        "navigation damaged: out of control until repaired".into()
+                    });
                     None
                 }
             }
             Effect::ElectricalFire => {
                 if target.damaged.fire {
-                    Some("a ship can have only one fire at a time".to_owned())
+                    Some("a ship can have only one fire at a time")
                 } else {
                     target.damaged.fire = true;
-                    effect(sink, "electrical fire".into());
+                    effect(sink, &|| "electrical fire".into());
                     None
                 }
             }
             Effect::DamageControl => {
                 if target.damaged.damage_control {
-                    Some("its damage control is already hit".to_owned())
+                    Some("its damage control is already hit")
                 } else {
                     self.halve_dcr(target, name, sink);
                     None
@@ -250,28 +247,27 @@ impl Percentile {
                 }
                 if target.adf > 0 {
                     target.adf = 0;
-                    effect(sink, "loses its entire ADF".into());
+                    effect(sink, &|| "loses its entire ADF".into());
                     any = true;
                 }
                 if target.mr > 0 {
                     target.mr = 0;
-                    effect(sink, "loses its entire MR".into());
+                    effect(sink, &|| "loses its entire MR".into());
                     any = true;
                 }
                 if !target.damaged.combat_control {
                     target.damaged.combat_control = true;
-                    effect(
-                        sink,
-                        format!("combat control damaged: {penalty} on all attacks"),
-                    );
+                    effect(sink, &|| {
+                        format!("combat control damaged: {penalty} on all attacks")
+                    });
                     any = true;
                 }
                 if !target.damaged.fire {
                     target.damaged.fire = true;
-                    effect(sink, "electrical fire".into());
+                    effect(sink, &|| "electrical fire".into());
                     any = true;
                 }
-                (!any).then(|| "every part of it is already in effect".to_owned())
+                (!any).then_some("every part of it is already in effect")
             }
         };
         if let Some(reason) = fall_back {

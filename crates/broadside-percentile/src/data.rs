@@ -338,7 +338,11 @@ fn validate_weapons(
             }
         };
         if w.seeker && !w.placed {
-            problems.push(FILE, key("seeker"), "a seeker is placed before it flies: set placed = true");
+            problems.push(
+                FILE,
+                key("seeker"),
+                "a seeker is placed before it flies: set placed = true",
+            );
         }
         let Some(row) = combat.remove(&id) else {
             problems.push(

@@ -75,6 +75,9 @@ pub struct Maneuver {
     /// A new facing, allowed only to a ship that spends the whole turn at
     /// speed 0 and has MR left.
     pub face: Option<Direction>,
+    /// Release a masking screen as the move starts. It lasts only if the
+    /// move keeps course and speed.
+    pub release_masking_screen: bool,
 }
 
 /// A phase of the game turn. Which side moves first is rolled at the start.
@@ -413,15 +416,13 @@ impl Percentile {
         tactics: &dyn PercentileTactics,
         sink: &mut dyn EventSink,
     ) {
-        let choice = tactics.screens(self, battle, i);
+        let chosen = tactics.screen(self, battle, i);
         let name = &battle.board.names[i];
         let ship = &mut battle.board.ships[i];
         if ship.damaged.short_circuit {
             return;
         }
-        let wanted = choice
-            .screen
-            .filter(|d| d.is_screen() && ship.defence(*d).is_some());
+        let wanted = chosen.filter(|d| d.is_screen() && ship.defence(*d).is_some());
         if wanted != ship.screen {
             ship.screen = wanted;
             sink.emit(|| Event::Effect {
@@ -433,19 +434,6 @@ impl Percentile {
                     ),
                     None => "switches its screen off".into(),
                 },
-            });
-        }
-        if choice.release_masking_screen
-            && !ship.masked
-            && let Some(mount) = ship.defence_mut(Defence::MaskingScreen)
-            && let Some(n) = &mut mount.supply
-            && *n > 0
-        {
-            *n -= 1;
-            ship.masked = true;
-            sink.emit(|| Event::Effect {
-                ship: name.clone(),
-                effect: "releases a masking screen".into(),
             });
         }
     }
@@ -696,6 +684,22 @@ impl Percentile {
             seen.push(h);
         }
 
+        if maneuver.release_masking_screen {
+            let ship = &mut battle.board.ships[i];
+            let free = !ship.masked && !ship.damaged.short_circuit;
+            match ship
+                .defence_mut(Defence::MaskingScreen)
+                .and_then(|m| m.supply.as_mut())
+            {
+                Some(n) if *n > 0 && free => *n -= 1,
+                _ => return illegal("a masking screen it cannot release".into()),
+            }
+            ship.masked = true;
+            sink.emit(|| Event::Effect {
+                ship: name.clone(),
+                effect: "releases a masking screen".into(),
+            });
+        }
         // A severely damaged ship risks breaking apart when it uses ADF or MR.
         let points = maneuver.speed.abs_diff(pose.speed) + turns.len() as u32;
         let mut ship = battle.board.ships[i].clone();

@@ -4,6 +4,7 @@
 //! rules. A tactic that answers something illegal is a bug in the tactic,
 //! reported as an internal error, never silently corrected.
 
+use arrayvec::ArrayVec;
 use broadside_core::NullSink;
 use broadside_core::hex::{self, Direction, Hex};
 
@@ -14,15 +15,6 @@ use crate::hazards::RepairAttempt;
 use crate::model::{Column, Defence, WeaponId};
 use crate::ship::{Repairable, Ship};
 
-/// Which screen a ship wants up, and whether to release a masking screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ScreenChoice {
-    /// The screen to have switched on (`None` switches it off).
-    pub screen: Option<Defence>,
-    /// Release a masking screen now.
-    pub release_masking_screen: bool,
-}
-
 /// Every decision a side makes in an Advanced Game engagement.
 ///
 /// # Contract for implementors
@@ -32,8 +24,9 @@ pub struct ScreenChoice {
 /// internal error. Implementations must be deterministic given the battle,
 /// so that a trial replays exactly.
 pub trait PercentileTactics: Send + Sync {
-    /// Screens for one ship, at the start of its movement phase.
-    fn screens(&self, system: &Percentile, battle: &Battle, ship: usize) -> ScreenChoice;
+    /// The screen one ship wants switched on (`None`: off), at the start of
+    /// its side's movement phase.
+    fn screen(&self, system: &Percentile, battle: &Battle, ship: usize) -> Option<Defence>;
     /// Which of the side's placed seekers (indices into `battle.seekers`) to activate.
     fn activate_seekers(
         &self,
@@ -43,7 +36,8 @@ pub trait PercentileTactics: Send + Sync {
     ) -> Vec<usize>;
     /// Mines or seekers the ship drops in its hex before moving.
     fn drops(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<WeaponId>;
-    /// How the ship moves this turn.
+    /// How the ship moves this turn, and whether it releases a masking
+    /// screen as it starts.
     fn maneuver(&self, system: &Percentile, battle: &Battle, ship: usize) -> Maneuver;
     /// Which of the offered shots the ship takes (indices into `options`).
     fn targets(
@@ -168,8 +162,29 @@ impl DefaultTactics {
         out
     }
 
-    /// The move the default policy makes, in compact form.
-    fn plan(system: &Percentile, battle: &Battle, ship: usize) -> Plan {
+    /// Whether the ship would like to sit inside a masking screen: the enemy
+    /// carries lasers, and the ship can fight on without its own (which a
+    /// screen would blunt too) or is badly damaged.
+    fn wants_masking(system: &Percentile, me: &Ship, foe: &Ship) -> bool {
+        let can_release = !me.masked
+            && !me.damaged.short_circuit
+            && me
+                .defence(Defence::MaskingScreen)
+                .and_then(|m| m.supply)
+                .unwrap_or(0)
+                > 0;
+        if !can_release || Self::has_ready(system, foe, |w| w.laser) == 0 {
+            return false;
+        }
+        let my_lasers = Self::has_ready(system, me, |w| w.laser);
+        let my_others = Self::has_ready(system, me, |w| !w.laser && !w.placed);
+        let severe = me.damage_taken(&system.rules) * 2 > system.rules.class(me.class).hull;
+        my_others >= my_lasers || severe
+    }
+
+    /// The move the default policy makes, in compact form, and whether it
+    /// releases a masking screen with it.
+    fn plan(system: &Percentile, battle: &Battle, ship: usize) -> (Plan, bool) {
         let me = &battle.board.ships[ship];
         let pose = battle.poses[ship];
         let hold = Plan {
@@ -177,8 +192,11 @@ impl DefaultTactics {
             ..Plan::default()
         };
         let Some(enemy) = Self::enemy(battle, ship) else {
-            return hold;
+            return (hold, false);
         };
+        // A masking screen lasts only while the ship holds course and speed,
+        // so a ship that wants one weighs its moves as if already inside it.
+        let masking = me.masked || Self::wants_masking(system, me, &battle.board.ships[enemy]);
         let (adf, mr) = (u32::from(me.adf), u32::from(me.mr));
         let enemy_pose = battle.poses[enemy];
         let target: Hex = enemy_pose.hex;
@@ -191,13 +209,14 @@ impl DefaultTactics {
             let (end, points) = plan.simulate(pose);
             let d = end.hex.distance(target);
             let mut s = -10 * i64::from(d.abs_diff(preferred));
+            let (along, across) = hex::ahead_offset(end.hex, end.facing, target);
             if has_ff {
-                if hex::on_centre_line(end.hex, end.facing, target) {
+                if along > 0 && across == 0 {
                     s += 12;
-                } else if hex::in_forward_band(end.hex, end.facing, target, 1) {
+                } else if along > 0 && across.abs() <= 1 {
                     s += 6;
                 }
-            } else if d > 0 && hex::in_forward_band(end.hex, end.facing, target, 2) {
+            } else if d > 0 && along > 0 && across.abs() <= 2 {
                 s += 2;
             }
             if enemy_ff && hex::on_centre_line(enemy_pose.hex, enemy_pose.facing, end.hex) {
@@ -206,7 +225,7 @@ impl DefaultTactics {
             if end.speed > d + 2 {
                 s -= 3 * i64::from(end.speed - d - 2);
             }
-            if me.masked && points > 0 {
+            if masking && points > 0 {
                 s -= 8;
             }
             s - 2 * i64::from(system.break_apart_chance(me, points))
@@ -221,7 +240,8 @@ impl DefaultTactics {
                 best = plan;
             }
         }
-        best
+        let (_, points) = best.simulate(pose);
+        (best, masking && !me.masked && points == 0)
     }
 }
 
@@ -245,8 +265,10 @@ impl Plan {
         }
     }
 
-    /// The final pose and the ADF and MR points the move uses.
+    /// The final pose and the ADF and MR points the move uses, computed a
+    /// straight run at a time rather than hex by hex.
     fn simulate(&self, pose: Pose) -> (Pose, u32) {
+        let points = self.speed.abs_diff(pose.speed) + self.turns;
         if let Some(face) = self.face {
             return (
                 Pose {
@@ -260,14 +282,22 @@ impl Plan {
             speed: self.speed,
             ..pose
         };
-        let first = self.turn_at(0);
-        for h in 1..=self.speed {
-            at.hex = at.hex.neighbour(at.facing);
-            if self.turns > 0 && h >= first && h < first + self.turns {
-                at.facing = at.facing.turn(self.way);
-            }
+        if self.turns == 0 {
+            at.hex = at.hex.step(at.facing, self.speed as i32);
+            return (at, points);
         }
-        (at, self.speed.abs_diff(pose.speed) + self.turns)
+        // Straight up to and including the first turn's hex, then one hex
+        // per further turn, then straight to the end.
+        let first = self.turn_at(0);
+        at.hex = at.hex.step(at.facing, first as i32);
+        at.facing = at.facing.turn(self.way);
+        for _ in 1..self.turns {
+            at.hex = at.hex.neighbour(at.facing);
+            at.facing = at.facing.turn(self.way);
+        }
+        let rest = self.speed - (first + self.turns - 1);
+        at.hex = at.hex.step(at.facing, rest as i32);
+        (at, points)
     }
 
     fn maneuver(&self) -> Maneuver {
@@ -277,22 +307,22 @@ impl Plan {
                 .map(|n| (self.turn_at(n), self.way))
                 .collect(),
             face: self.face,
+            release_masking_screen: false,
         }
     }
 }
 
 impl PercentileTactics for DefaultTactics {
-    fn screens(&self, system: &Percentile, battle: &Battle, ship: usize) -> ScreenChoice {
+    fn screen(&self, system: &Percentile, battle: &Battle, ship: usize) -> Option<Defence> {
         let me = &battle.board.ships[ship];
         let Some(enemy) = Self::enemy(battle, ship) else {
-            return ScreenChoice {
-                screen: me.screen,
-                ..ScreenChoice::default()
-            };
+            return me.screen;
         };
         let foe = &battle.board.ships[enemy];
+        // The enemy's summed chances to hit with each screen up; the screen
+        // that lowers it most wins, and no screen if none lowers it.
         let threat = |screen: Option<Defence>| -> i32 {
-            let mut in_use = Vec::with_capacity(3);
+            let mut in_use: ArrayVec<Column, 3> = ArrayVec::new();
             if me.defence(Defence::ReflectiveHull).is_some() {
                 in_use.push(Column::ReflectiveHull);
             }
@@ -324,30 +354,7 @@ impl PercentileTactics for DefaultTactics {
                 }
             }
         }
-        let enemy_lasers = Self::has_ready(system, foe, |w| w.laser);
-        let my_lasers = Self::has_ready(system, me, |w| w.laser);
-        let my_others = Self::has_ready(system, me, |w| !w.laser && !w.placed);
-        let severe = me.damage_taken(&system.rules) * 2 > system.rules.class(me.class).hull;
-        // A screen lasts only while the ship holds course and speed, so it
-        // is released only when this turn's move would keep both.
-        let can_release = !me.masked
-            && !me.damaged.short_circuit
-            && me
-                .defence(Defence::MaskingScreen)
-                .and_then(|m| m.supply)
-                .unwrap_or(0)
-                > 0;
-        let release = can_release
-            && enemy_lasers > 0
-            && (my_others >= my_lasers || severe)
-            && Self::plan(system, battle, ship)
-                .simulate(battle.poses[ship])
-                .1
-                == 0;
-        ScreenChoice {
-            screen: best.1,
-            release_masking_screen: release,
-        }
+        best.1
     }
 
     fn activate_seekers(
@@ -418,7 +425,11 @@ impl PercentileTactics for DefaultTactics {
     }
 
     fn maneuver(&self, system: &Percentile, battle: &Battle, ship: usize) -> Maneuver {
-        Self::plan(system, battle, ship).maneuver()
+        let (plan, release) = Self::plan(system, battle, ship);
+        Maneuver {
+            release_masking_screen: release,
+            ..plan.maneuver()
+        }
     }
 
     fn targets(
