@@ -9,7 +9,12 @@ fn main() {
 
 fn duel(a: &str, b: &str) -> impl Engagement {
     let system = Percentile::embedded().expect("the built-in data loads");
-    let request = DuelRequest { a: a.into(), b: b.into(), max_turns: 50, options: Options::new() };
+    let request = DuelRequest {
+        a: a.into(),
+        b: b.into(),
+        max_turns: 50,
+        options: Options::new(),
+    };
     system.duel(&request).expect("both ships exist")
 }
 
