@@ -183,7 +183,11 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .about("Print a table of a system's data, or one cell of it")
                 .arg(Arg::new("system").required(true).value_parser(system_ids))
                 .arg(Arg::new("table").help("the table's id; all tables are listed if omitted"))
-                .arg(Arg::new("row").help("a row label, or a roll that falls in a row's range"))
+                .arg(
+                    Arg::new("row")
+                        .allow_negative_numbers(true)
+                        .help("a row label, or a roll that falls in a row's range"),
+                )
                 .arg(Arg::new("column").help("a column header"))
                 .arg(format_arg(&["text", "json"]))
                 .arg(rules_arg()),

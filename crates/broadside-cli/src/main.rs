@@ -11,6 +11,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use broadside_core::{DataErrors, ResolveError, Ruleset};
+use clap::error::{ContextKind, ContextValue};
 
 /// Why a command failed, and so which exit code it ends with.
 #[derive(Debug)]
@@ -65,11 +66,27 @@ fn main() -> ExitCode {
     };
     let matches = match cli::command(&systems).try_get_matches() {
         Ok(matches) => matches,
-        Err(error) => {
-            // clap prints help and version to stdout with success, and usage
-            // errors to stderr with exit code 2, our code for bad input.
+        Err(error) if !error.use_stderr() => {
+            // Help and version go to stdout in full, with success.
             let _ = error.print();
-            return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            // A usage error is bad input: one line, as every other error.
+            let rendered = error.render().to_string();
+            let first = rendered.lines().next().unwrap_or("error: bad arguments");
+            let text = first.strip_prefix("error: ").unwrap_or(first);
+            let known = [ContextKind::ValidValue, ContextKind::ValidSubcommand]
+                .into_iter()
+                .find_map(|kind| match error.get(kind) {
+                    Some(ContextValue::Strings(values)) => Some(values.join(", ")),
+                    _ => None,
+                });
+            let text = match known {
+                Some(known) => format!("{text} (known: {known})"),
+                None => format!("{text} (see --help)"),
+            };
+            return report(Failure::Input(text));
         }
     };
     let stdout = std::io::stdout();

@@ -162,7 +162,12 @@ impl Percentile {
             let range = i32::try_from(strike.range).unwrap_or(i32::MAX / 8);
             modify(
                 c.range_diffusion_per_hex * range,
-                &|| format!("range diffusion, {range} hexes"),
+                &|| {
+                    format!(
+                        "range diffusion, {range} {}",
+                        if range == 1 { "hex" } else { "hexes" }
+                    )
+                },
                 sink,
             );
         }

@@ -76,15 +76,11 @@ impl Percentile {
             total: check.face as i32,
         });
         sink.emit(|| Event::Check {
-            what: if check.passed {
-                "breaks apart".into()
-            } else {
-                "holds together".into()
-            },
+            what: "holding together".into(),
             roll: check.face as i32,
             target: chance,
-            success: check.passed,
-            rule: None,
+            success: !check.passed,
+            rule: Some("a roll at or under the chance breaks the ship apart".into()),
         });
         if check.passed {
             ship.broken_apart = true;
