@@ -9,12 +9,16 @@
 //! (`description`), so a reviewer can check every number against the source.
 //!
 //! The CLI helpers run the real `broadside` binary from the Cargo target
-//! folder the tests were built into. They build nothing, and `cargo test`
-//! does not build it either: Cargo builds a package's binary only for that
-//! package's own integration tests, and `broadside-cli` has none. Run
-//! `cargo build -p broadside-cli` (or `cargo build --workspace`) before
-//! `cargo test`, in the same profile; the helper says so plainly when the
-//! binary is missing, or older than the sources it is built from.
+//! folder the tests were built into. `cargo test --workspace` builds it,
+//! because `broadside-cli` has an integration test of its own (Cargo builds a
+//! package's binary for that package's integration tests); the helper says so
+//! plainly when the binary is missing, or older than its sources.
+//!
+//! The conformance suite, one driver for every rule system, is in
+//! [`conformance`].
+
+pub mod conformance;
+pub mod engagement;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
