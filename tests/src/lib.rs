@@ -619,7 +619,7 @@ pub fn allocate_in(
     let w = rules
         .weapon_id(weapon)
         .unwrap_or_else(|| panic!("no weapon '{weapon}'"));
-    let hit = Hit::from_weapon(rules.weapon(w), half_damage);
+    let hit = Hit::from_weapon(rules, w, half_damage);
     allocate_hit(system, target, &hit, dice)
 }
 

@@ -261,10 +261,10 @@ proptest! {
         let rules = &system.rules;
         let mut ship = Ship::new(rules, class as u8);
         ship.adf = 0;
-        let w = rules.weapon(weapon.index(rules.weapons.len()) as u8);
-        let face = row - w.dtm;
+        let id = weapon.index(rules.weapons.len()) as u8;
+        let face = row - rules.weapon(id).dtm;
         prop_assume!((1..=100).contains(&face));
-        let hit = Hit::from_weapon(w, false);
+        let hit = Hit::from_weapon(rules, id, false);
         let before = ship.clone();
         let mut dice = FirstThen { first: Some(face as u32), rest: SeededDice::new(seed) };
         let applied = system

@@ -345,25 +345,10 @@ impl Percentile {
         let to_hit = self.to_hit_by(board, strike, sink);
         let roll = dice.roll(Die::D100)?;
         let c = &rules.constants;
-        let (hit, rule) = if roll <= c.always_hit_at_most {
-            (
-                true,
-                Some(format!(
-                    "a roll of {:02} or less always hits",
-                    c.always_hit_at_most
-                )),
-            )
-        } else if roll >= c.always_miss_at_least {
-            (
-                false,
-                Some(format!(
-                    "a roll of {} or more always misses",
-                    c.always_miss_at_least
-                )),
-            )
-        } else {
-            (i64::from(roll) <= i64::from(to_hit.chance), None)
-        };
+        // 01-05 always hits and 96-00 always misses, whatever the chance.
+        let always_hits = roll <= c.always_hit_at_most;
+        let always_misses = roll >= c.always_miss_at_least;
+        let hit = always_hits || (!always_misses && i64::from(roll) <= i64::from(to_hit.chance));
         sink.emit(|| Event::Roll {
             purpose: "to-hit roll".into(),
             dice: Die::D100.to_string(),
@@ -375,10 +360,22 @@ impl Percentile {
             roll: roll as i32,
             target: to_hit.chance,
             success: hit,
-            rule,
+            rule: if always_hits {
+                Some(format!(
+                    "a roll of {:02} or less always hits",
+                    c.always_hit_at_most
+                ))
+            } else if always_misses {
+                Some(format!(
+                    "a roll of {} or more always misses",
+                    c.always_miss_at_least
+                ))
+            } else {
+                None
+            },
         });
         let damage = if hit {
-            let hit = Hit::from_weapon(weapon, to_hit.half_damage);
+            let hit = Hit::from_weapon(rules, strike.weapon, to_hit.half_damage);
             let target = &mut board.ships[strike.target];
             Some(self.allocate_named(&hit, target, &board.names[strike.target], dice, sink)?)
         } else {

@@ -4,14 +4,24 @@
 use broadside_core::{DamageAllocation, Dice, DiceExpr, Die, Event, EventSink, ResolveError};
 
 use crate::Percentile;
-use crate::model::{Defence, Effect, Loss, Weapon, WeaponId};
+use crate::model::{Defence, Effect, Loss, Rules, WeaponId};
 use crate::ship::Ship;
 
+/// What made a hit: named only when the log is written, so a hit costs no
+/// allocation in a Monte Carlo run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// A weapon.
+    Weapon(WeaponId),
+    /// An electrical fire burning aboard.
+    Fire,
+}
+
 /// A hit to allocate.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Hit {
-    /// What hit, for the log ("laser battery", "electrical fire").
-    pub cause: String,
+    /// What hit.
+    pub cause: Cause,
     /// Added to the Damage Table roll: the weapon's DTM, or the fire's +20.
     pub modifier: i32,
     /// Hull damage dice of a hull hit.
@@ -22,12 +32,21 @@ pub struct Hit {
 
 impl Hit {
     /// A hit by a weapon.
-    pub fn from_weapon(weapon: &Weapon, half_damage: bool) -> Hit {
+    pub fn from_weapon(rules: &Rules, weapon: WeaponId, half_damage: bool) -> Hit {
+        let w = rules.weapon(weapon);
         Hit {
-            cause: weapon.name.clone(),
-            modifier: weapon.dtm,
-            hull_damage: weapon.hull_damage,
+            cause: Cause::Weapon(weapon),
+            modifier: w.dtm,
+            hull_damage: w.hull_damage,
             half_damage,
+        }
+    }
+
+    /// The cause's name, for the log.
+    pub fn cause_name(&self, rules: &Rules) -> String {
+        match self.cause {
+            Cause::Weapon(w) => rules.weapon(w).name.clone(),
+            Cause::Fire => "electrical fire".into(),
         }
     }
 }
@@ -81,7 +100,7 @@ impl Percentile {
                 amount: hit.modifier,
                 reason: format!(
                     "{} ({face} {} {} = {roll})",
-                    hit.cause,
+                    hit.cause_name(rules),
                     if hit.modifier < 0 { '-' } else { '+' },
                     hit.modifier.abs()
                 ),
@@ -359,7 +378,7 @@ impl Percentile {
     /// The damage an electrical fire does at the start of a combat step.
     pub fn fire_hit(&self) -> Hit {
         Hit {
-            cause: "electrical fire".into(),
+            cause: Cause::Fire,
             modifier: self.rules.constants.fire_damage_modifier,
             hull_damage: self.rules.constants.fire_hull_damage,
             half_damage: false,
@@ -379,7 +398,9 @@ impl DamageAllocation for Percentile {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Applied, ResolveError> {
-        let name = self.rules.class(target.class).id.clone();
-        self.allocate_named(hit, target, &name, dice, sink)
+        // The class id names the ship in the log; it is borrowed from the
+        // rules, which the target does not alias.
+        let rules = &self.rules;
+        self.allocate_named(hit, target, &rules.class(target.class).id, dice, sink)
     }
 }

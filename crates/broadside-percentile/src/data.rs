@@ -542,6 +542,37 @@ fn validate_damage_table(
             effect,
         });
     }
+    // A damaged combat control system takes the same penalty whichever row
+    // damaged it, so the rows that name one must agree, and one must exist.
+    let penalties: Vec<(usize, i32)> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| match r.effect {
+            Effect::CombatControl { penalty } | Effect::DisastrousFire { penalty } => {
+                Some((i, penalty))
+            }
+            _ => None,
+        })
+        .collect();
+    if !rows
+        .iter()
+        .any(|r| matches!(r.effect, Effect::CombatControl { .. }))
+    {
+        problems.push(FILE, "row", "no combat-control row: the table needs one");
+    }
+    if let Some(&(_, first)) = penalties.first() {
+        for &(i, penalty) in &penalties {
+            if penalty != first {
+                problems.push(
+                    FILE,
+                    format!("row[{i}].effect.penalty"),
+                    format!(
+                        "{penalty} differs from {first}: every combat-control penalty must agree"
+                    ),
+                );
+            }
+        }
+    }
     // Rows must follow one another without a gap or an overlap.
     for (i, pair) in rows.windows(2).enumerate() {
         let (a, b) = (&pair[0], &pair[1]);

@@ -19,7 +19,7 @@ pub mod tactics;
 use broadside_core::{DataErrors, Registration, SourceFile};
 
 pub use attack::{Attack, AttackOutcome, Board, Strike, ToHit};
-pub use damage::{Applied, Hit, SystemLost};
+pub use damage::{Applied, Cause, Hit, SystemLost};
 pub use engagement::{Battle, Maneuver, Phase, Pose};
 pub use hazards::{RepairAttempt, RepairOutcome};
 pub use model::Rules;
@@ -35,7 +35,8 @@ pub struct Percentile {
     /// The validated data.
     pub rules: Rules,
     /// The to-hit penalty of a damaged combat control system, from the
-    /// Damage Table's combat-control row.
+    /// Damage Table's combat-control row (validation makes every row that
+    /// names the penalty agree).
     combat_control_penalty: i32,
 }
 
@@ -50,6 +51,7 @@ impl Percentile {
                 model::Effect::CombatControl { penalty } => Some(penalty),
                 _ => None,
             })
+            // Validation guarantees a combat-control row.
             .unwrap_or(0);
         Ok(Percentile {
             rules,
