@@ -630,7 +630,7 @@ pub fn allocate_fire(target: &Ship, dice: &[u32]) -> Allocation {
 
 fn allocate_hit(system: &Percentile, target: &Ship, hit: &Hit, dice: &[u32]) -> Allocation {
     let name = system.rules.class(target.class).id.clone();
-    let mut after = target.clone();
+    let mut after = *target;
     let mut scripted = ScriptedDice::new(dice);
     let mut log = EventLog::default();
     let applied = system
@@ -639,7 +639,7 @@ fn allocate_hit(system: &Percentile, target: &Ship, hit: &Hit, dice: &[u32]) -> 
     assert_all_used(&scripted, "allocate");
     Allocation {
         applied,
-        before: target.clone(),
+        before: *target,
         after,
         events: log.events,
     }
@@ -699,7 +699,7 @@ fn assert_fell_back(case: &str, a: &Allocation, expected_hull_damage: i32) {
         a.applied.hull_damage, expected_hull_damage,
         "{case}: hull damage; events: {events:#?}"
     );
-    let mut expected = a.before.clone();
+    let mut expected = a.before;
     expected.hull = (expected.hull - expected_hull_damage).max(0);
     assert_eq!(
         a.after, expected,

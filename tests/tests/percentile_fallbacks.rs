@@ -356,7 +356,7 @@ fn disastrous_fire_applies_only_the_parts_not_in_effect() {
     assert_eq!(a.applied.damage_roll, 117);
     assert!(!a.applied.fell_back);
     assert_eq!(a.applied.hull_damage, 0);
-    let mut expected = destroyer.clone();
+    let mut expected = destroyer;
     expected.dcr = 38;
     expected.damaged.damage_control = true;
     expected.adf = 0;

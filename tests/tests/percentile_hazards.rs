@@ -89,7 +89,7 @@ fn rolls_of_90_to_00_always_fail() {
 #[test]
 fn repairs_cannot_spend_more_than_the_dcr() {
     let mut s = damaged_ship("destroyer", &[Damage::Adf(2)]);
-    let before = s.clone();
+    let before = s;
     let refused = repair(&mut s, &[(Fix::Drive, 40), (Fix::Drive, 36)], &[]);
     assert!(
         matches!(refused, Err(ResolveError::Refused(_))),

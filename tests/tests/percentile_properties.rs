@@ -236,7 +236,7 @@ proptest! {
             } else {
                 // A miss leaves the target as it was, but for the ICMs it
                 // launched (checked above).
-                let mut expected = t0.clone();
+                let mut expected = *t0;
                 if let Some(icm) = expected.defences.iter_mut().find(|m| m.defence == Defence::Icm) {
                     icm.supply = supply_of_icms(t1);
                 }
@@ -265,7 +265,7 @@ proptest! {
         let face = row - rules.weapon(id).dtm;
         prop_assume!((1..=100).contains(&face));
         let hit = Hit::from_weapon(rules, id, false);
-        let before = ship.clone();
+        let before = ship;
         let mut dice = FirstThen { first: Some(face as u32), rest: SeededDice::new(seed) };
         let applied = system
             .allocate_named(&hit, &mut ship, "target", &mut dice, &mut NullSink)

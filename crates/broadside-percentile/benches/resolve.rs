@@ -74,14 +74,11 @@ fn attack(system: &Percentile, board: &Board, weapon: &str, range: u32, icms: u1
     }
 }
 
-/// Puts the board back to its starting state without allocating.
-///
-/// A derived `Clone` does not forward `clone_from` to the fields, so
-/// `board.clone_from(&template)` would build new vectors; cloning field by
-/// field reuses the existing buffers (a ship is plain data in `ArrayVec`s).
+/// Puts the board back to its starting state without allocating: ships are
+/// `Copy`, so this is one memory copy; names never change during a
+/// resolution.
 fn reset(board: &mut Board, template: &Board) {
-    board.ships.clone_from(&template.ships);
-    board.names.clone_from(&template.names);
+    board.ships.copy_from_slice(&template.ships);
 }
 
 /// Resolves `attack` once per iteration through the generic trait.
@@ -223,7 +220,7 @@ mod parts {
             .weapon_id("laser-battery")
             .expect("the data has a laser battery");
         let hit = Hit::from_weapon(&system.rules, weapon, false);
-        let mut target = template.ships[1].clone();
+        let mut target = template.ships[1];
         let mut dice = SeededDice::new(SEED);
         let mut sink = NullSink;
         bencher.counter(ItemsCount::new(1u32)).bench_local(|| {

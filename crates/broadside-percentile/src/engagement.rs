@@ -702,10 +702,7 @@ impl Percentile {
         }
         // A severely damaged ship risks breaking apart when it uses ADF or MR.
         let points = maneuver.speed.abs_diff(pose.speed) + turns.len() as u32;
-        let mut ship = battle.board.ships[i].clone();
-        let broke = self.check_break_apart(&mut ship, &name, points, dice, sink)?;
-        battle.board.ships[i] = ship;
-        if broke {
+        if self.check_break_apart(&mut battle.board.ships[i], &name, points, dice, sink)? {
             return Ok(());
         }
 

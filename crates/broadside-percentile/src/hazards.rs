@@ -294,7 +294,7 @@ impl Percentile {
                 if !ship.beyond_repair.contains(&other) {
                     // Ten kinds at most, and weapons and defences are kept on
                     // their mounts, so the list cannot overflow.
-                    let _ = ship.beyond_repair.try_push(other);
+                    let _ = ship.beyond_repair.push(other);
                 }
             }
         }

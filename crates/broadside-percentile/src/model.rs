@@ -106,9 +106,10 @@ impl Column {
 }
 
 /// Defences the rules treat differently, one each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Defence {
     /// Always in use; never destroyed.
+    #[default]
     ReflectiveHull,
     /// Released as a cloud from a limited supply.
     MaskingScreen,

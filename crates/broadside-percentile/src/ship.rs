@@ -1,9 +1,11 @@
 //! A ship's state during play: what it has left, what is damaged, what is up.
 //!
-//! The state is small, `Clone` without allocation, and `Eq + Hash`, so
-//! equal states reached by different rolls compare equal.
+//! The state is small and `Copy`, so resetting a board between trials is a
+//! plain memory copy, and `Eq + Hash`, so equal states reached by different
+//! rolls compare equal.
 
-use arrayvec::ArrayVec;
+use std::hash::{Hash, Hasher};
+use std::ops::{Deref, DerefMut};
 
 use crate::model::{ClassId, Defence, Rules, WeaponId};
 
@@ -12,8 +14,98 @@ pub const MAX_WEAPONS: usize = 16;
 /// The most defence systems one ship may carry.
 pub const MAX_DEFENCES: usize = 8;
 
+/// A list of at most `N` items kept inline, so that the ship holding it is
+/// `Copy`. It reads as a slice.
+#[derive(Debug, Clone, Copy)]
+pub struct Mounts<T: Copy + Default, const N: usize> {
+    items: [T; N],
+    len: u8,
+}
+
+impl<T: Copy + Default, const N: usize> Mounts<T, N> {
+    /// An empty list.
+    pub fn new() -> Self {
+        Mounts {
+            items: [T::default(); N],
+            len: 0,
+        }
+    }
+
+    /// Adds an item; gives it back when the list is full.
+    pub fn push(&mut self, item: T) -> Result<(), T> {
+        let len = usize::from(self.len);
+        if len == N {
+            return Err(item);
+        }
+        self.items[len] = item;
+        self.len += 1;
+        Ok(())
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Default for Mounts<T, N> {
+    fn default() -> Self {
+        Mounts::new()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Deref for Mounts<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+impl<T: Copy + Default, const N: usize> DerefMut for Mounts<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.items[..usize::from(self.len)]
+    }
+}
+
+impl<T: Copy + Default, const N: usize> FromIterator<T> for Mounts<T, N> {
+    /// Collects at most `N` items; validation keeps ship data within that.
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut list = Mounts::new();
+        for item in iter.into_iter().take(N) {
+            let _ = list.push(item);
+        }
+        list
+    }
+}
+
+impl<'a, T: Copy + Default, const N: usize> IntoIterator for &'a Mounts<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a, T: Copy + Default, const N: usize> IntoIterator for &'a mut Mounts<T, N> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+// Equality and hashing look only at the items in use, not at the spare slots.
+impl<T: Copy + Default + PartialEq, const N: usize> PartialEq for Mounts<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Copy + Default + Eq, const N: usize> Eq for Mounts<T, N> {}
+
+impl<T: Copy + Default + Hash, const N: usize> Hash for Mounts<T, N> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (**self).hash(state);
+    }
+}
+
 /// One weapon system aboard.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct WeaponMount {
     /// Which weapon.
     pub weapon: WeaponId,
@@ -26,7 +118,7 @@ pub struct WeaponMount {
 }
 
 /// One defence system aboard.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct DefenceMount {
     /// Which defence.
     pub defence: Defence,
@@ -55,9 +147,10 @@ pub struct Damaged {
 }
 
 /// A system a repair can be attempted on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Repairable {
     /// Hull points.
+    #[default]
     Hull,
     /// One lost ADF point.
     Drive,
@@ -80,7 +173,7 @@ pub enum Repairable {
 }
 
 /// A ship in play.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ship {
     /// Its class.
     pub class: ClassId,
@@ -93,9 +186,9 @@ pub struct Ship {
     /// DCR now (halved by damage control hits).
     pub dcr: u16,
     /// Weapon systems.
-    pub weapons: ArrayVec<WeaponMount, MAX_WEAPONS>,
+    pub weapons: Mounts<WeaponMount, MAX_WEAPONS>,
     /// Defence systems.
-    pub defences: ArrayVec<DefenceMount, MAX_DEFENCES>,
+    pub defences: Mounts<DefenceMount, MAX_DEFENCES>,
     /// The screen switched on, if any.
     pub screen: Option<Defence>,
     /// Inside a masking screen it released.
@@ -103,7 +196,7 @@ pub struct Ship {
     /// The Damaged Systems box.
     pub damaged: Damaged,
     /// Non-system repairs made impossible in space by a 99-00 roll.
-    pub beyond_repair: ArrayVec<Repairable, 8>,
+    pub beyond_repair: Mounts<Repairable, 10>,
     /// Torn apart while manoeuvring.
     pub broken_apart: bool,
 }
@@ -141,7 +234,7 @@ impl Ship {
             screen: None,
             masked: false,
             damaged: Damaged::default(),
-            beyond_repair: ArrayVec::new(),
+            beyond_repair: Mounts::new(),
             broken_apart: false,
         }
     }
