@@ -315,6 +315,11 @@ fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
     let engagement = system.prepare_duel(&request)?;
     if let Some(&trial) = m.get_one::<u64>("replay") {
+        if format(m) == "csv" {
+            return Err(Failure::Input(
+                "--replay prints an event log: use --format text or json".into(),
+            ));
+        }
         let mut log = EventLog::default();
         let outcome = broadside_core::play_trial(&*engagement, seed, trial, &mut log)?;
         if format(m) == "json" {
@@ -545,8 +550,13 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
             (format!("scenario {path}"), text)
         }
     };
-    let scenario: Scenario = toml::from_str(&text)
-        .map_err(|e| Failure::Input(format!("{origin}: {}", e.message().trim())))?;
+    let scenario: Scenario = toml::from_str(&text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|span| format!("line {}: ", text[..span.start].lines().count().max(1)))
+            .unwrap_or_default();
+        Failure::Input(format!("{origin}: {line}{}", e.message().trim()))
+    })?;
     for system in scenario.systems.keys() {
         if registry::find(system).is_none() {
             return Err(Failure::Input(format!(

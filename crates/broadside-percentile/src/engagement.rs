@@ -255,7 +255,7 @@ impl Percentile {
     ) -> Result<(), ResolveError> {
         let defender = battle.sides[target];
         let (icm_launcher, icms) =
-            self.icm_choice(battle, tactics[defender.index()], weapon, target);
+            self.icm_choice(battle, tactics[defender.index()], weapon, target)?;
         let strike = Strike {
             weapon,
             attacker: None,
@@ -282,30 +282,47 @@ impl Percentile {
 
     /// ICMs the defending side launches against a strike, checked against
     /// what the launcher has and where it is.
+    /// ICMs the defending side launches against a strike, checked against
+    /// the rules: a launcher of the target's side in its hex, with that many
+    /// ICMs ready, against a weapon ICMs can stop.
     fn icm_choice(
         &self,
         battle: &Battle,
         tactics: &dyn PercentileTactics,
         weapon: WeaponId,
         target: usize,
-    ) -> (Option<usize>, u16) {
+    ) -> Result<(Option<usize>, u16), ResolveError> {
         if self.rules.weapon(weapon).per_icm.is_none() {
-            return (None, 0);
+            return Ok((None, 0));
         }
-        match tactics.icms(self, battle, weapon, target) {
-            Some((launcher, n))
-                if n > 0
-                    && battle.sides.get(launcher) == Some(&battle.sides[target])
-                    && battle.poses[launcher].hex == battle.poses[target].hex
-                    && !battle.board.ships[launcher].is_destroyed() =>
-            {
-                (
-                    Some(launcher),
-                    n.min(battle.board.ships[launcher].icms_ready()),
-                )
-            }
-            _ => (None, 0),
+        let Some((launcher, n)) = tactics.icms(self, battle, weapon, target) else {
+            return Ok((None, 0));
+        };
+        if n == 0 {
+            return Ok((None, 0));
         }
+        let illegal = |why: &str| {
+            Err(ResolveError::Internal(format!(
+                "tactics launched ICMs illegally against a strike on the {}: {why}",
+                battle.board.names[target]
+            )))
+        };
+        if launcher >= battle.board.ships.len() {
+            return illegal("no such launcher");
+        }
+        if battle.sides[launcher] != battle.sides[target] {
+            return illegal("the launcher is on the other side");
+        }
+        if battle.poses[launcher].hex != battle.poses[target].hex {
+            return illegal("the launcher is not in the target's hex");
+        }
+        if battle.board.ships[launcher].is_destroyed() {
+            return illegal("the launcher is destroyed");
+        }
+        if n > battle.board.ships[launcher].icms_ready() {
+            return illegal("more ICMs than the launcher has ready");
+        }
+        Ok((Some(launcher), n))
     }
 
     fn movement_phase(
@@ -326,20 +343,25 @@ impl Percentile {
 
         // Screens are switched before anything moves.
         for &i in &movers {
-            self.set_screens(battle, i, own, sink);
+            self.set_screens(battle, i, own, sink)?;
         }
 
         // Seekers: activation, then movement of every active seeker.
         for s in own.activate_seekers(self, battle, mover) {
-            if let Some(seeker) = battle.seekers.get_mut(s)
-                && seeker.owner == mover
-                && !seeker.active
-            {
-                seeker.active = true;
-                sink.emit(|| Event::Declared {
-                    actor: format!("side {mover}"),
-                    action: "activates a seeker missile".into(),
-                });
+            match battle.seekers.get_mut(s) {
+                Some(seeker) if seeker.owner == mover && !seeker.active => {
+                    seeker.active = true;
+                    let at = seeker.hex;
+                    sink.emit(|| Event::Declared {
+                        actor: format!("side {mover}"),
+                        action: format!("activates its seeker missile at {at}"),
+                    });
+                }
+                _ => {
+                    return Err(ResolveError::Internal(format!(
+                        "tactics activated seeker {s}, which is not a waiting seeker of side {mover}"
+                    )));
+                }
             }
         }
         let mut s = 0;
@@ -356,8 +378,11 @@ impl Percentile {
 
         // Mines and seekers dropped where the ship is, before it moves.
         for &i in &movers {
-            let drops = own.drops(self, battle, i);
-            for weapon in drops {
+            // A seeker may have destroyed the ship before it could drop anything.
+            if battle.board.ships[i].is_destroyed() {
+                continue;
+            }
+            for weapon in own.drops(self, battle, i) {
                 self.drop_placed(battle, i, weapon, sink)?;
             }
         }
@@ -415,14 +440,23 @@ impl Percentile {
         i: usize,
         tactics: &dyn PercentileTactics,
         sink: &mut dyn EventSink,
-    ) {
+    ) -> Result<(), ResolveError> {
         let chosen = tactics.screen(self, battle, i);
         let name = &battle.board.names[i];
         let ship = &mut battle.board.ships[i];
+        // With the power short-circuited no screen runs, whatever is asked.
         if ship.damaged.short_circuit {
-            return;
+            return Ok(());
         }
-        let wanted = chosen.filter(|d| d.is_screen() && ship.defence(*d).is_some());
+        if let Some(d) = chosen
+            && (!d.is_screen() || ship.defence(d).is_none())
+        {
+            return Err(ResolveError::Internal(format!(
+                "tactics switched on a {} the {name} does not carry",
+                d.id()
+            )));
+        }
+        let wanted = chosen;
         if wanted != ship.screen {
             ship.screen = wanted;
             sink.emit(|| Event::Effect {
@@ -436,6 +470,7 @@ impl Percentile {
                 },
             });
         }
+        Ok(())
     }
 
     fn drop_placed(
@@ -447,7 +482,11 @@ impl Percentile {
     ) -> Result<(), ResolveError> {
         let ship = &mut battle.board.ships[i];
         let Some(mount) = ship.ready_mount(weapon) else {
-            return Ok(());
+            return Err(ResolveError::Internal(format!(
+                "tactics dropped a {} the {} does not have ready",
+                self.rules.weapon(weapon).name,
+                battle.board.names[i]
+            )));
         };
         let w = self.rules.weapon(weapon);
         if !w.placed {
@@ -721,6 +760,10 @@ impl Percentile {
                 .iter()
                 .position(|s| s.active && s.hex == at.hex)
             {
+                sink.emit(|| Event::Declared {
+                    actor: battle.board.names[i].clone(),
+                    action: format!("enters the hex of an active seeker missile at {}", at.hex),
+                });
                 self.seeker_detonates(battle, s, tactics, dice, sink)?;
                 battle.seekers.remove(s);
                 if battle.board.ships[i].is_destroyed() {
@@ -894,7 +937,7 @@ impl Percentile {
                 tactics[defender.index()],
                 option.weapon,
                 option.target,
-            );
+            )?;
             let attack = crate::Attack {
                 attacker: i,
                 mount: option.mount,
@@ -932,7 +975,15 @@ impl Percentile {
                 continue;
             }
             let name = &battle.board.names[i];
-            self.repair_turn(&mut battle.board.ships[i], name, &attempts, dice, sink)?;
+            // The tactics contract asks for repairs within DCR on damaged
+            // systems; anything else is the tactic's bug, not bad input.
+            self.repair_turn(&mut battle.board.ships[i], name, &attempts, dice, sink)
+                .map_err(|e| match e {
+                    ResolveError::Refused(why) => {
+                        ResolveError::Internal(format!("tactics chose an illegal repair: {why}"))
+                    }
+                    other => other,
+                })?;
         }
         Ok(())
     }

@@ -160,13 +160,16 @@ impl Percentile {
                 && roll < c.repair_always_fails_at_least
                 && roll <= u32::from(attempt.points);
             sink.emit(|| Event::Roll {
-                purpose: format!("repair of the {what} with {} DCR points", attempt.points),
+                purpose: format!(
+                    "the {name}'s repair of its {what} with {} DCR points",
+                    attempt.points
+                ),
                 dice: Die::D100.to_string(),
                 faces: vec![roll],
                 total: roll as i32,
             });
             sink.emit(|| Event::Check {
-                what: format!("repair of the {what}"),
+                what: format!("the {name}'s repair of its {what}"),
                 roll: roll as i32,
                 target: i32::from(attempt.points),
                 success: repaired,

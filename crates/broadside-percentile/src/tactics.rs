@@ -25,7 +25,8 @@ use crate::ship::{Repairable, Ship};
 /// so that a trial replays exactly.
 pub trait PercentileTactics: Send + Sync {
     /// The screen one ship wants switched on (`None`: off), at the start of
-    /// its side's movement phase.
+    /// its side's movement phase; it must be one the ship carries intact. The
+    /// answer is moot while the ship's power is short-circuited.
     fn screen(&self, system: &Percentile, battle: &Battle, ship: usize) -> Option<Defence>;
     /// Which of the side's placed seekers (indices into `battle.seekers`) to activate.
     fn activate_seekers(

@@ -1,0 +1,351 @@
+//! End-to-end tests of `broadside duel` and `broadside compare` over the real binary: formats, seeds, replays, scenario files and every bad input.
+//!
+//! The binary must be built in the same target folder first (`cargo build
+//! -p broadside-cli`, or `cargo test --workspace`). The figures are seeded,
+//! so each run of a command with the same seed must print the same bytes,
+//! and a replayed trial must be the trial the library plays for that seed.
+
+use broadside_tests::engagement::{ScenarioFile, duel, duel_trial};
+use broadside_tests::{check_cli, check_cli_error, cli_json, cli_ok};
+use serde_json::Value;
+
+const DUEL: &[&str] = &[
+    "duel",
+    "percentile",
+    "destroyer",
+    "frigate",
+    "--trials",
+    "200",
+    "--seed",
+    "5",
+];
+
+const COMPARE: &[&str] = &["compare", "--trials", "200", "--seed", "5"];
+
+fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    base.iter().chain(extra).copied().collect()
+}
+
+/// Asserts that a proportion is `{"p": .., "ci95": [lo, hi]}` with
+/// 0 <= lo <= p <= hi <= 1, and returns p.
+fn proportion(value: &Value, what: &str) -> f64 {
+    let p = value["p"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{what}: no p in {value}"));
+    let ci = value["ci95"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{what}: no ci95 in {value}"));
+    assert_eq!(ci.len(), 2, "{what}: ci95 is [lo, hi]");
+    let (lo, hi) = (
+        ci[0].as_f64().expect("a number"),
+        ci[1].as_f64().expect("a number"),
+    );
+    assert!(
+        (0.0..=1.0).contains(&lo) && lo <= p && p <= hi && hi <= 1.0,
+        "{what}: {lo} <= {p} <= {hi} within [0, 1]"
+    );
+    p
+}
+
+/// Asserts the three outcomes a report must have, each a proportion, with
+/// the counts of every outcome summing to the trials; returns the p of A
+/// winning, B winning and undecided.
+fn outcomes(value: &Value, trials: u64, what: &str) -> [f64; 3] {
+    let o = &value["outcomes"];
+    let ps = ["a_wins", "b_wins", "undecided"].map(|k| proportion(&o[k], &format!("{what} {k}")));
+    let counted: u64 = [
+        "a_wins",
+        "b_wins",
+        "undecided",
+        "draws",
+        "a_escapes",
+        "b_escapes",
+    ]
+    .iter()
+    .map(|k| o[k]["count"].as_u64().unwrap_or(0))
+    .sum();
+    assert_eq!(counted, trials, "{what}: every trial has one outcome");
+    ps
+}
+
+// ---------------------------------------------------------------------------
+// duel
+// ---------------------------------------------------------------------------
+
+/// The design brief's CLI contract: `duel` reports the odds of each outcome
+/// with their 95% intervals, the seed and the generator; Advanced Game rules
+/// throughout.
+#[test]
+fn duel_seeded_text() {
+    check_cli(
+        "cli_duel_destroyer_frigate_seed_5_text",
+        "Design brief, CLI: broadside duel percentile destroyer frigate --trials 200 --seed 5 \
+         reports each outcome's probability and 95% interval, with the seed and generator \
+         printed; Advanced Game rules.",
+        DUEL,
+    );
+}
+
+/// The design brief's CLI contract: the JSON report has the system, the
+/// trials, the seed and each outcome as `{"p", "ci95": [lo, hi]}`.
+#[test]
+fn duel_seeded_json() {
+    let j = cli_json(&with(DUEL, &["--format", "json"]));
+    assert_eq!(j["system"], "percentile");
+    assert_eq!(j["a"], "destroyer");
+    assert_eq!(j["b"], "frigate");
+    assert_eq!(j["trials"], 200);
+    assert_eq!(j["seed"], 5);
+    let [a, b, undecided] = outcomes(&j, 200, "duel");
+    assert!(a + b + undecided <= 1.0 + 1e-9);
+}
+
+/// The design brief's CLI contract: CSV is a header and one row of the same
+/// figures as the JSON.
+#[test]
+fn duel_seeded_csv_matches_the_json() {
+    let csv = cli_ok(&with(DUEL, &["--format", "csv"]));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 2, "{csv}");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let row: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(header.len(), row.len(), "{csv}");
+    let field = |name: &str| -> &str {
+        let i = header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("no column {name} in {csv}"));
+        row[i]
+    };
+    assert_eq!(
+        (field("system"), field("a"), field("b")),
+        ("percentile", "destroyer", "frigate")
+    );
+    assert_eq!((field("trials"), field("seed")), ("200", "5"));
+    let j = cli_json(&with(DUEL, &["--format", "json"]));
+    for (column, key) in [
+        ("p_a_wins", "a_wins"),
+        ("p_b_wins", "b_wins"),
+        ("p_undecided", "undecided"),
+    ] {
+        let from_csv: f64 = field(column).parse().expect("a number");
+        let from_json = j["outcomes"][key]["p"].as_f64().expect("a number");
+        assert!(
+            (from_csv - from_json).abs() < 1e-4,
+            "{column}: {from_csv} against {from_json}"
+        );
+    }
+}
+
+/// The design brief, Dice: a run is repeated exactly by its seed.
+#[test]
+fn duel_same_seed_same_bytes() {
+    for format in ["text", "json", "csv"] {
+        let args = with(DUEL, &["--format", format]);
+        assert_eq!(cli_ok(&args), cli_ok(&args), "{format}");
+    }
+    let other = with(
+        &[
+            "duel",
+            "percentile",
+            "destroyer",
+            "frigate",
+            "--trials",
+            "200",
+        ],
+        &["--seed", "6", "--format", "json"],
+    );
+    assert_ne!(
+        cli_json(&with(DUEL, &["--format", "json"]))["outcomes"],
+        cli_json(&other)["outcomes"],
+        "another seed plays other games"
+    );
+}
+
+/// The design brief, Events: `--replay K` re-runs trial K of the seeded run
+/// with a sink that keeps everything, so it prints the same events, in the
+/// same order, as the library's trial K; and it is the same every time.
+#[test]
+fn duel_replay_prints_the_whole_log_of_that_trial() {
+    let args = with(DUEL, &["--replay", "9"]);
+    let text = cli_ok(&args);
+    assert_eq!(text, cli_ok(&args), "a replay repeats exactly");
+    let (outcome, events) = duel_trial(&duel("destroyer", "frigate", 12, 50), 5, 9);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "percentile duel destroyer (A) against frigate (B), seed 5 (ChaCha8), trial 9"
+    );
+    let expected: Vec<String> = events.iter().map(ToString::to_string).collect();
+    assert_eq!(&lines[1..lines.len() - 1], expected.as_slice());
+    let last = lines.last().expect("an outcome line");
+    assert!(
+        last.starts_with("outcome: ") && last.ends_with(&format!("after {} turns", outcome.turns)),
+        "{last}"
+    );
+
+    let j = cli_json(&with(&args, &["--format", "json"]));
+    assert_eq!(j["seed"], 5);
+    assert_eq!(j["trial"], 9);
+    assert_eq!(j["events"], serde_json::to_value(&events).expect("events"));
+    assert_eq!(
+        j["outcome"],
+        serde_json::to_value(&outcome).expect("outcome")
+    );
+}
+
+/// Bad input to `duel`: an unknown ship and zero trials, each refused with
+/// one `error:` line and exit code 2 (design brief, CLI).
+#[test]
+fn duel_bad_input() {
+    check_cli_error(
+        &[
+            "duel",
+            "percentile",
+            "destroyer",
+            "dreadnought",
+            "--trials",
+            "10",
+            "--seed",
+            "5",
+        ],
+        "unknown ship 'dreadnought'",
+    );
+    check_cli_error(
+        &[
+            "duel",
+            "percentile",
+            "destroyer",
+            "frigate",
+            "--trials",
+            "0",
+            "--seed",
+            "5",
+        ],
+        "--trials",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// compare
+// ---------------------------------------------------------------------------
+
+/// The design brief, CLI: `compare` with no scenario runs the built-in one,
+/// a row per system, with the percentile system among them.
+#[test]
+fn compare_default_scenario() {
+    let text = cli_ok(COMPARE);
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.ends_with(": 200 trials each, seed 5 (ChaCha8), at most 50 turns")),
+        "{text}"
+    );
+    assert!(text.contains("percentile"), "{text}");
+    assert_eq!(text, cli_ok(COMPARE), "the same seed prints the same bytes");
+
+    let j = cli_json(&with(COMPARE, &["--format", "json"]));
+    assert!(j["scenario"].as_str().is_some_and(|s| !s.is_empty()), "{j}");
+    assert_eq!(j["trials"], 200);
+    assert_eq!(j["seed"], 5);
+    let rows = j["rows"].as_array().expect("rows");
+    assert!(!rows.is_empty());
+    for row in rows {
+        let system = row["system"].as_str().expect("each row names its system");
+        outcomes(row, 200, system);
+    }
+    assert!(rows.iter().any(|r| r["system"] == "percentile"));
+
+    let csv = cli_ok(&with(COMPARE, &["--format", "csv"]));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), rows.len() + 1, "{csv}");
+    assert!(lines[0].starts_with("system,a,b,trials,seed,"), "{csv}");
+    for (line, row) in lines[1..].iter().zip(rows) {
+        let system = row["system"].as_str().expect("a system");
+        assert!(line.starts_with(&format!("{system},")), "{line}");
+    }
+}
+
+const SCENARIO: &str = r#"
+name = "destroyer and frigate, close"
+description = "A test scenario: the percentile ships 12 hexes apart."
+
+[systems.percentile]
+a = "destroyer"
+b = "frigate"
+start-range = 12
+"#;
+
+/// The design brief, CLI: `compare SCENARIO` reads a scenario file; its
+/// percentile row is the same duel `duel` plays with the same ships, start
+/// range, trials and seed.
+#[test]
+fn compare_a_scenario_file() {
+    let file = ScenarioFile::new("compare", SCENARIO);
+    let args = with(&["compare", file.path()], &COMPARE[1..]);
+    let text = cli_ok(&args);
+    assert!(
+        text.starts_with("destroyer and frigate, close: 200 trials each, seed 5"),
+        "{text}"
+    );
+    let j = cli_json(&with(&args, &["--format", "json"]));
+    assert_eq!(j["scenario"], "destroyer and frigate, close");
+    let rows = j["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 1, "one system in the scenario, one row");
+    assert_eq!(rows[0]["system"], "percentile");
+    outcomes(&rows[0], 200, "percentile");
+    let duel_json = cli_json(&with(DUEL, &["--start-range", "12", "--format", "json"]));
+    assert_eq!(rows[0]["outcomes"], duel_json["outcomes"]);
+
+    let csv = cli_ok(&with(&args, &["--format", "csv"]));
+    let duel_csv = cli_ok(&with(DUEL, &["--start-range", "12", "--format", "csv"]));
+    assert_eq!(csv, duel_csv, "the same row, header and all");
+}
+
+/// Bad input to `compare`, each refused with one `error:` line and exit
+/// code 2 naming what and where (design brief, CLI): a scenario that cannot
+/// be read, one that is not TOML, one naming an unknown system, one giving a
+/// system an option it does not have, one naming an unknown ship, one with
+/// an option out of range.
+#[test]
+fn compare_bad_scenarios() {
+    let file = ScenarioFile::new("missing", SCENARIO);
+    let missing = file.missing();
+    check_cli_error(
+        &["compare", &missing, "--trials", "5"],
+        "cannot read scenario",
+    );
+
+    let cases: [(&str, &str, &str); 5] = [
+        (
+            "syntax",
+            "name = \"broken\"\n[systems.percentile\na = \"destroyer\"\n",
+            "scenario ",
+        ),
+        (
+            "system",
+            "name = \"x\"\n[systems.warp-drive]\na = \"destroyer\"\nb = \"frigate\"\n",
+            "systems.warp-drive: unknown system",
+        ),
+        (
+            "option",
+            "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\nwarp = 3\n",
+            "systems.percentile: unknown option 'warp'",
+        ),
+        (
+            "ship",
+            "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"dreadnought\"\n",
+            "systems.percentile: unknown ship 'dreadnought'",
+        ),
+        (
+            "range",
+            "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\nstart-range = 500\n",
+            "start-range",
+        ),
+    ];
+    for (tag, text, fragment) in cases {
+        let file = ScenarioFile::new(tag, text);
+        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
+        check_cli_error(&["compare", file.path(), "--trials", "5"], file.path());
+    }
+}
