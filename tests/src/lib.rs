@@ -957,8 +957,8 @@ pub fn check_cli_data_error(args: &[&str], fragments: &[&str]) {
     }
 }
 
-/// A copy of `rulesets/percentile/` in a fresh folder under the system's
-/// temporary folder, removed on drop, for tests that break the data.
+/// A copy of a system's `rulesets/<id>/` in a fresh folder under the
+/// system's temporary folder, removed on drop, for tests that break the data.
 #[derive(Debug)]
 pub struct RulesetCopy {
     dir: PathBuf,
@@ -968,9 +968,16 @@ impl RulesetCopy {
     /// Copies the data of record; `tag` names the copy, for a reader of
     /// leftover folders.
     pub fn new(tag: &str) -> RulesetCopy {
+        RulesetCopy::of("percentile", tag)
+    }
+
+    /// Copies the data of record of the system `id`.
+    pub fn of(id: &str, tag: &str) -> RulesetCopy {
         use std::sync::atomic::{AtomicU32, Ordering};
         static COUNTER: AtomicU32 = AtomicU32::new(0);
-        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/percentile");
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rulesets")
+            .join(id);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
@@ -980,7 +987,7 @@ impl RulesetCopy {
             COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&dir).expect("the temporary folder can be created");
-        for entry in std::fs::read_dir(&source).expect("rulesets/percentile is readable") {
+        for entry in std::fs::read_dir(&source).expect("the ruleset folder is readable") {
             let path = entry.expect("a readable entry").path();
             if path.extension().is_some_and(|e| e == "toml") {
                 let name = path.file_name().expect("a file name");

@@ -79,3 +79,29 @@ fn percentile_conforms() {
         ),
     });
 }
+
+#[test]
+fn module_grid_conforms() {
+    check_conformance(&Case {
+        registration: broadside_module_grid::REGISTRATION,
+        resolves: vec![
+            resolve("frigate", "destroyer", &[("range", OptionValue::Number(2))]),
+            resolve(
+                "cruiser",
+                "frigate",
+                &[
+                    ("range", OptionValue::Number(4)),
+                    ("mode", text("long")),
+                    ("side", text("port")),
+                ],
+            ),
+            resolve(
+                "destroyer",
+                "cruiser",
+                &[("range", OptionValue::Number(1)), ("mode", text("multi"))],
+            ),
+        ],
+        duel: duel("destroyer", "frigate", Options::new()),
+        mirror: duel("destroyer", "destroyer", Options::new()),
+    });
+}

@@ -6,7 +6,10 @@
 use broadside_core::Registration;
 
 /// Every registered rule system, in the order `compare` prints them.
-pub const RULESETS: &[Registration] = &[broadside_percentile::REGISTRATION];
+pub const RULESETS: &[Registration] = &[
+    broadside_percentile::REGISTRATION,
+    broadside_module_grid::REGISTRATION,
+];
 
 /// The registration with this id.
 pub fn find(id: &str) -> Option<&'static Registration> {

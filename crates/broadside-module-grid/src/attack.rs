@@ -1,0 +1,748 @@
+//! Attack resolution: the to-hit check, the 2d6 hit allocation on the centre line, and the hit it lands.
+//!
+//! A Cannon shot, a missile or a teleported bomb is declared with the side it
+//! strikes (already found from the line of sight) and, for direct fire, the
+//! point the firer calls as the "7". Resolution checks the declaration,
+//! spends what firing spends (Guns power, a missile, a bomb), rolls the skill
+//! check, rolls hit allocation, and hands the hit to damage allocation.
+
+use std::sync::Arc;
+
+use arrayvec::ArrayVec;
+use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError};
+
+use crate::ModuleGrid;
+use crate::damage::{Applied, Cause, Hit};
+use crate::model::{Crew, Function, Mode, ModuleIx, ShipClass, ShipSide, Skill, Square};
+use crate::ship::Ship;
+
+/// The ships an attack is resolved among, with the names events use.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Every ship in play.
+    pub ships: Vec<Ship>,
+    /// How events name each ship (shared, so copying a board for a new
+    /// trial does not copy the names).
+    pub names: Arc<[String]>,
+}
+
+/// What fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Weapon {
+    /// A Cannon module, in a mode.
+    Cannon {
+        /// The Cannon.
+        module: ModuleIx,
+        /// Its configuration for this shot.
+        mode: Mode,
+    },
+    /// A Missile Bay launching one missile.
+    Missile {
+        /// The Missile Bay.
+        module: ModuleIx,
+    },
+    /// A Teleporter sending one bomb.
+    Teleporter {
+        /// The Teleporter.
+        module: ModuleIx,
+    },
+}
+
+impl Weapon {
+    /// The module that fires.
+    pub const fn module(self) -> ModuleIx {
+        match self {
+            Weapon::Cannon { module, .. }
+            | Weapon::Missile { module }
+            | Weapon::Teleporter { module } => module,
+        }
+    }
+
+    /// Whether its hit allocation uses the target's centre mark rather than
+    /// a called point.
+    pub fn is_indirect(self, system: &ModuleGrid) -> bool {
+        match self {
+            Weapon::Cannon { mode, .. } => system.rules.mode(mode).indirect,
+            Weapon::Missile { .. } => true,
+            Weapon::Teleporter { .. } => false,
+        }
+    }
+}
+
+/// A declared attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shot {
+    /// Index of the firing ship on the board.
+    pub attacker: usize,
+    /// What it fires.
+    pub weapon: Weapon,
+    /// Index of the target ship on the board.
+    pub target: usize,
+    /// Range in hexes.
+    pub range: u32,
+    /// The side of the target struck (from the line of sight, or chosen where
+    /// the rules let the firer choose).
+    pub side: ShipSide,
+    /// The point called as the "7" (Cannon and Teleporter); `None` uses the
+    /// target's centre mark.
+    pub call: Option<Square>,
+    /// Scans the firer will spend rerolling allocation dice that miss the
+    /// silhouette.
+    pub scans: u8,
+    /// Luck the firer will spend the same way, after scans.
+    pub luck: u8,
+}
+
+/// A skill check: the dice, the total and the difficulty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillRoll {
+    /// Every die rolled (three for a professional).
+    pub faces: ArrayVec<u8, 8>,
+    /// The dice kept plus skill and penalties.
+    pub total: i32,
+    /// The number to reach.
+    pub difficulty: i32,
+    /// Whether the total reached it.
+    pub success: bool,
+}
+
+/// A hit allocation roll and the line it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AllocationRoll {
+    /// The two dice as they finally stood.
+    pub faces: [u8; 2],
+    /// Their total.
+    pub total: i32,
+    /// The point used as the "7": the called point or the centre mark.
+    pub centre: Square,
+    /// The row or column landed on, 0-based (may lie off the layout).
+    pub line: i32,
+    /// Scans spent on rerolls.
+    pub scans_spent: u8,
+    /// Luck spent on rerolls.
+    pub luck_spent: u8,
+}
+
+/// What an attack came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShotOutcome {
+    /// The shot's power (Cannon and missile dice before Shields).
+    pub power: u8,
+    /// The range the to-hit check counted (half in Long mode).
+    pub effective_range: u32,
+    /// The to-hit (or teleport) check.
+    pub check: SkillRoll,
+    /// Whether it hit.
+    pub hit: bool,
+    /// The allocation roll, on a hit.
+    pub allocation: Option<AllocationRoll>,
+    /// What the hit did, if it landed on or near the ship.
+    pub applied: Option<Applied>,
+}
+
+impl ModuleGrid {
+    /// A skill check: the crew's dice (the best of more for a
+    /// professional), plus the skill, less the OOC penalty for `ooc` levels
+    /// (pass 0 for checks OOC does not hinder), against `difficulty`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "a check's parts are all the rules' own numbers"
+    )]
+    pub fn skill_check(
+        &self,
+        crew: &Crew,
+        skill: Skill,
+        ooc: u8,
+        difficulty: i32,
+        what: &str,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<SkillRoll, ResolveError> {
+        let c = &self.rules.constants;
+        let professional = crew.is_professional(skill);
+        let count = if professional {
+            c.professional_dice
+        } else {
+            c.skill_dice
+        };
+        let pool = dice.pool(u32::from(count), Die::D6)?;
+        let mut faces: ArrayVec<u8, 8> = ArrayVec::new();
+        faces.extend(pool.faces().take(8).map(|f| f as u8));
+        // A professional keeps the best of the dice; everyone keeps all.
+        let mut sorted = faces.clone();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        let kept: i32 = sorted
+            .iter()
+            .take(usize::from(c.skill_dice))
+            .map(|&f| i32::from(f))
+            .sum();
+        sink.emit(|| Event::Roll {
+            purpose: if professional && count > c.skill_dice {
+                format!(
+                    "{} check (a professional: best {} of {count})",
+                    skill.name(),
+                    c.skill_dice
+                )
+            } else {
+                format!("{} check", skill.name())
+            },
+            dice: format!("{count}d6"),
+            faces: pool.to_vec(),
+            total: kept,
+        });
+        let level = i32::from(crew.level(skill));
+        let mut total = kept + level;
+        if level != 0 {
+            sink.emit(|| Event::Modifier {
+                to: format!("{} check", skill.name()),
+                amount: level,
+                reason: format!("{} skill {level}", skill.name()),
+            });
+        }
+        let amount = i32::from(ooc) * c.ooc_penalty;
+        if amount != 0 {
+            total -= amount;
+            sink.emit(|| Event::Modifier {
+                to: format!("{} check", skill.name()),
+                amount: -amount,
+                reason: format!("OOC {ooc}"),
+            });
+        }
+        let success = total >= difficulty;
+        sink.emit(|| Event::Check {
+            what: what.to_owned(),
+            roll: total,
+            target: difficulty,
+            success,
+            rule: None,
+        });
+        Ok(SkillRoll {
+            faces,
+            total,
+            difficulty,
+            success,
+        })
+    }
+
+    /// The power of a Cannon shot in a mode with `guns` Guns power: Guns,
+    /// half the Guns rounded down (Long), or the mode's fixed power (Multi).
+    pub fn cannon_power(&self, mode: Mode, guns: u8) -> u8 {
+        let rule = self.rules.mode(mode);
+        match rule.fixed_power {
+            Some(power) => power,
+            // Rounding: the Long configuration halves the power rounded down.
+            None => guns / rule.power_divisor.max(1),
+        }
+    }
+
+    /// The range a mode's to-hit check counts: Long counts half the range,
+    /// rounded up.
+    pub fn counted_range(&self, mode: Mode, range: u32) -> u32 {
+        // Rounding: the Long configuration halves the range rounded up.
+        range.div_ceil(u32::from(self.rules.mode(mode).range_divisor.max(1)))
+    }
+
+    /// Checks that the rules allow the shot; nothing changes if not.
+    pub fn check_shot(&self, board: &Board, shot: &Shot) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let (Some(attacker), Some(target)) =
+            (board.ships.get(shot.attacker), board.ships.get(shot.target))
+        else {
+            return Err(ResolveError::Internal(
+                "a shot names a ship not on the board".into(),
+            ));
+        };
+        let who = &board.names[shot.attacker];
+        let whom = &board.names[shot.target];
+        if shot.attacker == shot.target {
+            return Err(ResolveError::Refused(format!(
+                "the {who} cannot fire at itself"
+            )));
+        }
+        if attacker.is_destroyed() {
+            return Err(ResolveError::Refused(format!(
+                "the {who} has exploded and cannot fire"
+            )));
+        }
+        if target.is_destroyed() {
+            return Err(ResolveError::Refused(format!(
+                "the {whom} has already exploded"
+            )));
+        }
+        let class = rules.class(attacker.class);
+        let module = shot.weapon.module();
+        let Some(info) = class.modules.get(usize::from(module)) else {
+            return Err(ResolveError::Internal(format!(
+                "the {who} has no module {module}"
+            )));
+        };
+        let kind = rules.module_type(class, module);
+        let (function, label) = match shot.weapon {
+            Weapon::Cannon { .. } => (Function::Cannon, "Cannon"),
+            Weapon::Missile { .. } => (Function::MissileBay, "Missile Bay"),
+            Weapon::Teleporter { .. } => (Function::Teleporter, "Teleporter"),
+        };
+        if kind.function != function {
+            return Err(ResolveError::Refused(format!(
+                "the {who}'s module at {} is a {}, not a {label}",
+                info.at, kind.name
+            )));
+        }
+        if !attacker.is_working(module) {
+            return Err(ResolveError::Refused(format!(
+                "the {who}'s {label} at {} is broken",
+                info.at
+            )));
+        }
+        if attacker.used & crate::ship::bit(module) != 0 {
+            return Err(ResolveError::Refused(format!(
+                "the {who}'s {label} at {} has a Used marker this turn",
+                info.at
+            )));
+        }
+        match shot.weapon {
+            Weapon::Cannon { mode, .. } => {
+                let rule = rules.mode(mode);
+                let order = Ship::cannon_order(class, module).unwrap_or(usize::MAX);
+                let fired = attacker.shots.get(order).copied().unwrap_or(u8::MAX);
+                if fired >= rule.shots_per_turn {
+                    return Err(ResolveError::Refused(format!(
+                        "the {who}'s Cannon at {} has fired {fired} time(s) this turn; {} mode allows {}",
+                        info.at,
+                        mode.name(),
+                        rule.shots_per_turn
+                    )));
+                }
+                if let Some(needed) = rule.needs
+                    && !attacker.has_working(class, needed)
+                {
+                    let name = rules
+                        .module_types
+                        .iter()
+                        .find(|t| t.function == needed)
+                        .map_or(needed.id(), |t| t.name.as_str());
+                    return Err(ResolveError::Refused(format!(
+                        "{} mode needs a working {name}, and the {who} has none",
+                        mode.name()
+                    )));
+                }
+                if rule.uses_guns && attacker.guns == 0 {
+                    return Err(ResolveError::Refused(format!(
+                        "the {who} has no Guns power left for a {} shot (Multi uses none)",
+                        mode.name()
+                    )));
+                }
+            }
+            Weapon::Missile { .. } => {
+                if attacker.missiles == 0 {
+                    return Err(ResolveError::Refused(format!(
+                        "the {who} has no missiles left"
+                    )));
+                }
+                if shot.range > rules.constants.missile_range {
+                    return Err(ResolveError::Refused(format!(
+                        "range {} is beyond a missile's {} hexes",
+                        shot.range, rules.constants.missile_range
+                    )));
+                }
+            }
+            Weapon::Teleporter { .. } => {
+                if attacker.bombs == 0 {
+                    return Err(ResolveError::Refused(format!(
+                        "the {who} has no bombs left"
+                    )));
+                }
+            }
+        }
+        if let Some(call) = shot.call {
+            if shot.weapon.is_indirect(self) {
+                return Err(ResolveError::Refused(format!(
+                    "an indirect hit lands on the {whom}'s centre mark: no point can be called"
+                )));
+            }
+            let target_class = rules.class(target.class);
+            if target_class.module_at(call).is_none() {
+                return Err(ResolveError::Refused(format!(
+                    "the called point {call} is off the {whom}: the layout is {} rows by {} columns and the point must be a module square",
+                    target_class.rows, target_class.cols
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Rolls hit allocation against a target class from `centre`, spending
+    /// up to `scans` and then `luck` of the firer's on rerolls while the line
+    /// misses the silhouette. Each reroll takes the die whose new face most
+    /// often brings the line onto the ship.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the firer's budgets are part of the roll"
+    )]
+    pub fn allocation_roll(
+        &self,
+        target: &ShipClass,
+        side: ShipSide,
+        centre: Square,
+        budget: (u8, u8),
+        firer: Option<&mut Ship>,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<AllocationRoll, ResolveError> {
+        let c = &self.rules.constants;
+        let pool = dice.pool(u32::from(c.allocation_dice), Die::D6)?;
+        let mut faces = [0u8; 2];
+        for (slot, face) in faces.iter_mut().zip(pool.faces()) {
+            *slot = face as u8;
+        }
+        sink.emit(|| Event::Roll {
+            purpose: format!("hit allocation on the {side} side"),
+            dice: format!("{}d6", c.allocation_dice),
+            faces: pool.to_vec(),
+            total: pool.total() as i32,
+        });
+        let base = target.centre_line(side, centre);
+        let line_of =
+            |faces: [u8; 2]| base + i32::from(faces[0]) + i32::from(faces[1]) - c.allocation_centre;
+        let on_ship = |line: i32| !target.lane(side, line).is_empty();
+        let (mut scans, mut luck) = budget;
+        let mut roll = AllocationRoll {
+            faces,
+            total: 0,
+            centre,
+            line: 0,
+            scans_spent: 0,
+            luck_spent: 0,
+        };
+        let mut firer = firer;
+        loop {
+            if on_ship(line_of(roll.faces)) || (scans == 0 && luck == 0) {
+                break;
+            }
+            // The die whose reroll lands on the ship on the most faces.
+            let chances = |keep: usize| {
+                (1..=6u8)
+                    .filter(|&f| {
+                        let mut next = roll.faces;
+                        next[1 - keep] = f;
+                        on_ship(line_of(next))
+                    })
+                    .count()
+            };
+            let (die, chance) = if chances(1) >= chances(0) {
+                (0, chances(1))
+            } else {
+                (1, chances(0))
+            };
+            if chance == 0 {
+                break;
+            }
+            let source = if scans > 0 {
+                scans -= 1;
+                roll.scans_spent += 1;
+                if let Some(f) = firer.as_deref_mut() {
+                    f.scans = f.scans.saturating_sub(1);
+                }
+                "a scan"
+            } else {
+                luck -= 1;
+                roll.luck_spent += 1;
+                if let Some(f) = firer.as_deref_mut() {
+                    f.luck = f.luck.saturating_sub(c.luck_per_reroll);
+                }
+                "Luck"
+            };
+            let old = roll.faces[die];
+            let new = dice.roll(Die::D6)?;
+            roll.faces[die] = new as u8;
+            sink.emit(|| Event::Roll {
+                purpose: format!("hit allocation: {source} rerolls the {old}"),
+                dice: "1d6".into(),
+                faces: vec![new],
+                total: new as i32,
+            });
+        }
+        roll.total = i32::from(roll.faces[0]) + i32::from(roll.faces[1]);
+        roll.line = line_of(roll.faces);
+        let (total, line) = (roll.total, roll.line);
+        let centre_line = base;
+        sink.emit(|| {
+            let what = if side.along_columns() {
+                "column"
+            } else {
+                "row"
+            };
+            let offset = total - c.allocation_centre;
+            let way = match (side.along_columns(), offset.signum()) {
+                (_, 0) => String::from("the centre line"),
+                (true, 1) => format!("{offset} to starboard"),
+                (true, _) => format!("{} to port", -offset),
+                (false, 1) => format!("{offset} aftward"),
+                (false, _) => format!("{} forward", -offset),
+            };
+            Event::TableRow {
+                table: format!(
+                    "hit allocation from {what} {} ({side} side)",
+                    centre_line + 1
+                ),
+                roll: total,
+                row: format!("{what} {}: {way}", line + 1),
+            }
+        });
+        Ok(roll)
+    }
+
+    /// The to-hit check of a Cannon shot or missile, or the Science check of
+    /// a teleport, with every difficulty modifier reported.
+    fn shot_check(
+        &self,
+        board: &Board,
+        shot: &Shot,
+        effective_range: u32,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<SkillRoll, ResolveError> {
+        let rules = &self.rules;
+        let c = &rules.constants;
+        let attacker = &board.ships[shot.attacker];
+        let crew = &rules.class(attacker.class).crew;
+        let range = i32::try_from(effective_range).unwrap_or(i32::MAX / 4);
+        let ooc = attacker.ooc;
+        match shot.weapon {
+            Weapon::Cannon { mode, .. } => {
+                sink.emit(|| Event::Base {
+                    what: "to-hit difficulty".into(),
+                    value: c.to_hit_base,
+                    source: "ruling: a Gunnery check against 7 + range (rules.toml to-hit)".into(),
+                });
+                let amount = c.to_hit_per_hex * range;
+                if amount != 0 {
+                    sink.emit(|| Event::Modifier {
+                        to: "to-hit difficulty".into(),
+                        amount,
+                        reason: if effective_range == shot.range {
+                            format!("range {range}")
+                        } else {
+                            format!(
+                                "range {}, counted as {range} in {} mode (half, rounded up)",
+                                shot.range,
+                                mode.name()
+                            )
+                        },
+                    });
+                }
+                self.skill_check(
+                    crew,
+                    c.to_hit_skill,
+                    ooc,
+                    c.to_hit_base + amount,
+                    "to hit",
+                    dice,
+                    sink,
+                )
+            }
+            Weapon::Missile { .. } => {
+                sink.emit(|| Event::Base {
+                    what: "missile to-hit difficulty".into(),
+                    value: c.missile_difficulty,
+                    source: "ruling: missiles as indirect hits (rules.toml missile)".into(),
+                });
+                self.skill_check(
+                    crew,
+                    c.missile_skill,
+                    ooc,
+                    c.missile_difficulty,
+                    "missile hits",
+                    dice,
+                    sink,
+                )
+            }
+            Weapon::Teleporter { .. } => {
+                let target = &board.ships[shot.target];
+                sink.emit(|| Event::Base {
+                    what: "teleport difficulty".into(),
+                    value: c.teleport_base,
+                    source: "Teleporter: the firer's Shields + the target's Shields + distance"
+                        .into(),
+                });
+                let mut difficulty = c.teleport_base;
+                for (amount, reason) in [
+                    (i32::from(attacker.shields), "the firer's Shields"),
+                    (i32::from(target.shields), "the target's Shields"),
+                    (range, "distance in hexes"),
+                ] {
+                    difficulty += amount;
+                    if amount != 0 {
+                        sink.emit(|| Event::Modifier {
+                            to: "teleport difficulty".into(),
+                            amount,
+                            reason: reason.into(),
+                        });
+                    }
+                }
+                self.skill_check(
+                    crew,
+                    c.teleport_skill,
+                    0,
+                    difficulty,
+                    "teleport",
+                    dice,
+                    sink,
+                )
+            }
+        }
+    }
+}
+
+impl AttackResolution for ModuleGrid {
+    type Board = Board;
+    type Declaration = Shot;
+    type Outcome = ShotOutcome;
+
+    fn resolve_attack(
+        &self,
+        board: &mut Board,
+        shot: &Shot,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<ShotOutcome, ResolveError> {
+        self.check_shot(board, shot)?;
+        let rules = &self.rules;
+        let c = &rules.constants;
+        let attacker_class = rules.class(board.ships[shot.attacker].class);
+        let target_class = rules.class(board.ships[shot.target].class);
+        let at = attacker_class.modules[usize::from(shot.weapon.module())].at;
+        sink.emit(|| Event::Declared {
+            actor: board.names[shot.attacker].clone(),
+            action: match shot.weapon {
+                Weapon::Cannon { mode, .. } => format!(
+                    "fires its Cannon at {at} in {} mode at the {}'s {} side, range {}",
+                    mode.name(),
+                    board.names[shot.target],
+                    shot.side,
+                    shot.range
+                ),
+                Weapon::Missile { .. } => format!(
+                    "launches a missile from its Missile Bay at {at} at the {}, range {}",
+                    board.names[shot.target], shot.range
+                ),
+                Weapon::Teleporter { .. } => format!(
+                    "teleports a bomb from its Teleporter at {at} onto the {}'s {} side, range {}",
+                    board.names[shot.target], shot.side, shot.range
+                ),
+            },
+        });
+
+        // Firing spends what it spends whether or not it hits: Guns power
+        // (a Used marker) for a Cannon outside Multi, a missile, a bomb.
+        let attacker = &mut board.ships[shot.attacker];
+        let bit = crate::ship::bit(shot.weapon.module());
+        let (power, effective_range) = match shot.weapon {
+            Weapon::Cannon { module, mode } => {
+                let rule = rules.mode(mode);
+                let power = self.cannon_power(mode, attacker.guns);
+                let guns = attacker.guns;
+                sink.emit(|| Event::Base {
+                    what: "Cannon power".into(),
+                    value: i32::from(power),
+                    source: match (rule.fixed_power, rule.power_divisor) {
+                        (Some(_), _) => format!("{} mode", mode.name()),
+                        (None, 1) => format!("{} mode: Guns {guns}", mode.name()),
+                        (None, d) => format!(
+                            "{} mode: Guns {guns} divided by {d}, rounded down",
+                            mode.name()
+                        ),
+                    },
+                });
+                if rule.uses_guns {
+                    attacker.guns -= 1;
+                    attacker.used |= bit;
+                    let left = attacker.guns;
+                    sink.emit(|| Event::Effect {
+                        ship: board.names[shot.attacker].clone(),
+                        effect: format!("uses up one Guns power: Guns {guns} -> {left}"),
+                    });
+                } else {
+                    sink.emit(|| Event::Ruling {
+                        text: format!(
+                            "a {} shot takes no Used marker and uses up no Guns power",
+                            mode.name()
+                        ),
+                    });
+                }
+                if let Some(order) = Ship::cannon_order(attacker_class, module)
+                    && let Some(count) = attacker.shots.get_mut(order)
+                {
+                    *count = count.saturating_add(1);
+                }
+                (power, self.counted_range(mode, shot.range))
+            }
+            Weapon::Missile { .. } => {
+                attacker.missiles -= 1;
+                attacker.used |= bit;
+                (c.missile_power, shot.range)
+            }
+            Weapon::Teleporter { .. } => {
+                attacker.bombs -= 1;
+                attacker.used |= bit;
+                (c.bomb_dice, shot.range)
+            }
+        };
+
+        let check = self.shot_check(board, shot, effective_range, dice, sink)?;
+        let mut outcome = ShotOutcome {
+            power,
+            effective_range,
+            hit: check.success,
+            check,
+            allocation: None,
+            applied: None,
+        };
+        if !outcome.hit {
+            return Ok(outcome);
+        }
+        let centre = match shot.call {
+            Some(call) => {
+                sink.emit(|| Event::Declared {
+                    actor: board.names[shot.attacker].clone(),
+                    action: format!("calls {call} as the 7 of hit allocation"),
+                });
+                call
+            }
+            None => target_class.centre,
+        };
+        let allocation = self.allocation_roll(
+            target_class,
+            shot.side,
+            centre,
+            (shot.scans, shot.luck),
+            Some(&mut board.ships[shot.attacker]),
+            dice,
+            sink,
+        )?;
+        outcome.allocation = Some(allocation);
+        let bomb = matches!(shot.weapon, Weapon::Teleporter { .. });
+        if bomb && target_class.lane(shot.side, allocation.line).is_empty() {
+            sink.emit(|| Event::Ruling {
+                text: "the teleport misses the silhouette and fails".into(),
+            });
+            return Ok(outcome);
+        }
+        let hit = Hit {
+            cause: match shot.weapon {
+                Weapon::Cannon { mode, .. } => Cause::Cannon(mode),
+                Weapon::Missile { .. } => Cause::Missile,
+                Weapon::Teleporter { .. } => Cause::Bomb,
+            },
+            power,
+            through_shields: !bomb,
+            side: shot.side,
+            line: allocation.line,
+            impact_only: bomb,
+        };
+        let target = &mut board.ships[shot.target];
+        outcome.applied =
+            Some(self.allocate_named(&hit, target, &board.names[shot.target], dice, sink)?);
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,908 @@
+//! Whole engagements: power, movement, fire and recovery phases on a hex map, played through core's `TurnSequence`.
+//!
+//! The published section covers how a hit lands and what it breaks; the turn
+//! around it is a set of rulings, each in `rules.toml` `[engagement]` and the
+//! rules note:
+//! - Power: a ship with a working Engine reallocates power, restoring its
+//!   Guns and (with a working Shields module) its Shields; Used markers and
+//!   shot counts are cleared, and each working Science Bay gives its scans.
+//! - Movement: each side in turn moves its ship up to its Speed in hexes
+//!   (none without a working Engine), turning one hexside before and one
+//!   after (not without a working Helm, nor while tumbling).
+//! - Fire: each side in turn fires what bears, one shot at a time, the
+//!   tactics choosing each shot in the light of the last.
+//! - Recovery: repairs (Engineering checks) and OOC recovery (a Piloting
+//!   check at the Helm).
+//!
+//! Which side moves and fires first is rolled for on the first turn and
+//! alternates after. Decisions come from a [`ModuleGridTactics`]; this
+//! module checks them against the rules and treats an illegal answer as an
+//! internal error.
+
+use std::sync::Arc;
+
+use broadside_core::hex::{Direction, Hex};
+use broadside_core::{
+    AttackResolution, Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError,
+    Side, TrialOutcome, TurnSequence, Verdict,
+};
+
+use crate::ModuleGrid;
+use crate::attack::{Board, Shot, Weapon};
+use crate::damage::Cause;
+use crate::explosion::Bystander;
+use crate::model::{Function, Mode, ModuleIx, ModuleSet, ShipSide, SideSet, Square};
+use crate::sight::{self, MapObject, Sight};
+use crate::tactics::{DefaultTactics, ModuleGridTactics};
+
+/// Where a ship is and which way it points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pose {
+    /// Its hex.
+    pub hex: Hex,
+    /// The hexside its bow points through.
+    pub facing: Direction,
+}
+
+/// A ship's movement for one turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Maneuver {
+    /// A turn before moving: -1 left, 0 none, +1 right.
+    pub turn_before: i8,
+    /// Hexes moved straight ahead.
+    pub steps: u8,
+    /// A turn after moving: -1 left, 0 none, +1 right.
+    pub turn_after: i8,
+}
+
+impl Maneuver {
+    /// Where the move ends from a pose.
+    pub fn apply(self, pose: Pose) -> Pose {
+        let facing = pose.facing.turn(i32::from(self.turn_before));
+        let hex = pose.hex.step(facing, i32::from(self.steps));
+        Pose {
+            hex,
+            facing: facing.turn(i32::from(self.turn_after)),
+        }
+    }
+}
+
+/// A shot the tactics choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShotChoice {
+    /// What fires.
+    pub weapon: Weapon,
+    /// The side struck, from those offered.
+    pub side: ShipSide,
+    /// The point called as the "7" (direct fire only).
+    pub call: Option<Square>,
+    /// Scans to spend on allocation rerolls.
+    pub scans: u8,
+    /// Luck to spend on allocation rerolls.
+    pub luck: u8,
+}
+
+/// What a ship can do against its enemy this fire phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FireOptions {
+    /// The enemy ship's index.
+    pub target: usize,
+    /// Hexes to it.
+    pub range: u32,
+    /// Whether the line of sight is clear.
+    pub sight: Sight,
+    /// The target's sides a shot may strike (one; two at a corner; all four
+    /// in the same hex).
+    pub struck: SideSet,
+    /// The firer's own sides the line leaves through.
+    pub toward: SideSet,
+    /// Working Cannons that bear on the target with a shot left this turn.
+    pub cannons: ModuleSet,
+    /// Working, unused Missile Bays with an external facing, with missiles
+    /// left and the target in missile range.
+    pub missile_bays: ModuleSet,
+    /// Working, unused Teleporters with bombs left and a clear line.
+    pub teleporters: ModuleSet,
+}
+
+/// A phase of the game turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Power reallocation, Used markers cleared, scans.
+    Power,
+    /// The first side moves.
+    FirstMovement,
+    /// The second side moves.
+    SecondMovement,
+    /// The first side fires.
+    FirstFire,
+    /// The second side fires.
+    SecondFire,
+    /// Repairs and OOC recovery.
+    Recovery,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Power => "power phase",
+            Phase::FirstMovement => "first side's movement",
+            Phase::SecondMovement => "second side's movement",
+            Phase::FirstFire => "first side's fire",
+            Phase::SecondFire => "second side's fire",
+            Phase::Recovery => "recovery phase",
+        })
+    }
+}
+
+const TURN: [Phase; 6] = [
+    Phase::Power,
+    Phase::FirstMovement,
+    Phase::SecondMovement,
+    Phase::FirstFire,
+    Phase::SecondFire,
+    Phase::Recovery,
+];
+
+/// Everything that changes during an engagement between two ships: ship 0
+/// is side A, ship 1 side B.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Battle {
+    /// The ships and their names.
+    pub board: Board,
+    /// Each ship's position.
+    pub poses: [Pose; 2],
+    /// The side acting first this turn.
+    pub first: Side,
+}
+
+impl Battle {
+    /// The side whose turn a phase belongs to.
+    pub fn actor(&self, phase: Phase) -> Side {
+        match phase {
+            Phase::SecondMovement | Phase::SecondFire => self.first.other(),
+            _ => self.first,
+        }
+    }
+
+    /// The other ship's index.
+    pub const fn enemy(ship: usize) -> usize {
+        1 - ship
+    }
+}
+
+impl ModuleGrid {
+    /// A battle between two ships: A at the origin facing east, B `range`
+    /// hexes east facing west.
+    pub fn battle(&self, a: &str, b: &str, range: u32) -> Result<Battle, ResolveError> {
+        let known = || self.rules.ships.iter().map(|s| s.id.as_str());
+        let ship_a = self
+            .ship(a)
+            .ok_or_else(|| ResolveError::unknown("ship", a, known()))?;
+        let ship_b = self
+            .ship(b)
+            .ok_or_else(|| ResolveError::unknown("ship", b, known()))?;
+        let range =
+            i32::try_from(range).map_err(|_| ResolveError::bad_option("start-range", "too far"))?;
+        Ok(Battle {
+            board: Board {
+                ships: vec![ship_a, ship_b],
+                names: Arc::from(vec![format!("{a} (A)"), format!("{b} (B)")]),
+            },
+            poses: [
+                Pose {
+                    hex: Hex::ORIGIN,
+                    facing: Direction::EAST,
+                },
+                Pose {
+                    hex: Hex::ORIGIN.step(Direction::EAST, range),
+                    facing: Direction::WEST,
+                },
+            ],
+            first: Side::A,
+        })
+    }
+
+    /// Whether a ship's OOC is above its pilot's skill: it tumbles and
+    /// cannot turn.
+    pub fn tumbling(&self, battle: &Battle, ship: usize) -> bool {
+        let s = &battle.board.ships[ship];
+        let pilot = self
+            .rules
+            .class(s.class)
+            .crew
+            .level(self.rules.constants.ooc_recovery_skill);
+        i32::from(s.ooc) > i32::from(pilot)
+    }
+
+    /// Whether a maneuver is legal for a ship now.
+    pub fn maneuver_allowed(
+        &self,
+        battle: &Battle,
+        ship: usize,
+        m: Maneuver,
+    ) -> Result<(), String> {
+        let s = &battle.board.ships[ship];
+        let class = self.rules.class(s.class);
+        let speed = if s.has_working(class, Function::Engine) {
+            class.speed
+        } else {
+            0
+        };
+        if m.steps > speed {
+            return Err(format!("{} hexes, but it can move {speed}", m.steps));
+        }
+        if m.turn_before.abs() > 1 || m.turn_after.abs() > 1 {
+            return Err("a turn is one hexside at a time".into());
+        }
+        if (m.turn_before != 0 || m.turn_after != 0)
+            && (!s.has_working(class, Function::Helm) || self.tumbling(battle, ship))
+        {
+            return Err("it cannot turn without a working Helm or while tumbling".into());
+        }
+        Ok(())
+    }
+
+    /// What a ship can fire at its enemy now.
+    pub fn fire_options(&self, battle: &Battle, ship: usize, objects: &[MapObject]) -> FireOptions {
+        let target = Battle::enemy(ship);
+        let me = &battle.board.ships[ship];
+        let class = self.rules.class(me.class);
+        let from = battle.poses[ship];
+        let to = battle.poses[target];
+        let range = from.hex.distance(to.hex);
+        let sight = self.line_of_sight(from.hex, to.hex, objects);
+        let struck = sight::sides_struck(from.hex, to.hex, to.facing);
+        let toward = sight::sides_toward(from.hex, from.facing, to.hex);
+        let mut options = FireOptions {
+            target,
+            range,
+            sight,
+            struck,
+            toward,
+            cannons: 0,
+            missile_bays: 0,
+            teleporters: 0,
+        };
+        if me.is_destroyed() || battle.board.ships[target].is_destroyed() {
+            return options;
+        }
+        let clear = sight == Sight::Clear;
+        let most_shots = self
+            .rules
+            .modes
+            .iter()
+            .map(|m| m.shots_per_turn)
+            .max()
+            .unwrap_or(1);
+        for (ix, module) in class.modules.iter().enumerate() {
+            let m = ix as ModuleIx;
+            let bit = 1u64 << ix;
+            if !me.is_working(m) || me.used & bit != 0 {
+                continue;
+            }
+            match self.rules.module_type(class, m).function {
+                Function::Cannon => {
+                    let fired = crate::ship::Ship::cannon_order(class, m)
+                        .and_then(|o| me.shots.get(o).copied())
+                        .unwrap_or(u8::MAX);
+                    if clear && fired < most_shots && module.exposed.meets(toward) {
+                        options.cannons |= bit;
+                    }
+                }
+                Function::MissileBay
+                    if me.missiles > 0
+                        && !module.exposed.is_empty()
+                        && range <= self.rules.constants.missile_range =>
+                {
+                    options.missile_bays |= bit;
+                }
+                Function::Teleporter if me.bombs > 0 && clear => {
+                    options.teleporters |= bit;
+                }
+                _ => {}
+            }
+        }
+        options
+    }
+
+    fn power_phase(&self, battle: &mut Battle, sink: &mut dyn EventSink) {
+        for i in 0..battle.board.ships.len() {
+            let ship = &mut battle.board.ships[i];
+            if ship.is_destroyed() {
+                continue;
+            }
+            let class = self.rules.class(ship.class);
+            ship.used = 0;
+            ship.shots = [0; crate::ship::MAX_CANNONS];
+            ship.scans = ship.scan_capacity(&self.rules);
+            let name = &battle.board.names[i];
+            if !ship.has_working(class, Function::Engine) {
+                sink.emit(|| Event::Ruling {
+                    text: format!(
+                        "the {name} has no working Engine: its power cannot be reallocated"
+                    ),
+                });
+                continue;
+            }
+            let shields = if ship.has_working(class, Function::Shields) {
+                class.shields
+            } else {
+                0
+            };
+            if ship.guns != class.guns || ship.shields != shields {
+                let (g0, s0) = (ship.guns, ship.shields);
+                ship.guns = class.guns;
+                ship.shields = shields;
+                sink.emit(|| Event::Effect {
+                    ship: name.clone(),
+                    effect: format!(
+                        "reallocates power: Guns {g0} -> {}, Shields {s0} -> {shields}{}",
+                        class.guns,
+                        if shields < class.shields {
+                            " (no working Shields module)"
+                        } else {
+                            ""
+                        }
+                    ),
+                });
+            }
+        }
+    }
+
+    fn movement_phase(
+        &self,
+        battle: &mut Battle,
+        ship: usize,
+        tactics: &dyn ModuleGridTactics,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        if battle.board.ships[ship].is_destroyed() {
+            return Ok(());
+        }
+        let m = tactics.maneuver(self, battle, ship);
+        if let Err(why) = self.maneuver_allowed(battle, ship, m) {
+            return Err(ResolveError::Internal(format!(
+                "tactics chose an illegal move for the {}: {why}",
+                battle.board.names[ship]
+            )));
+        }
+        let end = m.apply(battle.poses[ship]);
+        battle.poses[ship] = end;
+        sink.emit(|| Event::Effect {
+            ship: battle.board.names[ship].clone(),
+            effect: format!(
+                "moves {} {} (turns {:+} before, {:+} after) to {} facing {}",
+                m.steps,
+                if m.steps == 1 { "hex" } else { "hexes" },
+                m.turn_before,
+                m.turn_after,
+                end.hex,
+                end.facing.index()
+            ),
+        });
+        Ok(())
+    }
+
+    fn fire_phase(
+        &self,
+        battle: &mut Battle,
+        ship: usize,
+        objects: &[MapObject],
+        tactics: &dyn ModuleGridTactics,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        loop {
+            if battle.board.ships[ship].is_destroyed() {
+                return Ok(());
+            }
+            let options = self.fire_options(battle, ship, objects);
+            if battle.board.ships[options.target].is_destroyed() {
+                return Ok(());
+            }
+            let Some(choice) = tactics.next_shot(self, battle, ship, &options) else {
+                return Ok(());
+            };
+            self.check_choice(battle, ship, &options, &choice)?;
+            let shot = Shot {
+                attacker: ship,
+                weapon: choice.weapon,
+                target: options.target,
+                range: options.range,
+                side: choice.side,
+                call: choice.call,
+                scans: choice.scans,
+                luck: choice.luck,
+            };
+            if let Err(e) = self.check_shot(&battle.board, &shot) {
+                return Err(ResolveError::Internal(format!(
+                    "tactics chose a shot the rules refuse: {e}"
+                )));
+            }
+            let exploded_before = exploded_mask(battle);
+            let outcome = self.resolve_attack(&mut battle.board, &shot, dice, sink)?;
+            if let Weapon::Cannon {
+                mode: Mode::Fusion, ..
+            } = choice.weapon
+                && outcome.hit
+            {
+                self.burst_beyond(battle, options.target, outcome.power, objects, dice, sink)?;
+            }
+            self.explosions(battle, exploded_before, dice, sink)?;
+        }
+    }
+
+    /// Checks a tactics choice against what was offered.
+    fn check_choice(
+        &self,
+        battle: &Battle,
+        ship: usize,
+        options: &FireOptions,
+        choice: &ShotChoice,
+    ) -> Result<(), ResolveError> {
+        let me = &battle.board.ships[ship];
+        let bit = crate::ship::bit(choice.weapon.module());
+        let offered = match choice.weapon {
+            Weapon::Cannon { .. } => options.cannons,
+            Weapon::Missile { .. } => options.missile_bays,
+            Weapon::Teleporter { .. } => options.teleporters,
+        };
+        let why = if offered & bit == 0 {
+            Some("a weapon that cannot fire at the target".to_owned())
+        } else if !options.struck.has(choice.side) {
+            Some(format!(
+                "the {} side, which the line of sight does not reach",
+                choice.side
+            ))
+        } else if choice.scans > me.scans || choice.luck > me.luck {
+            Some("more scans or Luck than it has".to_owned())
+        } else {
+            None
+        };
+        match why {
+            None => Ok(()),
+            Some(why) => Err(ResolveError::Internal(format!(
+                "tactics chose an illegal shot for the {}: {why}",
+                battle.board.names[ship]
+            ))),
+        }
+    }
+
+    /// A Fusion burst in the target's hex reaches every other ship in range
+    /// and in sight of it (the target itself took it as the shot's hit).
+    fn burst_beyond(
+        &self,
+        battle: &mut Battle,
+        target: usize,
+        power: u8,
+        objects: &[MapObject],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let at = battle.poses[target].hex;
+        for other in 0..battle.board.ships.len() {
+            if other == target || battle.board.ships[other].is_destroyed() {
+                continue;
+            }
+            let pose = battle.poses[other];
+            let reach = self.burst_power(power, at.distance(pose.hex));
+            if reach == 0 || self.line_of_sight(at, pose.hex, objects) != Sight::Clear {
+                continue;
+            }
+            let side = blast_side(at, pose);
+            self.blast_strike(
+                &mut battle.board,
+                other,
+                reach,
+                side,
+                Cause::FusionBurst,
+                dice,
+                sink,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Every ship that exploded since `before` (a mask of the ships already
+    /// exploded) blasts the others, which may explode in turn.
+    fn explosions(
+        &self,
+        battle: &mut Battle,
+        before: u8,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        // A ship's blast is resolved once: `blasted` marks those done.
+        let mut blasted = before;
+        loop {
+            let Some(source) = (0..battle.board.ships.len())
+                .find(|&i| battle.board.ships[i].exploded && blasted & (1 << i) == 0)
+            else {
+                return Ok(());
+            };
+            blasted |= 1 << source;
+            let size = self.rules.class(battle.board.ships[source].class).size;
+            let at = battle.poses[source].hex;
+            let mut bystanders: arrayvec::ArrayVec<Bystander, 2> = arrayvec::ArrayVec::new();
+            for other in 0..battle.board.ships.len() {
+                if other == source || battle.board.ships[other].is_destroyed() {
+                    continue;
+                }
+                let pose = battle.poses[other];
+                bystanders.push(Bystander::Ship {
+                    index: other,
+                    distance: at.distance(pose.hex),
+                    side: blast_side(at, pose),
+                    docked: false,
+                });
+            }
+            self.explosion(size, &mut battle.board, &bystanders, dice, sink)?;
+        }
+    }
+
+    fn recovery_phase(
+        &self,
+        battle: &mut Battle,
+        tactics: [&dyn ModuleGridTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let c = &self.rules.constants;
+        for (i, tactic) in tactics.iter().enumerate() {
+            if battle.board.ships[i].is_destroyed() {
+                continue;
+            }
+            for _ in 0..c.repairs_per_turn {
+                let Some(module) = tactic.repair(self, battle, i) else {
+                    break;
+                };
+                self.repair(&mut battle.board, i, module, dice, sink)?;
+            }
+            let ship = battle.board.ships[i];
+            let class = self.rules.class(ship.class);
+            if ship.ooc > 0 && ship.has_working(class, Function::Helm) {
+                let name = &battle.board.names[i];
+                sink.emit(|| Event::Base {
+                    what: "OOC recovery difficulty".into(),
+                    value: c.ooc_recovery_difficulty,
+                    source:
+                        "ruling: a Piloting check at the Helm each turn (rules.toml engagement)"
+                            .into(),
+                });
+                let penalty = if c.ooc_recovery_penalised {
+                    ship.ooc
+                } else {
+                    0
+                };
+                let roll = self.skill_check(
+                    &class.crew,
+                    c.ooc_recovery_skill,
+                    penalty,
+                    c.ooc_recovery_difficulty,
+                    "OOC recovery",
+                    dice,
+                    sink,
+                )?;
+                if roll.success {
+                    let s = &mut battle.board.ships[i];
+                    s.ooc = s.ooc.saturating_sub(c.ooc_recovered);
+                    let ooc = s.ooc;
+                    sink.emit(|| Event::Effect {
+                        ship: name.clone(),
+                        effect: format!("regains some control: OOC {ooc}"),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An Engineering check to take one Broken marker off a module: the
+    /// repair difficulty, more in a slagged square.
+    pub fn repair(
+        &self,
+        board: &mut Board,
+        ship: usize,
+        module: ModuleIx,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<bool, ResolveError> {
+        let c = &self.rules.constants;
+        let s = board.ships[ship];
+        let class = self.rules.class(s.class);
+        let name = &board.names[ship];
+        if usize::from(module) >= class.modules.len() || s.markers(module) == 0 {
+            return Err(ResolveError::Internal(format!(
+                "a repair of the {name}'s module {module}, which is not broken"
+            )));
+        }
+        let markers = s.markers(module);
+        let at = class.modules[usize::from(module)].at;
+        let kind = &self.rules.module_type(class, module).name;
+        sink.emit(|| Event::Declared {
+            actor: name.clone(),
+            action: format!("repairs the {kind} at {at}"),
+        });
+        sink.emit(|| Event::Base {
+            what: "repair difficulty".into(),
+            value: c.repair_difficulty,
+            source: "Broken Modules: an Engineering check".into(),
+        });
+        let mut difficulty = c.repair_difficulty;
+        if markers >= 2 {
+            difficulty += c.slagged_penalty;
+            sink.emit(|| Event::Modifier {
+                to: "repair difficulty".into(),
+                amount: c.slagged_penalty,
+                reason: "the square is slagged".into(),
+            });
+        }
+        let roll = self.skill_check(
+            &class.crew,
+            c.repair_skill,
+            0,
+            difficulty,
+            "repair",
+            dice,
+            sink,
+        )?;
+        if roll.success {
+            let left = board.ships[ship].remove_marker(module);
+            sink.emit(|| Event::Effect {
+                ship: name.clone(),
+                effect: format!(
+                    "takes a Broken marker off the {kind} at {at}: {}",
+                    if left == 0 {
+                        "working again"
+                    } else {
+                        "still broken"
+                    }
+                ),
+            });
+        }
+        Ok(roll.success)
+    }
+}
+
+/// The ships that have exploded, one bit each.
+fn exploded_mask(battle: &Battle) -> u8 {
+    battle
+        .board
+        .ships
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.exploded)
+        .fold(0, |mask, (i, _)| mask | (1 << i))
+}
+
+/// The side a blast from `at` strikes on a ship at `pose`: the side its
+/// line crosses; at a corner the first of the two clockwise from the bow,
+/// and in the same hex the fore side (rulings: a blast is not aimed).
+fn blast_side(at: Hex, pose: Pose) -> ShipSide {
+    let sides = sight::sides_struck(at, pose.hex, pose.facing);
+    sides.sides().next().unwrap_or(ShipSide::Fore)
+}
+
+/// A rules engine bound to its map: the module-grid turn sequence.
+pub struct Sequence<'a> {
+    /// The rules.
+    pub system: &'a ModuleGrid,
+    /// Objects on the map.
+    pub objects: &'a [MapObject],
+}
+
+impl TurnSequence for Sequence<'_> {
+    type State = Battle;
+    type Phase = Phase;
+    type Tactics = dyn ModuleGridTactics;
+
+    fn phases(&self, _turn: u32) -> &[Phase] {
+        &TURN
+    }
+
+    fn play_phase(
+        &self,
+        phase: Phase,
+        turn: u32,
+        battle: &mut Battle,
+        tactics: [&dyn ModuleGridTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let system = self.system;
+        match phase {
+            Phase::Power => {
+                if turn > 1 {
+                    battle.first = battle.first.other();
+                }
+                system.power_phase(battle, sink);
+                Ok(())
+            }
+            Phase::FirstMovement | Phase::SecondMovement => {
+                let side = battle.actor(phase);
+                system.movement_phase(battle, side.index(), tactics[side.index()], sink)
+            }
+            Phase::FirstFire | Phase::SecondFire => {
+                let side = battle.actor(phase);
+                system.fire_phase(
+                    battle,
+                    side.index(),
+                    self.objects,
+                    tactics[side.index()],
+                    dice,
+                    sink,
+                )
+            }
+            Phase::Recovery => system.recovery_phase(battle, tactics, dice, sink),
+        }
+    }
+
+    fn verdict(&self, battle: &Battle) -> Option<Verdict> {
+        let lost = |side: Side| battle.board.ships[side.index()].is_destroyed();
+        match (lost(Side::A), lost(Side::B)) {
+            (false, false) => None,
+            (false, true) => Some(Verdict::Winner(Side::A)),
+            (true, false) => Some(Verdict::Winner(Side::B)),
+            (true, true) => Some(Verdict::Draw),
+        }
+    }
+}
+
+/// A duel set up once and played many times.
+pub struct Duel {
+    system: ModuleGrid,
+    start: Battle,
+    objects: Vec<MapObject>,
+    max_turns: u32,
+    tactics: DefaultTactics,
+}
+
+impl Duel {
+    /// Plays one trial with the given tactics for both sides.
+    pub fn play_with(
+        &self,
+        tactics: [&(dyn ModuleGridTactics + 'static); 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(TrialOutcome, Battle), ResolveError> {
+        let mut battle = self.start.clone();
+        // Who acts first on turn 1 is rolled for; it alternates after, so
+        // neither side is favoured.
+        let roll = dice.roll(Die::D6)?;
+        battle.first = if roll <= 3 { Side::A } else { Side::B };
+        sink.emit(|| Event::Roll {
+            purpose: format!(
+                "who acts first: 1-3 side A, 4-6 side B; side {} acts first on turn 1, then the sides alternate",
+                battle.first
+            ),
+            dice: Die::D6.to_string(),
+            faces: vec![roll],
+            total: roll as i32,
+        });
+        let sequence = Sequence {
+            system: &self.system,
+            objects: &self.objects,
+        };
+        let (verdict, turns) =
+            broadside_core::play(&sequence, &mut battle, tactics, self.max_turns, dice, sink)?;
+        let outcome = outcome_of(&self.system, &battle, verdict, turns);
+        Ok((outcome, battle))
+    }
+
+    /// The battle at the start of every trial.
+    pub fn start(&self) -> &Battle {
+        &self.start
+    }
+
+    /// The objects on the map.
+    pub fn objects(&self) -> &[MapObject] {
+        &self.objects
+    }
+}
+
+/// The trial outcome read from the final state.
+fn outcome_of(system: &ModuleGrid, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
+    let rules = &system.rules;
+    let mut losses = Vec::new();
+    for (i, ship) in battle.board.ships.iter().enumerate() {
+        let side = if i == 0 { Side::A } else { Side::B };
+        if ship.is_destroyed() {
+            losses.push((side, Loss::Destroyed));
+        } else if !ship.is_armed(rules) {
+            losses.push((side, Loss::Disarmed));
+        }
+    }
+    let winner_hull = match verdict {
+        Verdict::Winner(side) => {
+            let ship = &battle.board.ships[side.index()];
+            let hull = i32::from(rules.class(ship.class).hull);
+            Some(((hull - i32::from(ship.hull_damage)).max(0), hull))
+        }
+        _ => None,
+    };
+    TrialOutcome {
+        verdict,
+        turns,
+        winner_hull,
+        losses,
+    }
+}
+
+impl Engagement for Duel {
+    fn play(
+        &self,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<TrialOutcome, ResolveError> {
+        let tactics: [&dyn ModuleGridTactics; 2] = [&self.tactics, &self.tactics];
+        self.play_with(tactics, dice, sink)
+            .map(|(outcome, _)| outcome)
+    }
+}
+
+/// The default starting range of a duel, in hexes.
+pub const DEFAULT_START_RANGE: u32 = 8;
+
+impl ModuleGrid {
+    /// A duel between the two ships a request names.
+    pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
+        let range = match request.options.number("start-range")? {
+            None => DEFAULT_START_RANGE,
+            Some(r) => u32::try_from(r)
+                .map_err(|_| ResolveError::bad_option("start-range", "must not be negative"))?,
+        };
+        if request.max_turns == 0 {
+            return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
+        }
+        let objects = match request.options.text("asteroids") {
+            None => Vec::new(),
+            Some(text) => self.parse_objects(text, "asteroid")?,
+        };
+        Ok(Duel {
+            system: self.clone(),
+            start: self.battle(&request.a, &request.b, range)?,
+            objects,
+            max_turns: request.max_turns,
+            tactics: DefaultTactics,
+        })
+    }
+
+    /// Reads hexes written `Q,R` separated by spaces or semicolons as objects
+    /// of one kind.
+    pub fn parse_objects(&self, text: &str, kind: &str) -> Result<Vec<MapObject>, ResolveError> {
+        let index = self
+            .rules
+            .objects
+            .iter()
+            .position(|o| o.id == kind)
+            .and_then(|i| u8::try_from(i).ok())
+            .ok_or_else(|| {
+                ResolveError::unknown(
+                    "object",
+                    kind,
+                    self.rules.objects.iter().map(|o| o.id.as_str()),
+                )
+            })?;
+        let mut out = Vec::new();
+        for part in text.split([' ', ';']).filter(|p| !p.trim().is_empty()) {
+            let bad = || {
+                ResolveError::bad_option(
+                    "asteroids",
+                    format!("'{part}' is not a hex written Q,R (axial coordinates)"),
+                )
+            };
+            let (q, r) = part.split_once(',').ok_or_else(bad)?;
+            let q: i32 = q.trim().parse().map_err(|_| bad())?;
+            let r: i32 = r.trim().parse().map_err(|_| bad())?;
+            if q.unsigned_abs() > 1000 || r.unsigned_abs() > 1000 {
+                return Err(bad());
+            }
+            out.push(MapObject {
+                hex: Hex::new(q, r),
+                kind: index,
+            });
+        }
+        Ok(out)
+    }
+}

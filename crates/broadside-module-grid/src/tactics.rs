@@ -1,0 +1,503 @@
+//! Decisions: the tactics trait every side plays by, and the default policy.
+//!
+//! The engine asks; tactics answer; the engine checks the answer against the
+//! rules. A tactic that answers something illegal is a bug in the tactic,
+//! reported as an internal error, never silently corrected.
+
+use crate::ModuleGrid;
+use crate::attack::Weapon;
+use crate::engagement::{Battle, FireOptions, Maneuver, ShotChoice};
+use crate::model::{Function, MAX_SIDE, Mode, ModuleIx, ShipClass, ShipSide, Skill, Square};
+use crate::ship::Ship;
+use crate::sight;
+use broadside_core::hex;
+
+/// Every decision a side makes in a module-grid engagement.
+///
+/// # Contract for implementors
+/// Answers must be legal: moves within Speed and with turns only when the
+/// Helm works and the ship is not tumbling (see
+/// [`ModuleGrid::maneuver_allowed`]); shots only from the weapons offered in
+/// [`FireOptions`], on a side offered, with scans and Luck the ship has, in
+/// a mode the rules allow (Guns power for Standard and Long, a working
+/// Fusion Node for Fusion, shots left this turn), and a called point only
+/// for direct fire and on a module square; repairs only of broken modules.
+/// The engine refuses anything else as an internal error. Implementations
+/// must be deterministic given the battle, so that a trial replays exactly.
+pub trait ModuleGridTactics: Send + Sync {
+    /// How the ship moves this turn.
+    fn maneuver(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Maneuver;
+    /// The ship's next shot this fire phase, or `None` to stop firing. Asked
+    /// again after each shot resolves.
+    fn next_shot(
+        &self,
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        options: &FireOptions,
+    ) -> Option<ShotChoice>;
+    /// The broken module to try to repair, or `None`; asked once per repair
+    /// check the ship may make.
+    fn repair(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Option<ModuleIx>;
+}
+
+/// The default policy, documented in the rules note:
+/// - movement: close to range 1 (never into the enemy's hex, where a blast
+///   is at full power) and end facing so that as many working Cannons as
+///   possible bear, while few of the enemy's do; holding still wins ties;
+/// - fire: every Cannon that bears, each in the mode with the best chance
+///   to hit times power (Standard, Long or Multi; Multi wins a tie as it
+///   uses no Guns power; Fusion is never used against a single ship, since
+///   it gains nothing there and gives up the called point); then every
+///   missile; then a bomb when the teleport succeeds at least one time in
+///   three;
+/// - hit allocation: strike the side, and call the row or column, where a
+///   2d6 allocation finds the most valuable modules (working weapons first,
+///   then Shields, Engines and Helm); spend every scan on rerolls that
+///   bring a missing allocation onto the ship, and keep Luck for hull checks
+///   (hull checks spend it as the engine's ruling says);
+/// - repairs: Cannons, then Engines, Shields, Helm, Missile Bays,
+///   Teleporters, Science Bays and Cargo Bay items, one Broken marker before
+///   a slagged module, and only a repair the dice can make.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DefaultTactics;
+
+/// Ways `n` six-sided dice, keeping the best `keep`, make each total.
+const fn best_sums(n: usize, keep: usize) -> [u32; 25] {
+    let mut counts = [0u32; 25];
+    let mut outcomes = 1usize;
+    let mut k = 0;
+    while k < n {
+        outcomes *= 6;
+        k += 1;
+    }
+    let mut i = 0;
+    while i < outcomes {
+        let mut faces = [0usize; 4];
+        let mut x = i;
+        let mut k = 0;
+        while k < n {
+            faces[k] = x % 6 + 1;
+            x /= 6;
+            k += 1;
+        }
+        // Insertion sort, highest first.
+        let mut a = 1;
+        while a < n {
+            let mut b = a;
+            while b > 0 && faces[b - 1] < faces[b] {
+                let t = faces[b - 1];
+                faces[b - 1] = faces[b];
+                faces[b] = t;
+                b -= 1;
+            }
+            a += 1;
+        }
+        let mut sum = 0;
+        let mut k = 0;
+        while k < keep && k < n {
+            sum += faces[k];
+            k += 1;
+        }
+        counts[sum] += 1;
+        i += 1;
+    }
+    counts
+}
+
+/// `ODDS[n][keep][total]`: ways for up to four dice; validation keeps the
+/// skill dice within this table.
+static ODDS: [[[u32; 25]; 5]; 5] = {
+    let mut table = [[[0u32; 25]; 5]; 5];
+    let mut n = 1;
+    while n <= 4 {
+        let mut keep = 1;
+        while keep <= n {
+            table[n][keep] = best_sums(n, keep);
+            keep += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// The chance, in parts of 1296 (6^4, so every dice count divides it), that
+/// `n` dice keeping the best `keep` total at least `need`.
+pub fn chance_at_least(n: u8, keep: u8, need: i32) -> u32 {
+    let (n, keep) = (usize::from(n.clamp(1, 4)), usize::from(keep.clamp(1, 4)));
+    let keep = keep.min(n);
+    let counts = &ODDS[n][keep];
+    let from = need.clamp(0, 25) as usize;
+    let ways: u32 = counts.iter().skip(from).sum();
+    let outcomes = 6u32.pow(n as u32);
+    ways * (1296 / outcomes)
+}
+
+/// 2d6 ways for each total 2..=12, for weighing allocation.
+const ALLOCATION_WAYS: [u32; 11] = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
+
+impl DefaultTactics {
+    /// The chance (in 1296ths) that a ship's crew passes a check of `skill`
+    /// against `difficulty`, with its OOC penalty where OOC hinders.
+    fn check_chance(
+        system: &ModuleGrid,
+        ship: &Ship,
+        skill: Skill,
+        difficulty: i32,
+        ooc: bool,
+    ) -> u32 {
+        let c = &system.rules.constants;
+        let crew = &system.rules.class(ship.class).crew;
+        let n = if crew.is_professional(skill) {
+            c.professional_dice
+        } else {
+            c.skill_dice
+        };
+        let penalty = if ooc {
+            i32::from(ship.ooc) * c.ooc_penalty
+        } else {
+            0
+        };
+        chance_at_least(
+            n,
+            c.skill_dice,
+            difficulty - i32::from(crew.level(skill)) + penalty,
+        )
+    }
+
+    /// How much a module is worth hitting.
+    fn module_value(system: &ModuleGrid, class: &ShipClass, target: &Ship, m: ModuleIx) -> u32 {
+        if !target.is_working(m) {
+            return 1;
+        }
+        match system.rules.module_type(class, m).function {
+            Function::Cannon | Function::MissileBay | Function::Teleporter => 4,
+            Function::Shields | Function::Engine | Function::Helm => 3,
+            _ => 2,
+        }
+    }
+
+    /// The worth of dice landing along `line` from `side`: the first three
+    /// modules met, which the kept dice most often reach.
+    fn lane_value(
+        system: &ModuleGrid,
+        class: &ShipClass,
+        target: &Ship,
+        side: ShipSide,
+        line: i32,
+    ) -> u32 {
+        class
+            .lane(side, line)
+            .flatten()
+            .take(3)
+            .map(|m| Self::module_value(system, class, target, m))
+            .sum()
+    }
+
+    /// The worth of each line from `side` (0-based, off the layout worth 0),
+    /// and how many lines there are.
+    fn line_values(system: &ModuleGrid, target: &Ship, side: ShipSide) -> ([u32; MAX_SIDE], i32) {
+        let class = system.rules.class(target.class);
+        let lines = class.lines(side).clamp(0, MAX_SIDE as i32);
+        let mut values = [0u32; MAX_SIDE];
+        for (line, value) in values.iter_mut().enumerate().take(lines as usize) {
+            *value = Self::lane_value(system, class, target, side, line as i32);
+        }
+        (values, lines)
+    }
+
+    /// The worth of an allocation centred on `line`, weighed over the 2d6
+    /// roll, from precomputed line values.
+    fn allocation_worth(
+        system: &ModuleGrid,
+        values: &[u32; MAX_SIDE],
+        lines: i32,
+        line: i32,
+    ) -> u32 {
+        let centre = system.rules.constants.allocation_centre;
+        ALLOCATION_WAYS
+            .iter()
+            .enumerate()
+            .map(|(i, ways)| {
+                let landed = line + i as i32 + 2 - centre;
+                if (0..lines).contains(&landed) {
+                    ways * values[landed as usize]
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+
+    /// The best line to call from `side` and its worth weighed over the
+    /// allocation roll; lines are those holding a module, as a call must be
+    /// a module square.
+    fn best_call(system: &ModuleGrid, target: &Ship, side: ShipSide) -> Option<(Square, u32)> {
+        let class = system.rules.class(target.class);
+        let (values, lines) = Self::line_values(system, target, side);
+        let mut best: Option<(Square, u32)> = None;
+        for line in 0..lines {
+            let Some(first) = class.lane(side, line).flatten().next() else {
+                continue;
+            };
+            let worth = Self::allocation_worth(system, &values, lines, line);
+            if best.is_none_or(|(_, w)| worth > w) {
+                best = Some((class.modules[usize::from(first)].at, worth));
+            }
+        }
+        best
+    }
+
+    /// The side to strike and the point to call on it.
+    fn aim(
+        system: &ModuleGrid,
+        target: &Ship,
+        sides: crate::model::SideSet,
+    ) -> (ShipSide, Option<Square>) {
+        let mut best = (ShipSide::Fore, None, 0);
+        let mut first = true;
+        for side in sides.sides() {
+            let (call, worth) = match Self::best_call(system, target, side) {
+                Some((square, worth)) => (Some(square), worth),
+                None => (None, 0),
+            };
+            if first || worth > best.2 {
+                best = (side, call, worth);
+                first = false;
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// The side whose indirect hit (on the centre mark's line) is worth most.
+    fn indirect_side(system: &ModuleGrid, target: &Ship, sides: crate::model::SideSet) -> ShipSide {
+        let class = system.rules.class(target.class);
+        let mut best = (ShipSide::Fore, 0, true);
+        for side in sides.sides() {
+            let (values, lines) = Self::line_values(system, target, side);
+            let base = class.centre_line(side, class.centre);
+            let worth = Self::allocation_worth(system, &values, lines, base);
+            if best.2 || worth > best.1 {
+                best = (side, worth, false);
+            }
+        }
+        best.0
+    }
+
+    /// The best mode for a Cannon that has fired `fired` shots this turn, and
+    /// its worth (chance in 1296ths times power); `None` if no mode is worth
+    /// a shot.
+    fn cannon_mode(system: &ModuleGrid, me: &Ship, range: u32, fired: u8) -> Option<(Mode, u32)> {
+        let rules = &system.rules;
+        let c = &rules.constants;
+        let mut best: Option<(Mode, u32)> = None;
+        for mode in [Mode::Multi, Mode::Standard, Mode::Long] {
+            let rule = rules.mode(mode);
+            if fired >= rule.shots_per_turn || (rule.uses_guns && me.guns == 0) {
+                continue;
+            }
+            let power = system.cannon_power(mode, me.guns);
+            let counted = i32::try_from(system.counted_range(mode, range)).unwrap_or(i32::MAX / 4);
+            let difficulty = c.to_hit_base + c.to_hit_per_hex * counted;
+            let worth =
+                Self::check_chance(system, me, c.to_hit_skill, difficulty, true) * u32::from(power);
+            // Multi is weighed first, so it wins a tie: it costs no Guns.
+            if worth > 0 && best.is_none_or(|(_, w)| worth > w) {
+                best = Some((mode, worth));
+            }
+        }
+        best
+    }
+
+    /// For each set of sides (by its bits), how many of a ship's working
+    /// Cannons face one of them: a lookup that spares scoring every move
+    /// from walking the modules.
+    fn bearing_table(system: &ModuleGrid, ship: &Ship) -> [u8; 16] {
+        let class = system.rules.class(ship.class);
+        let cannons = ship.working_of(class, Function::Cannon);
+        let mut table = [0u8; 16];
+        let mut left = cannons;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let exposed = class.modules.get(i).map_or(0, |m| m.exposed.0);
+            for (set, count) in table.iter_mut().enumerate() {
+                if exposed & set as u8 != 0 {
+                    *count += 1;
+                }
+            }
+        }
+        table
+    }
+
+    /// How soon a broken module should be repaired: lower first.
+    fn repair_rank(function: Function) -> Option<u8> {
+        match function {
+            Function::Cannon => Some(0),
+            Function::Engine => Some(1),
+            Function::Shields => Some(2),
+            Function::Helm => Some(3),
+            Function::MissileBay => Some(4),
+            Function::Teleporter => Some(5),
+            Function::Science => Some(6),
+            Function::HullStabilizer | Function::FusionNode => Some(7),
+            Function::None => None,
+        }
+    }
+}
+
+impl ModuleGridTactics for DefaultTactics {
+    fn maneuver(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Maneuver {
+        let me = &battle.board.ships[ship];
+        let class = system.rules.class(me.class);
+        let speed = if me.has_working(class, Function::Engine) {
+            class.speed
+        } else {
+            0
+        };
+        let can_turn = me.has_working(class, Function::Helm) && !system.tumbling(battle, ship);
+        let turns: &[i8] = if can_turn { &[0, -1, 1] } else { &[0] };
+        let enemy = Battle::enemy(ship);
+        let target = battle.poses[enemy];
+        let mine = Self::bearing_table(system, me);
+        let theirs = Self::bearing_table(system, &battle.board.ships[enemy]);
+        let pose = battle.poses[ship];
+        // A move is scored by its end: 10 a hex away from range 1, 12 more
+        // in the enemy's own hex, 6 for each of our Cannons that bears and
+        // -2 for each of theirs. Holding still is weighed first, so it wins
+        // every tie.
+        let mut best = Maneuver::default();
+        let mut best_score = i64::MIN;
+        for &turn_before in turns {
+            let heading = pose.facing.turn(i32::from(turn_before));
+            for steps in 0..=speed {
+                let end = pose.hex.step(heading, i32::from(steps));
+                let d = end.distance(target.hex);
+                let mut base = -10 * i64::from(d.abs_diff(1));
+                if d == 0 {
+                    base -= 12;
+                }
+                // The hexside of our hex the enemy lies beyond, and of theirs
+                // we lie beyond; only our final facing changes the first.
+                let toward_enemy = hex::entry_side(target.hex, end);
+                let toward_us = hex::entry_side(end, target.hex).relative_to(target.facing);
+                let threatened = i64::from(theirs[usize::from(sight::sides_of_entry(toward_us).0)]);
+                for &turn_after in turns {
+                    let facing = heading.turn(i32::from(turn_after));
+                    let sides = sight::sides_of_entry(toward_enemy.relative_to(facing));
+                    let score = base + 6 * i64::from(mine[usize::from(sides.0)]) - 2 * threatened;
+                    if score > best_score {
+                        best_score = score;
+                        best = Maneuver {
+                            turn_before,
+                            steps,
+                            turn_after,
+                        };
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn next_shot(
+        &self,
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        options: &FireOptions,
+    ) -> Option<ShotChoice> {
+        let me = &battle.board.ships[ship];
+        let class = system.rules.class(me.class);
+        let target = &battle.board.ships[options.target];
+        let c = &system.rules.constants;
+        for m in 0..class.modules.len() as ModuleIx {
+            let bit = 1u64 << m;
+            if options.cannons & bit != 0 {
+                let fired = Ship::cannon_order(class, m)
+                    .and_then(|o| me.shots.get(o).copied())
+                    .unwrap_or(u8::MAX);
+                if let Some((mode, _)) = Self::cannon_mode(system, me, options.range, fired) {
+                    let (side, call) = Self::aim(system, target, options.struck);
+                    return Some(ShotChoice {
+                        weapon: Weapon::Cannon { module: m, mode },
+                        side,
+                        call,
+                        scans: me.scans,
+                        luck: 0,
+                    });
+                }
+            }
+        }
+        for m in 0..class.modules.len() as ModuleIx {
+            if options.missile_bays & (1u64 << m) != 0 {
+                return Some(ShotChoice {
+                    weapon: Weapon::Missile { module: m },
+                    side: Self::indirect_side(system, target, options.struck),
+                    call: None,
+                    scans: me.scans,
+                    luck: 0,
+                });
+            }
+        }
+        for m in 0..class.modules.len() as ModuleIx {
+            if options.teleporters & (1u64 << m) != 0 {
+                let range = i32::try_from(options.range).unwrap_or(i32::MAX / 4);
+                let difficulty =
+                    c.teleport_base + i32::from(me.shields) + i32::from(target.shields) + range;
+                let chance = Self::check_chance(system, me, c.teleport_skill, difficulty, false);
+                if chance * 3 >= 1296 {
+                    let (side, call) = Self::aim(system, target, options.struck);
+                    return Some(ShotChoice {
+                        weapon: Weapon::Teleporter { module: m },
+                        side,
+                        call,
+                        scans: me.scans,
+                        luck: 0,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    fn repair(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Option<ModuleIx> {
+        let me = &battle.board.ships[ship];
+        let class = system.rules.class(me.class);
+        let c = &system.rules.constants;
+        let mut best: Option<((u8, u8), ModuleIx)> = None;
+        for m in 0..class.modules.len() as ModuleIx {
+            let markers = me.markers(m);
+            if markers == 0 {
+                continue;
+            }
+            let Some(rank) = Self::repair_rank(system.rules.module_type(class, m).function) else {
+                continue;
+            };
+            let difficulty = c.repair_difficulty + if markers >= 2 { c.slagged_penalty } else { 0 };
+            if Self::check_chance(system, me, c.repair_skill, difficulty, false) == 0 {
+                continue;
+            }
+            let key = (markers, rank);
+            if best.is_none_or(|(k, _)| key < k) {
+                best = Some((key, m));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_odds_match_counting() {
+        // Two dice reach 7 or more on 21 of 36 rolls; 21/36 of 1296 is 756.
+        assert_eq!(chance_at_least(2, 2, 7), 756);
+        assert_eq!(chance_at_least(2, 2, 2), 1296);
+        assert_eq!(chance_at_least(2, 2, 13), 0);
+        // The best two of three dice reach 12 on 16 of 216 rolls.
+        assert_eq!(chance_at_least(3, 2, 12), 16 * 6);
+    }
+}

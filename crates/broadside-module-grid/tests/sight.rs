@@ -1,0 +1,216 @@
+//! Line of sight: what blocks a line from hex centre to hex centre, and what a blocked line stops a ship firing.
+//!
+//! Battlestations, Ship to Ship Combat: Line of Sight (Ships): "If the line
+//! passes through (not just along, but through) a hex that contains an
+//! asteroid or larger object, line of sight is blocked. Starbases, ships,
+//! fighters, missiles, spacewalkers do not block line of sight. Asteroids,
+//! moons, planets and stars block line of sight."
+
+mod common;
+
+use std::fmt::Write as _;
+
+use broadside_core::hex::{self, Hex};
+use broadside_module_grid::{MapObject, Sight};
+use common::{check_procedure, duel_request, ship, system, text};
+
+fn object(kind: &str, q: i32, r: i32) -> MapObject {
+    let index = system()
+        .rules
+        .objects
+        .iter()
+        .position(|o| o.id == kind)
+        .unwrap_or_else(|| panic!("no object kind {kind}"));
+    MapObject {
+        hex: Hex::new(q, r),
+        kind: index as u8,
+    }
+}
+
+/// Each case: the line, the object and where it is, and the verdict.
+#[test]
+fn what_blocks_a_line_of_sight() {
+    let grid = system();
+    let cases: Vec<(&str, Hex, Hex, MapObject, bool)> = vec![
+        (
+            "an asteroid the line passes through",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("asteroid", 1, 0),
+            false,
+        ),
+        (
+            "a moon the line passes through",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("moon", 2, 0),
+            false,
+        ),
+        (
+            "a planet the line passes through",
+            Hex::new(0, 0),
+            Hex::new(0, 3),
+            object("planet", 0, 1),
+            false,
+        ),
+        (
+            "a star the line passes through",
+            Hex::new(0, 0),
+            Hex::new(-3, 0),
+            object("star", -2, 0),
+            false,
+        ),
+        (
+            "a starbase the line passes through",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("starbase", 1, 0),
+            true,
+        ),
+        (
+            "a ship the line passes through",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("ship", 2, 0),
+            true,
+        ),
+        (
+            "a fighter the line passes through",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("fighter", 1, 0),
+            true,
+        ),
+        (
+            "a missile the line passes through",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("missile", 1, 0),
+            true,
+        ),
+        (
+            "a spacewalker the line passes through",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("spacewalker", 1, 0),
+            true,
+        ),
+        (
+            "an asteroid beside the line",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("asteroid", 1, 1),
+            true,
+        ),
+        (
+            "an asteroid along whose hexside the line runs",
+            Hex::new(0, 0),
+            Hex::new(1, 1),
+            object("asteroid", 1, 0),
+            true,
+        ),
+        (
+            "an asteroid in the target's own hex",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("asteroid", 3, 0),
+            true,
+        ),
+        (
+            "an asteroid in the firer's own hex",
+            Hex::new(0, 0),
+            Hex::new(3, 0),
+            object("asteroid", 0, 0),
+            true,
+        ),
+        (
+            "an asteroid whose corner the line clips",
+            Hex::new(0, 0),
+            Hex::new(-4, 1),
+            object("asteroid", -2, 0),
+            false,
+        ),
+    ];
+    let mut out = String::new();
+    for (what, from, to, obj, clear) in &cases {
+        let sight = grid.line_of_sight(*from, *to, std::slice::from_ref(obj));
+        let steps: Vec<String> = hex::line(*from, *to)
+            .iter()
+            .map(|s| match s {
+                hex::LineStep::Through(h) => format!("through {h}"),
+                hex::LineStep::Edge(a, b) => format!("along {a}|{b}"),
+            })
+            .collect();
+        let verdict = match sight {
+            Sight::Clear => "clear".to_owned(),
+            Sight::Blocked(o) => format!("blocked at {}", o.hex),
+        };
+        assert_eq!(sight == Sight::Clear, *clear, "{what}");
+        let _ = writeln!(
+            out,
+            "{what}: {from} to {to}, {} at {}: {verdict}\n  line: {}",
+            grid.rules.objects[usize::from(obj.kind)].id,
+            obj.hex,
+            steps.join(", ")
+        );
+    }
+    check_procedure(
+        "line_of_sight_blocking",
+        "Battlestations, Ship to Ship Combat: Line of Sight (Ships) (blocked only by asteroids, moons, planets and stars in a hex the line passes through)",
+        "lines of sight past objects",
+        &[],
+        |_, _| Ok(out),
+    );
+}
+
+/// With an asteroid between the ships, no Cannon and no Teleporter can be
+/// used, but a Missile Bay, firing indirect, still can (a ruling).
+#[test]
+fn a_blocked_line_stops_direct_fire_only() {
+    let grid = system();
+    let duel = grid
+        .duel(&duel_request(
+            "destroyer",
+            "frigate",
+            5,
+            &[("start-range", common::num(3)), ("asteroids", text("1,0"))],
+        ))
+        .expect("the duel is set up");
+    let battle = duel.start().clone();
+    let options = grid.fire_options(&battle, 0, duel.objects());
+    assert!(matches!(options.sight, Sight::Blocked(_)));
+    assert_eq!(options.cannons, 0);
+    assert_ne!(options.missile_bays, 0);
+    let clear = grid.fire_options(&battle, 0, &[]);
+    assert_ne!(clear.cannons, 0);
+    let frigate = grid.fire_options(&battle, 1, duel.objects());
+    assert_eq!(frigate.teleporters, 0);
+    assert_eq!(battle.board.ships[1], ship("frigate"));
+}
+
+/// Asteroid hexes are given as `Q,R` pairs; anything else is a bad option.
+#[test]
+fn asteroid_option_is_checked() {
+    let grid = system();
+    for bad in ["1", "a,b", "1,2,3", "5000,0"] {
+        let result = grid.duel(&duel_request(
+            "scout",
+            "frigate",
+            5,
+            &[("asteroids", text(bad))],
+        ));
+        assert!(
+            matches!(result, Err(broadside_core::ResolveError::BadOption { ref option, .. }) if option == "asteroids"),
+            "{bad}"
+        );
+    }
+    let fine = grid
+        .duel(&duel_request(
+            "scout",
+            "frigate",
+            5,
+            &[("asteroids", text("1,0 2,-1;3,0"))],
+        ))
+        .expect("three asteroids");
+    assert_eq!(fine.objects().len(), 3);
+}
