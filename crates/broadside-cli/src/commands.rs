@@ -653,6 +653,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                 "P(A wins)",
                 "P(B wins)",
                 "P(undecided)",
+                "P(both lost)",
                 "median turns",
                 "winner hull left",
             ]);
@@ -667,6 +668,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                     p(&o.a_wins),
                     p(&o.b_wins),
                     p(&o.undecided),
+                    format!("{:.3}", o.draws.p),
                     s.turns_to_decision
                         .map_or_else(|| "-".into(), |t| t.median.to_string()),
                     s.winner_hull_left_pct
