@@ -158,11 +158,11 @@ impl Percentile {
                 }
             }
             Effect::Weapon(list) => {
-                let found = list.iter().find_map(|abbr| {
+                let found = list.iter().find_map(|&weapon| {
                     target
                         .weapons
                         .iter()
-                        .position(|m| !m.destroyed && &rules.weapon(m.weapon).abbreviation == abbr)
+                        .position(|m| !m.destroyed && m.weapon == weapon)
                 });
                 match found {
                     None => Some("it has none of the systems listed left"),
@@ -178,11 +178,11 @@ impl Percentile {
                 }
             }
             Effect::Defence(list) => {
-                let found = list.iter().find_map(|abbr| {
-                    target.defences.iter().position(|m| {
-                        !m.destroyed
-                            && rules.defence_info(m.defence).abbreviation.as_ref() == Some(abbr)
-                    })
+                let found = list.iter().find_map(|&defence| {
+                    target
+                        .defences
+                        .iter()
+                        .position(|m| !m.destroyed && m.defence == defence)
                 });
                 match found {
                     None => Some("it has none of the systems listed left"),

@@ -494,35 +494,46 @@ fn validate_damage_table(
         if from > to {
             problems.push(FILE, key("rolls"), format!("[{from}, {to}] runs backwards"));
         }
-        let known_weapon = |a: &String| weapons.iter().any(|w| &w.abbreviation == a);
-        let known_defence =
-            |a: &String| defences.iter().any(|d| d.abbreviation.as_ref() == Some(a));
         let effect = match row.effect {
             RawEffect::Hull { multiplier } => Effect::Hull {
                 multiplier: small(problems, FILE, &key("effect.multiplier"), multiplier, 10) as i32,
             },
             RawEffect::Drive { loss } => Effect::Drive(loss.into()),
             RawEffect::Steering { loss } => Effect::Steering(loss.into()),
-            RawEffect::Weapon { systems } => {
-                for s in systems.iter().filter(|s| !known_weapon(s)) {
-                    problems.push(
-                        FILE,
-                        key("effect.systems"),
-                        format!("'{s}' is no weapon's abbreviation"),
-                    );
-                }
-                Effect::Weapon(systems)
-            }
-            RawEffect::Defence { systems } => {
-                for s in systems.iter().filter(|s| !known_defence(s)) {
-                    problems.push(
-                        FILE,
-                        key("effect.systems"),
-                        format!("'{s}' is no defence's abbreviation"),
-                    );
-                }
-                Effect::Defence(systems)
-            }
+            // Abbreviations are resolved to ids here, once, so that a hit
+            // in play compares small ids rather than strings.
+            RawEffect::Weapon { systems } => Effect::Weapon(
+                systems
+                    .iter()
+                    .filter_map(|s| {
+                        let found = weapons.iter().position(|w| &w.abbreviation == s);
+                        if found.is_none() {
+                            problems.push(
+                                FILE,
+                                key("effect.systems"),
+                                format!("'{s}' is no weapon's abbreviation"),
+                            );
+                        }
+                        found.and_then(|i| WeaponId::try_from(i).ok())
+                    })
+                    .collect(),
+            ),
+            RawEffect::Defence { systems } => Effect::Defence(
+                systems
+                    .iter()
+                    .filter_map(|s| {
+                        let found = defences.iter().find(|d| d.abbreviation.as_ref() == Some(s));
+                        if found.is_none() {
+                            problems.push(
+                                FILE,
+                                key("effect.systems"),
+                                format!("'{s}' is no defence's abbreviation"),
+                            );
+                        }
+                        found.map(|d| d.defence)
+                    })
+                    .collect(),
+            ),
             RawEffect::PowerShortCircuit => Effect::PowerShortCircuit,
             RawEffect::CombatControl { penalty } => Effect::CombatControl {
                 penalty: penalty.clamp(-100, 0) as i32,

@@ -216,12 +216,12 @@ pub enum Effect {
     Drive(Loss),
     /// MR lost.
     Steering(Loss),
-    /// Destroys the first weapon listed (by abbreviation) the ship still has.
-    Weapon(Vec<String>),
+    /// Destroys the first weapon listed the ship still has.
+    Weapon(Vec<WeaponId>),
     /// Screens and ICMs stop working until repaired.
     PowerShortCircuit,
     /// Destroys the first defence listed the ship still has.
-    Defence(Vec<String>),
+    Defence(Vec<Defence>),
     /// A penalty on all the ship's attacks.
     CombatControl {
         /// The to-hit modifier.
