@@ -20,6 +20,15 @@ pub struct Case {
     pub registration: Registration,
     /// Attacks the rules allow, each of which must resolve.
     pub resolves: Vec<ResolveRequest>,
+    /// Attacks the rules forbid, each of which must be refused.
+    pub refused: Vec<ResolveRequest>,
+    /// Table cells and what they hold: (table, row, column, cell).
+    pub cells: Vec<(
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        &'static str,
+    )>,
     /// A duel between two different ships.
     pub duel: DuelRequest,
     /// A mirror match: the same ship on both sides.
@@ -67,6 +76,29 @@ pub fn check_conformance(case: &Case) {
     check_ships_and_tables(&*system);
     for request in &case.resolves {
         check_resolution(&*system, request);
+    }
+    for request in &case.refused {
+        let result = system.resolve(request, &mut SeededDice::new(1), &mut NullSink);
+        assert!(
+            matches!(result, Err(ResolveError::Refused(_))),
+            "{}: {} against {} should be refused",
+            system.id(),
+            request.attacker,
+            request.target
+        );
+    }
+    for &(table, row, column, expected) in &case.cells {
+        let tables = system.tables();
+        let view = tables
+            .iter()
+            .find(|t| t.id == table)
+            .unwrap_or_else(|| panic!("{}: no table {table}", system.id()));
+        assert_eq!(
+            view.cell(row, column).ok(),
+            Some(expected),
+            "{}: {table} {row} {column:?}",
+            system.id()
+        );
     }
     check_unknown_ships(&*system, case);
     check_duel(&*system, &case.duel);

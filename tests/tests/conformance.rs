@@ -71,6 +71,18 @@ fn percentile_conforms() {
                 ],
             ),
         ],
+        refused: vec![resolve(
+            "frigate",
+            "destroyer",
+            &[
+                ("weapon", text("laser-battery")),
+                ("range", OptionValue::Number(20)),
+            ],
+        )],
+        cells: vec![
+            ("damage-table", "83", Some("result"), "defense-hit"),
+            ("combat-table", "torpedo", Some("stasis-screen"), "75%"),
+        ],
         duel: duel("destroyer", "frigate", Options::new()),
         mirror: duel(
             "frigate",
@@ -101,7 +113,67 @@ fn module_grid_conforms() {
                 &[("range", OptionValue::Number(1)), ("mode", text("multi"))],
             ),
         ],
+        refused: vec![resolve(
+            "frigate",
+            "scout",
+            &[("range", OptionValue::Number(1)), ("call", text("1,1"))],
+        )],
+        cells: vec![],
         duel: duel("destroyer", "frigate", Options::new()),
+        mirror: duel("destroyer", "destroyer", Options::new()),
+    });
+}
+
+#[test]
+fn action_d10_conforms() {
+    check_conformance(&Case {
+        registration: broadside_action_d10::REGISTRATION,
+        resolves: vec![
+            resolve(
+                "frigate",
+                "destroyer",
+                &[
+                    ("weapon", text("heavy-laser")),
+                    ("range", OptionValue::Number(5)),
+                ],
+            ),
+            resolve(
+                "cruiser",
+                "frigate",
+                &[
+                    ("weapon", text("spinal-railgun")),
+                    ("range", OptionValue::Number(8)),
+                    ("aft", OptionValue::Flag),
+                ],
+            ),
+            resolve(
+                "destroyer",
+                "carrier",
+                &[
+                    ("weapon", text("particle-cannon")),
+                    ("range", OptionValue::Number(3)),
+                    ("locked", OptionValue::Flag),
+                ],
+            ),
+        ],
+        refused: vec![resolve(
+            "frigate",
+            "destroyer",
+            &[
+                ("weapon", text("laser-turret")),
+                ("range", OptionValue::Number(20)),
+            ],
+        )],
+        cells: vec![
+            ("swarmer-hits", "7", Some("12"), "8"),
+            ("swarmer-hits", "0", Some("40"), "0"),
+            ("swarmer-hits", "15", Some("40"), "40"),
+        ],
+        duel: duel(
+            "destroyer",
+            "frigate",
+            Options::new().with("start-range", OptionValue::Number(10)),
+        ),
         mirror: duel("destroyer", "destroyer", Options::new()),
     });
 }

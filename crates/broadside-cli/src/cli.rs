@@ -46,6 +46,7 @@ fn system_args(specs: &[OptionSpec]) -> Vec<Arg> {
                 OptionKind::Flag => arg.action(ArgAction::SetTrue),
                 OptionKind::Number { min, max } => arg
                     .value_name(spec.value_name)
+                    .allow_negative_numbers(true)
                     .value_parser(value_parser!(i64).range(min..=max)),
                 OptionKind::Choice(choices) => arg
                     .value_name(spec.value_name)

@@ -8,6 +8,7 @@ use broadside_core::Registration;
 /// Every registered rule system, in the order `compare` prints them.
 pub const RULESETS: &[Registration] = &[
     broadside_percentile::REGISTRATION,
+    broadside_action_d10::REGISTRATION,
     broadside_module_grid::REGISTRATION,
 ];
 

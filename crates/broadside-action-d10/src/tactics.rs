@@ -1,0 +1,612 @@
+//! Decisions: the tactics trait every side plays by, and the default policy.
+//!
+//! The engine asks; tactics answer; the engine checks the answer against the
+//! rules. A tactic that answers something illegal is a bug in the tactic,
+//! reported as an internal error, never silently corrected.
+
+use broadside_core::hex::{self, Direction, Hex};
+use broadside_core::{NullSink, Side};
+
+use crate::ActionD10;
+use crate::attack::LockNumber;
+use crate::engagement::{Action, Battle, Decision, FlightOrder, Threat};
+use crate::model::{Damage, Drive, Scanner, System, Weapon, WeaponKind};
+use crate::ship::{Repairable, Ship};
+
+/// Every decision a side makes in an engagement.
+///
+/// # Contract for implementors
+/// Answers must be legal: an action the acting ship may take now (see
+/// [`ActionD10::check_action`]), extra actions within the Command Points
+/// and the rules' limit, flight moves within the craft's speed against
+/// enemies in reach, point defence shots by ready point defence mounts,
+/// each once, at offered threats in reach. The engine refuses anything else
+/// as an internal error. Implementations must be deterministic given the
+/// battle, so that a trial replays exactly.
+pub trait ActionTactics: Send + Sync {
+    /// Extra actions ship `ship` buys with Command Points this turn.
+    fn extra_actions(&self, system: &ActionD10, battle: &Battle, ship: usize) -> u8;
+    /// The side's next action in the Actions phase. `last_chance` is true
+    /// when the other side will not act again before this side is asked
+    /// once more, so that waiting would end the side's turn.
+    fn next_action(
+        &self,
+        system: &ActionD10,
+        battle: &Battle,
+        side: Side,
+        last_chance: bool,
+    ) -> Decision;
+    /// Where flight `flight` (an index into `battle.flights`) goes and whom
+    /// it attacks.
+    fn flight(&self, system: &ActionD10, battle: &Battle, flight: usize) -> FlightOrder;
+    /// Point defence shots of ship `ship`: `(mount, index into threats)`.
+    fn point_defense(
+        &self,
+        system: &ActionD10,
+        battle: &Battle,
+        ship: usize,
+        threats: &[(Threat, u32)],
+    ) -> Vec<(usize, usize)>;
+}
+
+/// The default policy, documented in the rules note:
+/// - Command Points: one extra action a turn when it can pay, the rest kept
+///   for re-rolling failed locks, misses and repairs;
+/// - order of actions: dodge salvos waiting in its destination hex, jump
+///   out if badly hurt and told to (`escape_below`), launch small craft and
+///   riders, move (first, so its displacement spoils the enemy's aim), lock
+///   on, aim when actions are to spare, fire every direct weapon that
+///   bears (best first), launch salvos once the target has made its move,
+///   then point defence, charging, shields, repairs and sharing locks;
+/// - movement: a destination within thrust that brings the range after the
+///   drift, and the turn after, closest to the range where its weapons do
+///   most, jinking while it has remass to spare, bow toward the enemy;
+/// - small craft: close to the best bracket of their weapon and attack the
+///   nearest enemy; point defence: salvos aimed at itself first, then at
+///   friends, then small craft;
+/// - it never boards, transports troops, docks or scuttles.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DefaultTactics {
+    /// Activate the hyperdrive when the boxes left are at or below this
+    /// percentage of the track (0: never).
+    pub escape_below: u8,
+}
+
+/// Expected boxes a mount does per attack, in twentieths of a box (a to-hit
+/// chance in tenths times twice the mean damage), so that comparisons stay
+/// in integers.
+fn expected(system: &ActionD10, weapon: &Weapon, bank: u8, number: i32) -> i64 {
+    let rules = &system.rules;
+    let damage2 = match weapon.damage {
+        Damage::Fixed(n) => i64::from(n) * 2,
+        Damage::Dice(e) => {
+            i64::from(e.count) * (i64::from(e.die.sides()) + 1) + 2 * i64::from(e.bonus)
+        }
+    };
+    let tenths = if weapon.kind == WeaponKind::Swarm {
+        let column = rules.swarm.column(weapon.swarm_size.max(1));
+        (1..=10)
+            .map(|face| i64::from(rules.swarm.row(face + number).hits[column]))
+            .sum::<i64>()
+    } else {
+        // A natural 10 always misses, so no more than nine faces in ten hit.
+        i64::from(number.clamp(0, 9))
+    };
+    tenths * damage2 * i64::from(bank)
+}
+
+impl DefaultTactics {
+    /// The enemy ship on the map that ship `i` can bring most weapons to
+    /// bear on, the nearest of equals.
+    fn target(system: &ActionD10, battle: &Battle, i: usize) -> Option<usize> {
+        let here = battle.poses[i].hex;
+        let mut enemies = battle.enemies_of(i);
+        let first = enemies.next()?;
+        if enemies.next().is_none() {
+            // The usual duel: one enemy, nothing to weigh.
+            return Some(first);
+        }
+        battle.enemies_of(i).max_by_key(|&e| {
+            (
+                Self::usable(system, battle, i, e).count_ones(),
+                std::cmp::Reverse(here.distance(battle.poses[e].hex)),
+                std::cmp::Reverse(e),
+            )
+        })
+    }
+
+    /// The mounts of ship `i` that could attack `target` now, one bit each.
+    fn usable(system: &ActionD10, battle: &Battle, i: usize, target: usize) -> u16 {
+        (0..battle.board.ships[i].weapons.len())
+            .filter(|&m| system.can_attack(battle, i, m, target))
+            .fold(0, |mask, m| mask | 1 << m)
+    }
+
+    /// The range at which ship `me`'s weapons do most against `target`:
+    /// the largest of equals, to stand off where it costs nothing.
+    fn preferred_range(system: &ActionD10, me: &Ship, target: &Ship) -> u32 {
+        let rules = &system.rules;
+        let size = target.class(rules).size;
+        // The score only changes where a bracket ends, and the largest
+        // range of the best score is the end of some bracket, so only those
+        // ranges need weighing.
+        let mut ends = arrayvec::ArrayVec::<u32, 64>::new();
+        for m in me
+            .weapons
+            .iter()
+            .filter(|m| !m.destroyed && m.shots != Some(0))
+        {
+            for b in &rules.weapon(m.weapon).brackets {
+                if !ends.contains(&b.to) && !ends.is_full() {
+                    ends.push(b.to);
+                }
+            }
+        }
+        ends.sort_unstable();
+        let mut best = (i64::MIN, 0);
+        for &r in &ends {
+            let score: i64 = me
+                .weapons
+                .iter()
+                .filter(|m| !m.destroyed && m.shots != Some(0))
+                .filter_map(|m| {
+                    let w = rules.weapon(m.weapon);
+                    w.bracket(r)
+                        .map(|b| expected(system, w, m.bank, b.value + size))
+                })
+                .sum();
+            if score >= best.0 {
+                best = (score, r);
+            }
+        }
+        best.1
+    }
+
+    /// The Move the policy makes, or `None` when no move is worth an action.
+    fn plan_move(system: &ActionD10, battle: &Battle, i: usize, enemy: usize) -> Option<Action> {
+        let rules = &system.rules;
+        let me = &battle.board.ships[i];
+        let pose = battle.poses[i];
+        let thrust = me.thrust(rules);
+        let foe = battle.poses[enemy];
+        let (f, w) = (foe.dest, foe.velocity());
+        let preferred = i64::from(Self::preferred_range(
+            system,
+            me,
+            &battle.board.ships[enemy],
+        ));
+        let spare =
+            me.class(rules).drive == Drive::Reactionless || u32::from(me.remass) >= 3 * thrust;
+        let avoid = |c: Hex| {
+            battle
+                .salvos
+                .iter()
+                .any(|s| usize::from(s.target) == i && s.hex == c)
+        };
+        let score = |c: Hex| -> i64 {
+            let v = c - pose.hex;
+            let r1 = i64::from(c.distance(f));
+            let r2 = i64::from((c + v).distance(f + w));
+            let d = i64::from(pose.dest.distance(c));
+            let mut s = -10 * (r1 - preferred).abs() - 4 * (r2 - preferred).abs();
+            s += if spare { 2 * d } else { -d };
+            if avoid(c) {
+                s -= 1000;
+            }
+            s
+        };
+        // Every hex within thrust of the destination, row by row in a frame
+        // turned toward the enemy, so that ties are broken the same way for
+        // both sides of a mirror match.
+        let toward = face_toward(pose.dest, f, pose.facing).index() as i32;
+        let mut best = (score(pose.dest), pose.dest);
+        let t = i32::try_from(thrust).unwrap_or(0);
+        for dq in -t..=t {
+            for dr in (-t).max(-dq - t)..=t.min(-dq + t) {
+                let c = pose.dest + Hex::new(dq, dr).rotate_around(Hex::ORIGIN, toward);
+                let s = score(c);
+                if s > best.0 {
+                    best = (s, c);
+                }
+            }
+        }
+        let dest = best.1;
+        let facing = if me.can_turn() {
+            face_toward(dest, f, pose.facing)
+        } else {
+            pose.facing
+        };
+        (dest != pose.dest || facing != pose.facing).then_some(Action::Move { dest, facing })
+    }
+
+    /// The best direct or swarm attack among the `usable` mounts of ship
+    /// `i` on `target`: the mount, its value and its to-hit number.
+    fn best_direct(
+        system: &ActionD10,
+        battle: &Battle,
+        i: usize,
+        target: usize,
+        usable: u16,
+    ) -> Option<(u8, i64, i32)> {
+        let rules = &system.rules;
+        let me = &battle.board.ships[i];
+        let situation = system.situation(battle, i, battle.poses[i].hex, target);
+        (0..me.weapons.len())
+            .filter(|&m| usable & (1 << m) != 0)
+            .filter(|&m| !rules.weapon(me.weapons[m].weapon).kind.is_salvo())
+            .filter_map(|m| {
+                let w = rules.weapon(me.weapons[m].weapon);
+                let range = system.fire_range(battle, i, m, target)?;
+                let n = system.to_hit(
+                    w,
+                    &battle.board.ships[target],
+                    range,
+                    &situation,
+                    &mut NullSink,
+                )?;
+                Some((m as u8, expected(system, w, me.weapons[m].bank, n), n))
+            })
+            .max_by_key(|&(m, value, _)| (value, std::cmp::Reverse(m)))
+    }
+
+    /// The first salvo launcher among the `usable` mounts of ship `i`.
+    fn salvo_mount(system: &ActionD10, battle: &Battle, i: usize, usable: u16) -> Option<u8> {
+        let me = &battle.board.ships[i];
+        (0..me.weapons.len())
+            .find(|&m| {
+                usable & (1 << m) != 0 && system.rules.weapon(me.weapons[m].weapon).kind.is_salvo()
+            })
+            .map(|m| m as u8)
+    }
+
+    /// What ship `i` does next, or `None` to wait, or nothing at all.
+    fn choose(&self, system: &ActionD10, battle: &Battle, i: usize, last_chance: bool) -> Choice {
+        let rules = &system.rules;
+        let me = &battle.board.ships[i];
+        let t = battle.turn[i];
+        let pose = battle.poses[i];
+        let rerolls = t.command_points / rules.constants.reroll_cost;
+        let can_move = !t.moved && me.thrust(rules) > 0;
+
+        let Some(enemy) = Self::target(system, battle, i) else {
+            return self.housekeeping(system, battle, i);
+        };
+
+        // Salvos wait in this ship's destination hex: any move throws them off.
+        if can_move
+            && battle
+                .salvos
+                .iter()
+                .any(|s| usize::from(s.target) == i && s.hex == pose.dest)
+            && let Some(action) = Self::plan_move(system, battle, i, enemy)
+        {
+            return Choice::Act(action);
+        }
+        // The move is weighed once, as the ship's first action of the turn.
+        if can_move
+            && t.acted == 0
+            && let Some(action) = Self::plan_move(system, battle, i, enemy)
+        {
+            return Choice::Act(action);
+        }
+        if self.escape_below > 0
+            && !t.hyperdrive
+            && me.hyperdrive_ready(rules)
+            && u32::from(me.boxes_left(rules)) * 100
+                <= u32::from(self.escape_below) * u32::from(me.boxes(rules))
+        {
+            return Choice::Act(Action::ActivateHyperdrive);
+        }
+        let aimed_at_me = battle
+            .salvos
+            .iter()
+            .filter(|s| usize::from(s.target) == i)
+            .count();
+        if aimed_at_me >= 2 && !t.spread && me.antimatter_spreads > 0 {
+            return Choice::Act(Action::ActivateAntimatterSpread);
+        }
+        let flights_near = battle
+            .flights
+            .iter()
+            .any(|f| f.side != battle.sides[i] && f.hex.distance(pose.hex) <= 8);
+        if !t.point_defense && me.has_point_defense(rules) && (aimed_at_me > 0 || flights_near) {
+            return Choice::Act(Action::ActivatePointDefense);
+        }
+        if me.small_craft > 0 && me.hangar_usable(rules) {
+            return Choice::Act(Action::LaunchSmallCraft);
+        }
+        if (0..battle.board.ships.len()).any(|r| {
+            battle.carrier[r] == Some(i as u8)
+                && battle.docked[r]
+                && battle.board.ships[r].is_active()
+        }) {
+            return Choice::Act(Action::LaunchRider);
+        }
+
+        let mask = Self::usable(system, battle, i, enemy);
+        let direct = Self::best_direct(system, battle, i, enemy, mask);
+        let salvo = Self::salvo_mount(system, battle, i, mask);
+        let usable = mask.count_ones() as usize;
+        if usable > 0 && !battle.locked(i, enemy) {
+            let situation = system.lock_situation(battle, i, enemy);
+            let worth =
+                match system.lock_number(me, &battle.board.ships[enemy], &situation, &mut NullSink)
+                {
+                    LockNumber::Automatic => true,
+                    LockNumber::Impossible => false,
+                    // A second try in one turn only at even odds or better.
+                    LockNumber::Roll(n) => {
+                        let sides = rules.constants.lock.die.sides() as i32;
+                        n >= 1
+                            && (battle.turn[i].failed_locks & (1 << enemy) == 0 || 2 * n >= sides)
+                    }
+                };
+            if worth {
+                return Choice::Act(Action::TargetLock {
+                    target: enemy as u8,
+                    rerolls,
+                });
+            }
+        }
+        if battle.locked(i, enemy) {
+            let spare = usize::from(t.actions).saturating_sub(usable);
+            // A weapon that needs charging and reaches the target is charged
+            // first when an action is left over to fire it.
+            if spare >= 2
+                && me.has_power()
+                && let Some(m) = (0..me.weapons.len()).find(|&m| {
+                    let w = &me.weapons[m];
+                    let weapon = rules.weapon(w.weapon);
+                    weapon.charge
+                        && !w.charged
+                        && !w.destroyed
+                        && !battle.fired(i, m)
+                        && pose.hex.distance(battle.poses[enemy].hex) <= weapon.max_range()
+                })
+            {
+                return Choice::Act(Action::ChargeWeapon { mount: m as u8 });
+            }
+            let aimed = t.aims & (1 << enemy) != 0;
+            if !aimed && direct.is_some() && spare > 1 {
+                return Choice::Act(Action::Aim {
+                    target: enemy as u8,
+                });
+            }
+            if let Some((mount, _, number)) = direct {
+                // A Command Point re-roll is kept for shots with even odds or better.
+                let swarm =
+                    rules.weapon(me.weapons[usize::from(mount)].weapon).kind == WeaponKind::Swarm;
+                return Choice::Act(Action::Attack {
+                    mount,
+                    target: enemy as u8,
+                    rerolls: if swarm || number < 5 { 0 } else { rerolls },
+                });
+            }
+            if let Some(mount) = salvo {
+                let foe = &battle.board.ships[enemy];
+                let settled = battle.turn[enemy].moved
+                    || battle.turn[enemy].actions == 0
+                    || foe.thrust(rules) == 0;
+                if settled || last_chance || usize::from(t.actions) <= usable {
+                    return Choice::Act(Action::Attack {
+                        mount,
+                        target: enemy as u8,
+                        rerolls,
+                    });
+                }
+                return Choice::Wait;
+            }
+        }
+        let threatened = battle.board.ships[enemy].has_launcher(rules)
+            || battle.flights.iter().any(|f| f.side != battle.sides[i]);
+        if !t.point_defense && me.has_point_defense(rules) && threatened {
+            return Choice::Act(Action::ActivatePointDefense);
+        }
+        self.housekeeping(system, battle, i)
+    }
+
+    /// Actions that do not need an enemy: charging, shields, repairs,
+    /// sharing locks.
+    fn housekeeping(&self, system: &ActionD10, battle: &Battle, i: usize) -> Choice {
+        let rules = &system.rules;
+        let me = &battle.board.ships[i];
+        let t = battle.turn[i];
+        if me.has_power()
+            && let Some(m) = (0..me.weapons.len()).find(|&m| {
+                let w = &me.weapons[m];
+                rules.weapon(w.weapon).charge && !w.charged && !w.destroyed
+            })
+        {
+            return Choice::Act(Action::ChargeWeapon { mount: m as u8 });
+        }
+        if me.shields < me.max_shields(rules) {
+            return Choice::Act(Action::RechargeShields);
+        }
+        if let Some(item) = Self::repair_choice(system, me) {
+            return Choice::Act(Action::Repair {
+                item,
+                rerolls: t.command_points / rules.constants.reroll_cost,
+            });
+        }
+        let reach = rules.constants.coordinate_range;
+        if t.locks != 0
+            && (0..battle.board.ships.len()).any(|j| {
+                j != i
+                    && battle.on_map(j)
+                    && battle.sides[j] == battle.sides[i]
+                    && battle.turn[j].locks & t.locks != t.locks
+                    && battle.poses[j].hex.distance(battle.poses[i].hex) <= reach
+            })
+        {
+            return Choice::Act(Action::CoordinateFireControl);
+        }
+        Choice::Nothing
+    }
+
+    /// The repair most worth an action, among those that can succeed.
+    fn repair_choice(system: &ActionD10, me: &Ship) -> Option<Repairable> {
+        const ORDER: [System; 9] = [
+            System::Thruster,
+            System::FireControl,
+            System::Sensors,
+            System::ShieldGenerator,
+            System::PowerPlant,
+            System::ShieldEmitter,
+            System::ManeuveringJets,
+            System::FlagBridge,
+            System::Hyperdrive,
+        ];
+        let damaged = me.damaged(&system.rules);
+        let mut wanted = damaged
+            .iter()
+            .copied()
+            .filter(|item| match item {
+                Repairable::MagazineJam => me.has_launcher(&system.rules),
+                _ => true,
+            })
+            .collect::<arrayvec::ArrayVec<Repairable, 40>>();
+        let rank = |item: &Repairable| match item {
+            Repairable::MagazineJam => 0,
+            Repairable::Weapon(_) => 1,
+            Repairable::Scanner(Scanner::LongRange) => 2,
+            Repairable::Scanner(Scanner::ShortRange) => 3,
+            Repairable::System(s) => 4 + ORDER.iter().position(|o| o == s).unwrap_or(ORDER.len()),
+        };
+        wanted.sort_by_key(rank);
+        wanted.into_iter().find(|&item| {
+            system
+                .repair_difficulty(me, item)
+                .is_some_and(|d| system.repair_target(me, d) >= 1)
+        })
+    }
+}
+
+/// What the policy wants of one ship.
+enum Choice {
+    Act(Action),
+    Wait,
+    Nothing,
+}
+
+/// The facing from `from` that points most nearly at `to`.
+fn face_toward(from: Hex, to: Hex, current: Direction) -> Direction {
+    if from == to {
+        return current;
+    }
+    // Directions are weighed clockwise from the current facing, so a tie
+    // is broken the same way whichever way the ship faces.
+    (0..6)
+        .map(|k| current.turn(k))
+        .min_by_key(|&d| {
+            (
+                from.neighbour(d).distance(to),
+                current.turns_between(d).abs(),
+            )
+        })
+        .unwrap_or(current)
+}
+
+impl ActionTactics for DefaultTactics {
+    fn extra_actions(&self, system: &ActionD10, battle: &Battle, ship: usize) -> u8 {
+        let c = &system.rules.constants;
+        let points = battle.board.ships[ship].command_points(&system.rules);
+        (points / c.extra_action_cost).min(c.extra_actions).min(1)
+    }
+
+    fn next_action(
+        &self,
+        system: &ActionD10,
+        battle: &Battle,
+        side: Side,
+        last_chance: bool,
+    ) -> Decision {
+        let mut wait = false;
+        for i in battle.ships_of(side) {
+            if battle.turn[i].actions == 0 {
+                continue;
+            }
+            match self.choose(system, battle, i, last_chance) {
+                Choice::Act(action) => return Decision::Act(i, action),
+                Choice::Wait => wait = true,
+                Choice::Nothing => {}
+            }
+        }
+        if wait { Decision::Wait } else { Decision::Done }
+    }
+
+    fn flight(&self, system: &ActionD10, battle: &Battle, f: usize) -> FlightOrder {
+        let rules = &system.rules;
+        let flight = battle.flights[f];
+        let carrier = battle.board.ships[usize::from(flight.carrier)].class(rules);
+        let Some(craft) = carrier.small_craft else {
+            return FlightOrder {
+                to: flight.hex,
+                target: None,
+            };
+        };
+        let weapon = rules.weapon(craft.weapon);
+        let Some(target) = (0..battle.board.ships.len())
+            .filter(|&j| battle.sides[j] != flight.side && battle.on_map(j))
+            .min_by_key(|&j| (flight.hex.distance(battle.poses[j].hex), j))
+        else {
+            return FlightOrder {
+                to: flight.hex,
+                target: None,
+            };
+        };
+        let at = battle.poses[target].hex;
+        let best = weapon
+            .brackets
+            .iter()
+            .max_by_key(|b| (b.value, std::cmp::Reverse(b.from)))
+            .map_or(0, |b| b.to);
+        // Candidate hexes are read in a frame turned toward the target, so
+        // ties fall the same way for either side.
+        let toward = face_toward(flight.hex, at, Direction::EAST).index() as i32;
+        let to = hex::hexes_within(Hex::ORIGIN, craft.speed)
+            .map(|offset| flight.hex + offset.rotate_around(Hex::ORIGIN, toward))
+            .min_by_key(|&h| (h.distance(at).abs_diff(best), flight.hex.distance(h)))
+            .unwrap_or(flight.hex);
+        let in_reach = weapon.bracket(to.distance(at)).is_some();
+        FlightOrder {
+            to,
+            target: in_reach.then_some(target),
+        }
+    }
+
+    fn point_defense(
+        &self,
+        system: &ActionD10,
+        battle: &Battle,
+        ship: usize,
+        threats: &[(Threat, u32)],
+    ) -> Vec<(usize, usize)> {
+        let rules = &system.rules;
+        let me = &battle.board.ships[ship];
+        let rank = |&(threat, _): &(Threat, u32)| match threat {
+            Threat::Salvo(s) if usize::from(battle.salvos[s].target) == ship => 0,
+            Threat::Salvo(_) => 1,
+            Threat::Flight(_) => 2,
+        };
+        let mut order: Vec<usize> = (0..threats.len()).collect();
+        order.sort_by_key(|&k| (rank(&threats[k]), k));
+        let mut taken = vec![false; threats.len()];
+        let mut shots = Vec::new();
+        for m in 0..me.weapons.len() {
+            let w = rules.weapon(me.weapons[m].weapon);
+            if !w.point_defense || !me.can_fire(rules, m) {
+                continue;
+            }
+            // Each salvo needs one gun; small craft can take every gun left.
+            let pick = order.iter().copied().find(|&k| {
+                let (threat, range) = threats[k];
+                w.bracket(range).is_some() && (matches!(threat, Threat::Flight(_)) || !taken[k])
+            });
+            if let Some(k) = pick {
+                taken[k] = true;
+                shots.push((m, k));
+            }
+        }
+        shots
+    }
+}

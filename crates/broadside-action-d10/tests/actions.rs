@@ -1,0 +1,638 @@
+//! Every action of the rules' list has its effect, and the rules refuse the
+//! actions they forbid.
+
+mod common;
+
+use broadside_action_d10::engagement::Sequence;
+use broadside_action_d10::model::{Letter, System};
+use broadside_action_d10::{Action, Phase, Repairable, Status};
+use broadside_core::hex::{Direction, Hex};
+use broadside_core::{ResolveError, Side, TurnSequence, Verdict};
+use common::{Script, battle, system};
+
+fn refused(script: &mut Script, i: usize, action: Action) -> String {
+    match script.try_act(i, action) {
+        Err(ResolveError::Refused(why)) => why,
+        other => panic!("{} should be refused, got {other:?}", action.name()),
+    }
+}
+
+/// Destroyer (0) against frigate (1) at `range`, dice as given.
+fn duel(range: u32, dice: &[u32]) -> Script {
+    Script::new(battle("destroyer", "frigate", range), dice)
+}
+
+#[test]
+fn move_shifts_the_destination_within_thrust_once_a_turn() {
+    let mut s = duel(10, &[]);
+    let remass = s.battle.board.ships[0].remass;
+    s.act(
+        0,
+        Action::Move {
+            dest: Hex::new(2, 1),
+            facing: Direction::SOUTH_EAST,
+        },
+    );
+    let t = s.battle.turn[0];
+    assert_eq!(s.battle.poses[0].dest, Hex::new(2, 1));
+    assert_eq!(s.battle.poses[0].facing, Direction::SOUTH_EAST);
+    assert!(t.moved);
+    assert_eq!(t.displacement, 3);
+    assert_eq!(s.battle.board.ships[0].remass, remass - 3);
+    assert_eq!(t.actions, 4);
+    let why = refused(
+        &mut s,
+        0,
+        Action::Move {
+            dest: Hex::ORIGIN,
+            facing: Direction::EAST,
+        },
+    );
+    assert!(why.contains("once a turn"), "{why}");
+    let why = refused(
+        &mut s,
+        1,
+        Action::Move {
+            dest: Hex::new(6, 0),
+            facing: Direction::WEST,
+        },
+    );
+    assert!(why.contains("beyond the ship's thrust"), "{why}");
+}
+
+#[test]
+fn without_maneuvering_jets_a_ship_cannot_turn() {
+    let mut s = duel(10, &[]);
+    s.battle.board.ships[0].intact[System::ManeuveringJets.index()] = 0;
+    let why = refused(
+        &mut s,
+        0,
+        Action::Move {
+            dest: Hex::new(1, 0),
+            facing: Direction::WEST,
+        },
+    );
+    assert!(why.contains("cannot turn"), "{why}");
+    s.act(
+        0,
+        Action::Move {
+            dest: Hex::new(1, 0),
+            facing: Direction::EAST,
+        },
+    );
+}
+
+#[test]
+fn a_reaction_drive_cannot_thrust_beyond_its_remass() {
+    let mut s = duel(10, &[]);
+    s.battle.board.ships[0].remass = 1;
+    assert_eq!(s.battle.board.ships[0].thrust(&system().rules), 1);
+    let why = refused(
+        &mut s,
+        0,
+        Action::Move {
+            dest: Hex::new(2, 0),
+            facing: Direction::EAST,
+        },
+    );
+    assert!(why.contains("thrust"), "{why}");
+}
+
+#[test]
+fn containment_breached_loses_cargo_on_every_move() {
+    let mut s = duel(10, &[6]);
+    let ship = &mut s.battle.board.ships[1];
+    *ship = ship.clone().with_boxes_marked(&system().rules, 18);
+    assert!(ship.all_lost(&system().rules, Letter::Containment));
+    s.act(
+        1,
+        Action::Move {
+            dest: Hex::new(9, 0),
+            facing: Direction::WEST,
+        },
+    );
+    assert_eq!(s.battle.board.ships[1].cargo, 0);
+}
+
+#[test]
+fn target_lock_holds_for_the_turn_and_is_not_taken_twice() {
+    let mut s = duel(3, &[]);
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(s.battle.locked(0, 1));
+    let why = refused(
+        &mut s,
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("already holds"), "{why}");
+    let why = refused(
+        &mut s,
+        0,
+        Action::TargetLock {
+            target: 0,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("not an enemy"), "{why}");
+    s.phase(Phase::RecordKeeping, 1)
+        .phase(Phase::CommandPoints, 2);
+    assert!(
+        !s.battle.locked(0, 1),
+        "a lock lasts until the end of the turn"
+    );
+}
+
+#[test]
+fn a_failed_lock_may_be_rerolled_with_a_command_point() {
+    // Range 10: 7 - 5 + 2 (FCS) = 4; rolled 6, re-rolled 2.
+    let mut s = duel(10, &[6, 2]);
+    assert_eq!(s.battle.turn[0].command_points, 2);
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 1,
+        },
+    );
+    assert!(s.battle.locked(0, 1));
+    assert_eq!(s.battle.turn[0].command_points, 1);
+    let why = refused(
+        &mut s,
+        1,
+        Action::TargetLock {
+            target: 0,
+            rerolls: 2,
+        },
+    );
+    assert!(why.contains("Command Points"), "{why}");
+}
+
+#[test]
+fn beyond_the_automatic_range_a_lock_needs_the_long_range_scanner() {
+    let mut s = duel(10, &[]);
+    s.battle.board.ships[0].scanners[0] = broadside_action_d10::ship::ScannerState::Disabled;
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(!s.battle.locked(0, 1));
+}
+
+#[test]
+fn chaff_makes_locks_harder() {
+    // Range 6: 7 - 3 + 2 (FCS) - 2 (chaff) = 4; rolled 5: no lock.
+    let mut s = duel(6, &[5]);
+    s.act(1, Action::DropChaffPod);
+    assert_eq!(s.battle.board.ships[1].chaff_pods, 1);
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(!s.battle.locked(0, 1));
+    let why = refused(&mut s, 1, Action::DropChaffPod);
+    assert!(why.contains("chaff"), "{why}");
+}
+
+#[test]
+fn attacks_need_a_lock_and_each_weapon_fires_once_a_turn() {
+    let mut s = duel(2, &[10]);
+    let why = refused(
+        &mut s,
+        0,
+        Action::Attack {
+            mount: 1,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("target lock"), "{why}");
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    s.act(
+        0,
+        Action::Attack {
+            mount: 1,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    let why = refused(
+        &mut s,
+        0,
+        Action::Attack {
+            mount: 1,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("once a turn"), "{why}");
+}
+
+#[test]
+fn fixed_weapons_fire_only_into_the_forward_arc() {
+    let mut s = duel(2, &[]);
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    // The destroyer faces east, the frigate is dead ahead: its heavy laser bears.
+    assert!(system().can_attack(&s.battle, 0, 0, 1));
+    s.battle.poses[0].facing = Direction::WEST;
+    assert!(!system().can_attack(&s.battle, 0, 0, 1));
+    let why = refused(
+        &mut s,
+        0,
+        Action::Attack {
+            mount: 0,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("arc"), "{why}");
+    // Turrets fire all round.
+    assert!(system().can_attack(&s.battle, 0, 1, 1));
+}
+
+#[test]
+fn a_shot_from_behind_comes_from_the_aft_arc() {
+    let s = duel(2, &[]);
+    // The frigate at (2, 0) faces west: a shot from (0, 0) strikes its bow.
+    assert!(!system().from_aft(&s.battle, Hex::ORIGIN, 1));
+    assert!(system().from_aft(&s.battle, Hex::new(5, 0), 1));
+}
+
+#[test]
+fn charge_weapon_then_fire_and_no_charging_without_power() {
+    let mut s = duel(2, &[4]);
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    let why = refused(
+        &mut s,
+        0,
+        Action::Attack {
+            mount: 3,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("cannot fire"), "{why}");
+    s.act(0, Action::ChargeWeapon { mount: 3 });
+    assert!(s.battle.board.ships[0].weapons[3].charged);
+    s.act(
+        0,
+        Action::Attack {
+            mount: 3,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(
+        !s.battle.board.ships[0].weapons[3].charged,
+        "firing spends the charge"
+    );
+    s.battle.board.ships[0].intact[System::PowerPlant.index()] = 0;
+    let why = refused(&mut s, 0, Action::ChargeWeapon { mount: 3 });
+    assert!(why.contains("power plant"), "{why}");
+}
+
+#[test]
+fn aim_needs_a_lock_and_adds_to_this_turns_attacks() {
+    let mut s = duel(2, &[]);
+    let why = refused(&mut s, 0, Action::Aim { target: 1 });
+    assert!(why.contains("lock"), "{why}");
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    s.act(0, Action::Aim { target: 1 });
+    let situation = system().situation(&s.battle, 0, s.battle.poses[0].hex, 1);
+    assert!(situation.aim);
+}
+
+#[test]
+fn coordinate_fire_control_shares_locks_with_friends_in_range() {
+    let mut s = Script::new(battle("carrier", "frigate", 3), &[]);
+    s.act(0, Action::LaunchRider);
+    assert!(s.battle.on_map(1));
+    assert_eq!(
+        s.battle.turn[1].actions, 0,
+        "a rider acts from the next turn"
+    );
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 3,
+            rerolls: 0,
+        },
+    );
+    s.act(0, Action::CoordinateFireControl);
+    assert!(s.battle.locked(1, 3));
+    assert!(
+        !s.battle.locked(2, 3),
+        "a rider still on the clamps is not in the fight"
+    );
+}
+
+#[test]
+fn riders_launch_and_are_recovered() {
+    let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
+    s.act(0, Action::LaunchRider).act(0, Action::LaunchRider);
+    let why = refused(&mut s, 0, Action::LaunchRider);
+    assert!(why.contains("no rider"), "{why}");
+    s.act(0, Action::RecoverRider { rider: 2 });
+    assert!(s.battle.docked[2]);
+    assert!(!s.battle.on_map(2));
+}
+
+#[test]
+fn riders_on_the_clamps_share_their_carriers_fate() {
+    let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
+    s.battle.board.ships[0].status = Status::Escaped;
+    s.phase(Phase::RecordKeeping, 1);
+    assert_eq!(s.battle.board.ships[1].status, Status::Escaped);
+    assert_eq!(s.battle.board.ships[2].status, Status::Escaped);
+}
+
+#[test]
+fn small_craft_launch_and_are_recovered_in_the_carriers_hex() {
+    let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
+    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
+    s.act(0, Action::LaunchSmallCraft);
+    // Without a catapult, four craft a launch.
+    assert_eq!(s.battle.flights[0].craft, 4);
+    assert_eq!(s.battle.board.ships[0].small_craft, 2);
+    s.act(0, Action::RecoverSmallCraft);
+    assert!(s.battle.flights.is_empty());
+    assert_eq!(s.battle.board.ships[0].small_craft, 6);
+    s.battle.board.ships[0].intact[System::HangarDoor.index()] = 0;
+    let why = refused(&mut s, 0, Action::LaunchSmallCraft);
+    assert!(why.contains("hangar"), "{why}");
+}
+
+#[test]
+fn activate_point_defense_needs_a_point_defense_weapon() {
+    let mut s = duel(8, &[]);
+    s.act(1, Action::ActivatePointDefense);
+    assert!(s.battle.turn[1].point_defense);
+    let why = refused(&mut s, 1, Action::ActivatePointDefense);
+    assert!(why.contains("point defence"), "{why}");
+}
+
+#[test]
+fn antimatter_spread_destroys_salvos_aimed_at_the_ship() {
+    // The frigate launches at the destroyer; the destroyer's spread rolls 7
+    // (at or under 7): the salvo is gone before Missile Resolution.
+    let mut s = Script::new(battle("frigate", "destroyer", 3), &[7]);
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    s.act(
+        0,
+        Action::Attack {
+            mount: 3,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    s.act(1, Action::ActivateAntimatterSpread);
+    assert_eq!(s.battle.board.ships[1].antimatter_spreads, 0);
+    s.phase(Phase::Drift, 1)
+        .phase(Phase::PointDefenseFire, 1)
+        .phase(Phase::MissileResolution, 1);
+    assert_eq!(s.battle.board.ships[1].marked, 0);
+    let why = refused(&mut s, 1, Action::ActivateAntimatterSpread);
+    assert!(why.contains("antimatter"), "{why}");
+}
+
+#[test]
+fn repair_clears_a_jam_on_seven_or_less() {
+    let mut s = duel(8, &[8, 7]);
+    s.battle.board.ships[0].jammed = true;
+    s.act(
+        0,
+        Action::Repair {
+            item: Repairable::MagazineJam,
+            rerolls: 0,
+        },
+    );
+    assert!(s.battle.board.ships[0].jammed, "8 fails an Easy repair");
+    s.act(
+        0,
+        Action::Repair {
+            item: Repairable::MagazineJam,
+            rerolls: 0,
+        },
+    );
+    assert!(!s.battle.board.ships[0].jammed);
+    let why = refused(
+        &mut s,
+        0,
+        Action::Repair {
+            item: Repairable::MagazineJam,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("nothing to repair"), "{why}");
+}
+
+#[test]
+fn repairs_are_harder_for_each_crew_deck_lost() {
+    let mut ship = common::ship("destroyer");
+    ship.intact[System::CrewDeck.index()] = 1;
+    let d = system()
+        .repair_difficulty(
+            &{
+                let mut s = ship.clone();
+                s.jammed = true;
+                s
+            },
+            Repairable::MagazineJam,
+        )
+        .expect("a jam can be repaired");
+    assert_eq!(system().repair_target(&ship, d), 5);
+    let why = system().repair_difficulty(&ship, Repairable::System(System::CrewDeck));
+    assert_eq!(why, None, "crew decks are not repaired in battle");
+}
+
+#[test]
+fn recharge_shields_restores_them_to_their_most() {
+    let mut s = duel(8, &[]);
+    s.battle.board.ships[0].shields = 0;
+    s.act(0, Action::RechargeShields);
+    assert_eq!(s.battle.board.ships[0].shields, 2);
+    let why = refused(&mut s, 0, Action::RechargeShields);
+    assert!(why.contains("most"), "{why}");
+    s.battle.board.ships[0].shields = 0;
+    s.battle.board.ships[0].intact[System::ShieldGenerator.index()] = 0;
+    let why = refused(&mut s, 0, Action::RechargeShields);
+    assert!(why.contains("most"), "{why}");
+}
+
+#[test]
+fn activate_hyperdrive_leaves_the_fight_at_the_end_of_the_turn() {
+    let mut s = duel(8, &[]);
+    s.act(1, Action::ActivateHyperdrive);
+    s.phase(Phase::RecordKeeping, 1);
+    assert_eq!(s.battle.board.ships[1].status, Status::Escaped);
+    let sequence = Sequence { system: system() };
+    assert_eq!(sequence.verdict(&s.battle), Some(Verdict::Escaped(Side::B)));
+}
+
+#[test]
+fn a_hyperdrive_damaged_before_the_jump_keeps_the_ship() {
+    let mut s = duel(8, &[]);
+    s.act(1, Action::ActivateHyperdrive);
+    s.battle.board.ships[1].intact[System::HyperdriveImpeller.index()] = 0;
+    s.phase(Phase::RecordKeeping, 1);
+    assert_eq!(s.battle.board.ships[1].status, Status::Active);
+    let why = refused(&mut s, 1, Action::ActivateHyperdrive);
+    assert!(why.contains("hyperdrive"), "{why}");
+}
+
+#[test]
+fn scuttle_destroys_the_ship_at_the_end_of_the_turn() {
+    let mut s = duel(8, &[]);
+    s.act(1, Action::Scuttle);
+    assert_eq!(s.battle.board.ships[1].status, Status::Active);
+    s.phase(Phase::RecordKeeping, 1);
+    assert_eq!(s.battle.board.ships[1].status, Status::Scuttled);
+    let sequence = Sequence { system: system() };
+    assert_eq!(sequence.verdict(&s.battle), Some(Verdict::Winner(Side::A)));
+}
+
+#[test]
+fn dock_then_board_enemy_vessel_with_support() {
+    // Both at rest in one hex: the frigate docks with the destroyer, readies
+    // its two units and boards. In Record Keeping, supported, they hit on 6
+    // or less: 6 and 2 kill two of the four defenders; the defenders roll
+    // 9, 9, 1, 8 and kill one boarder.
+    let mut s = Script::new(battle("frigate", "destroyer", 0), &[6, 2, 9, 9, 1, 8]);
+    s.battle.turn[0].actions = 5;
+    let why = refused(&mut s, 0, Action::BoardEnemyVessel { target: 1 });
+    assert!(why.contains("docked"), "{why}");
+    s.act(0, Action::Dock { with: 1 });
+    assert_eq!(s.battle.docked_with[0], Some(1));
+    s.act(0, Action::ReadyTroops)
+        .act(0, Action::SupportTroops)
+        .act(0, Action::BoardEnemyVessel { target: 1 });
+    assert_eq!(s.battle.board.ships[1].boarders, 2);
+    s.phase(Phase::RecordKeeping, 1);
+    assert_eq!(s.battle.board.ships[1].boarders, 1);
+    assert_eq!(s.battle.board.ships[1].intact(System::Troops), 2);
+    // A Move breaks the dock.
+    common::start_turn(&mut s.battle);
+    s.act(
+        1,
+        Action::Move {
+            dest: Hex::new(1, 0),
+            facing: Direction::EAST,
+        },
+    );
+    assert_eq!(s.battle.docked_with[0], None);
+}
+
+#[test]
+fn transport_needs_the_targets_shields_down_and_a_transporter() {
+    let mut s = duel(1, &[]);
+    s.act(1, Action::ReadyTroops);
+    let why = refused(&mut s, 1, Action::Transport { target: 0 });
+    assert!(why.contains("shields"), "{why}");
+    s.battle.board.ships[0].shields = 0;
+    s.battle.board.ships[1].intact[System::Transporter.index()] = 0;
+    let why = refused(&mut s, 1, Action::Transport { target: 0 });
+    assert!(why.contains("transporter"), "{why}");
+}
+
+#[test]
+fn a_ship_without_actions_left_or_off_the_map_cannot_act() {
+    let mut s = duel(8, &[]);
+    s.battle.turn[1].actions = 0;
+    let why = refused(&mut s, 1, Action::Scuttle);
+    assert!(why.contains("no action left"), "{why}");
+    let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
+    s.battle.turn[1].actions = 2;
+    let why = refused(&mut s, 1, Action::Scuttle);
+    assert!(why.contains("not in the fight"), "{why}");
+    let why = refused(&mut s, 9, Action::Scuttle);
+    assert!(why.contains("no ship 9"), "{why}");
+}
+
+#[test]
+fn every_action_of_the_list_has_a_name() {
+    let names = [
+        Action::Move {
+            dest: Hex::ORIGIN,
+            facing: Direction::EAST,
+        },
+        Action::TargetLock {
+            target: 0,
+            rerolls: 0,
+        },
+        Action::CoordinateFireControl,
+        Action::ChargeWeapon { mount: 0 },
+        Action::Aim { target: 0 },
+        Action::Attack {
+            mount: 0,
+            target: 0,
+            rerolls: 0,
+        },
+        Action::ActivateHyperdrive,
+        Action::Repair {
+            item: Repairable::MagazineJam,
+            rerolls: 0,
+        },
+        Action::RechargeShields,
+        Action::LaunchSmallCraft,
+        Action::LaunchRider,
+        Action::ActivatePointDefense,
+        Action::ReadyTroops,
+        Action::SupportTroops,
+        Action::BoardEnemyVessel { target: 0 },
+        Action::Transport { target: 0 },
+        Action::Dock { with: 0 },
+        Action::Scuttle,
+        Action::DropChaffPod,
+        Action::ActivateAntimatterSpread,
+    ]
+    .map(|a| a.name());
+    // The rules list twenty actions; each has its variant.
+    let mut unique = names.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), 20);
+}

@@ -1,0 +1,422 @@
+//! Shared `check` helpers for the action-d10 tests: one per area, so an API change touches one place.
+//!
+//! Snapshot helpers record each test's inputs (`info`) and the rule it
+//! reproduces (`description`), and write a transcript: the inputs, every
+//! event numbered, the report's lines and its JSON, so a reviewer can check
+//! every number against the rules.
+
+#![allow(
+    dead_code,
+    reason = "each test binary uses a different part of the helpers"
+)]
+
+
+use std::sync::OnceLock;
+
+use broadside_action_d10::engagement::{Sequence, TurnState};
+use broadside_action_d10::{Action, ActionD10, ActionTactics, Battle, DefaultTactics, Phase, Ship};
+use broadside_core::{
+    Dice, DuelRequest, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
+    ResolveRequest, Ruleset, ScriptedDice, SeededDice, SourceFile, TableView, TurnSequence,
+};
+use serde_json::{Value, json};
+
+/// The system, loaded once from its embedded data of record.
+pub fn system() -> &'static ActionD10 {
+    static SYSTEM: OnceLock<ActionD10> = OnceLock::new();
+    SYSTEM.get_or_init(|| match ActionD10::embedded() {
+        Ok(system) => system,
+        Err(errors) => panic!("the embedded action-d10 data does not load:\n{errors}"),
+    })
+}
+
+/// The embedded data files, for tests that load altered copies in memory.
+pub fn sources() -> Vec<SourceFile> {
+    broadside_action_d10::REGISTRATION.embedded_sources()
+}
+
+/// A fresh ship of a class of the data of record.
+pub fn ship(id: &str) -> Ship {
+    system()
+        .ship(id)
+        .unwrap_or_else(|| panic!("no ship class '{id}' in the data"))
+}
+
+fn numbered(out: &mut String, events: &[Event]) {
+    out.push_str("events:\n");
+    for (i, event) in events.iter().enumerate() {
+        out.push_str(&format!("{:>3}. {event}\n", i + 1));
+    }
+}
+
+/// Asserts a named snapshot that records its inputs and cites its source.
+pub fn snapshot(name: &str, source: &str, inputs: &Value, transcript: &str) {
+    insta::with_settings!({
+        info => inputs,
+        description => source,
+        omit_expression => true,
+        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"),
+        prepend_module_to_snapshot => false,
+    }, {
+        insta::assert_snapshot!(name, transcript);
+    });
+}
+
+/// Damage set on a ship directly: what it is, in words, and how.
+pub type Prepare<'a> = (&'a str, fn(&mut Ship));
+
+/// One resolution through the object-safe `Ruleset` face, from ships that
+/// may start damaged.
+#[derive(Debug, Clone)]
+pub struct Resolve<'a> {
+    /// Snapshot name.
+    pub name: &'a str,
+    /// The rule reproduced, as the published rules name it.
+    pub source: &'a str,
+    /// Attacking ship class.
+    pub attacker: &'a str,
+    /// `--weapon`.
+    pub weapon: &'a str,
+    /// Target ship class.
+    pub target: &'a str,
+    /// `--range`.
+    pub range: i64,
+    /// `--locked`.
+    pub locked: bool,
+    /// `--displacement`.
+    pub displacement: Option<i64>,
+    /// `--aft`.
+    pub aft: bool,
+    /// Boxes of the target's track already marked before the attack.
+    pub marked: u8,
+    /// The target's shield points before the attack (its full shields if `None`).
+    pub shields: Option<u8>,
+    /// Scripted dice, in the order the rules roll them.
+    pub dice: &'a [u32],
+    /// Damage set on the target before the attack, beyond marked boxes.
+    pub prepare: Option<Prepare<'a>>,
+}
+
+impl Default for Resolve<'_> {
+    fn default() -> Self {
+        Resolve {
+            name: "",
+            source: "",
+            attacker: "destroyer",
+            weapon: "laser-turret",
+            target: "frigate",
+            range: 1,
+            locked: true,
+            displacement: None,
+            aft: false,
+            marked: 0,
+            shields: None,
+            dice: &[],
+            prepare: None,
+        }
+    }
+}
+
+impl Resolve<'_> {
+    /// The request the CLI would build.
+    pub fn request(&self) -> ResolveRequest {
+        let mut options = Options::new()
+            .with("weapon", OptionValue::Text(self.weapon.into()))
+            .with("range", OptionValue::Number(self.range));
+        if self.locked {
+            options.set("locked", OptionValue::Flag);
+        }
+        if let Some(d) = self.displacement {
+            options.set("displacement", OptionValue::Number(d));
+        }
+        if self.aft {
+            options.set("aft", OptionValue::Flag);
+        }
+        ResolveRequest {
+            attacker: self.attacker.into(),
+            target: self.target.into(),
+            options,
+        }
+    }
+
+    fn target_ship(&self) -> Ship {
+        let mut target = ship(self.target).with_boxes_marked(&system().rules, self.marked);
+        if let Some(shields) = self.shields {
+            target.shields = shields;
+        }
+        if let Some((_, prepare)) = self.prepare {
+            prepare(&mut target);
+        }
+        target
+    }
+
+    fn inputs(&self) -> Value {
+        json!({
+            "attacker": self.attacker, "weapon": self.weapon, "target": self.target,
+            "range": self.range, "locked": self.locked, "displacement": self.displacement,
+            "aft": self.aft, "target_boxes_already_marked": self.marked,
+            "target_shields": self.shields, "target_prepared": self.prepare.map(|(what, _)| what),
+            "dice": self.dice,
+        })
+    }
+
+    /// Runs the resolution with scripted dice.
+    pub fn run(&self) -> Result<(Value, Vec<String>, Vec<Event>, ScriptedDice), ResolveError> {
+        let s = system();
+        let request = self.request();
+        request.options.validate(s.resolve_options())?;
+        let mut dice = ScriptedDice::new(self.dice.to_vec());
+        let mut log = EventLog::default();
+        let report = s.resolve_ships(
+            &request,
+            ship(self.attacker),
+            self.target_ship(),
+            &mut dice,
+            &mut log,
+        )?;
+        let value = serde_json::to_value(&*report).expect("a report serialises");
+        Ok((value, report.lines(), log.events, dice))
+    }
+}
+
+/// Resolves and snapshots one attack; the script must be used up exactly.
+/// Returns the report's JSON for further checks.
+pub fn check_resolve(case: Resolve<'_>) -> Value {
+    let (value, lines, events, dice) = case
+        .run()
+        .unwrap_or_else(|e| panic!("{}: the resolution failed: {e}", case.name));
+    assert!(
+        dice.remaining().is_empty(),
+        "{}: scripted dice left unused: {:?}",
+        case.name,
+        dice.remaining()
+    );
+    let inputs = case.inputs();
+    let mut out = format!("inputs: {inputs}\n");
+    numbered(&mut out, &events);
+    out.push_str("report:\n");
+    for line in &lines {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out.push_str("json:\n");
+    out.push_str(&serde_json::to_string_pretty(&value).expect("JSON prints"));
+    out.push('\n');
+    snapshot(case.name, case.source, &inputs, &out);
+    value
+}
+
+/// Resolves an attack that must fail, returning the error.
+pub fn check_resolve_error(case: Resolve<'_>) -> ResolveError {
+    match case.run() {
+        Ok((value, ..)) => panic!("{}: expected an error, got {value}", case.name),
+        Err(e) => e,
+    }
+}
+
+/// A table as text, the way `broadside table` lays it out.
+pub fn table_text(table: &TableView) -> String {
+    let mut out = format!("{} [{}]\n{}", table.title, table.id, table.row_header);
+    for c in &table.columns {
+        out.push_str(&format!(" | {c}"));
+    }
+    out.push('\n');
+    for row in &table.rows {
+        out.push_str(&row.label);
+        for cell in &row.cells {
+            out.push_str(&format!(" | {cell}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Snapshots one table of the system.
+pub fn check_table(id: &str) {
+    let tables = Ruleset::tables(system());
+    let table = tables
+        .iter()
+        .find(|t| t.id == id)
+        .unwrap_or_else(|| panic!("no table '{id}'"));
+    snapshot(
+        &format!("table_{id}"),
+        "every table of the d10 action-based rules and its authored weapons, from the data of record",
+        &json!({ "table": id }),
+        &table_text(table),
+    );
+}
+
+/// A cell of a table, as `broadside table action-d10 <table> <row> <column>` prints it.
+pub fn cell(table: &str, row: &str, column: Option<&str>) -> Result<String, ResolveError> {
+    let tables = Ruleset::tables(system());
+    let t = tables.iter().find(|t| t.id == table).ok_or_else(|| {
+        ResolveError::unknown("table", table, tables.iter().map(|t| t.id.as_str()))
+    })?;
+    t.cell(row, column).map(str::to_owned)
+}
+
+/// A duel request with options.
+pub fn duel_request(a: &str, b: &str, max_turns: u32, options: &[(&str, i64)]) -> DuelRequest {
+    let mut o = Options::new();
+    for (name, value) in options {
+        o.set(name, OptionValue::Number(*value));
+    }
+    DuelRequest {
+        a: a.into(),
+        b: b.into(),
+        max_turns,
+        options: o,
+    }
+}
+
+/// Plays one seeded trial of a duel and snapshots its whole log.
+pub fn check_duel_log(name: &str, a: &str, b: &str, seed: u64, trial: u64, max_turns: u32) {
+    let request = duel_request(a, b, max_turns, &[]);
+    let engagement = Ruleset::prepare_duel(system(), &request).expect("the duel sets up");
+    let mut log = EventLog::default();
+    let outcome =
+        broadside_core::play_trial(&*engagement, seed, trial, &mut log).expect("the duel plays");
+    let inputs = json!({"a": a, "b": b, "seed": seed, "trial": trial, "max_turns": max_turns});
+    let mut out = format!("inputs: {inputs}\n");
+    numbered(&mut out, &log.events);
+    out.push_str(&format!(
+        "outcome: {}\n",
+        serde_json::to_string(&outcome).expect("JSON prints")
+    ));
+    snapshot(
+        name,
+        "d10 action-based rules, Sequence of Play, with the default tactics (rules note, Default tactics)",
+        &inputs,
+        &out,
+    );
+}
+
+/// A battle at the start of a turn: every ship on the map has its actions
+/// and Command Points, as after the Command Points phase with no extra
+/// action bought.
+pub fn battle(a: &str, b: &str, range: u32) -> Battle {
+    let s = system();
+    let mut battle = s.battle(a, b, range).expect("both ships exist");
+    start_turn(&mut battle);
+    battle
+}
+
+/// Gives every ship on the map a fresh turn.
+pub fn start_turn(battle: &mut Battle) {
+    let rules = &system().rules;
+    for i in 0..battle.board.ships.len() {
+        battle.turn[i] = TurnState::default();
+        if battle.on_map(i) {
+            let ship = &battle.board.ships[i];
+            battle.turn[i].actions = ship.actions_per_turn(rules);
+            battle.turn[i].command_points = ship.command_points(rules);
+        }
+    }
+}
+
+/// A scripted stretch of an engagement: actions and phases played in
+/// order on one battle, with one script of dice and one event log.
+pub struct Script {
+    /// The battle.
+    pub battle: Battle,
+    /// The dice.
+    pub dice: ScriptedDice,
+    /// Everything that happened.
+    pub log: EventLog,
+}
+
+impl Script {
+    /// A script on a battle.
+    pub fn new(battle: Battle, dice: &[u32]) -> Script {
+        Script {
+            battle,
+            dice: ScriptedDice::new(dice.to_vec()),
+            log: EventLog::default(),
+        }
+    }
+
+    /// Ship `i` takes an action; it must be legal.
+    pub fn act(&mut self, i: usize, action: Action) -> &mut Script {
+        if let Err(e) = self.try_act(i, action) {
+            panic!("{} refused: {e}", action.name());
+        }
+        self
+    }
+
+    /// Ship `i` tries an action.
+    pub fn try_act(&mut self, i: usize, action: Action) -> Result<(), ResolveError> {
+        system().act(&mut self.battle, i, action, &mut self.dice, &mut self.log)
+    }
+
+    /// Plays one phase with the default tactics for both sides.
+    pub fn phase(&mut self, phase: Phase, turn: u32) -> &mut Script {
+        let tactics = DefaultTactics::default();
+        self.phase_with(phase, turn, [&tactics, &tactics])
+            .unwrap_or_else(|e| panic!("{phase} failed: {e}"));
+        self
+    }
+
+    /// Plays one phase with the given tactics.
+    pub fn phase_with(
+        &mut self,
+        phase: Phase,
+        turn: u32,
+        tactics: [&(dyn ActionTactics + 'static); 2],
+    ) -> Result<(), ResolveError> {
+        let sequence = Sequence { system: system() };
+        self.log.push(Event::Phase {
+            turn,
+            name: phase.to_string(),
+        });
+        sequence.play_phase(
+            phase,
+            turn,
+            &mut self.battle,
+            tactics,
+            &mut self.dice,
+            &mut self.log,
+        )
+    }
+
+    /// Snapshots the script's events and the ships' final state; the dice
+    /// must be used up exactly.
+    pub fn check(&self, name: &str, source: &str, inputs: Value) {
+        assert!(
+            self.dice.remaining().is_empty(),
+            "{name}: scripted dice left unused: {:?}",
+            self.dice.remaining()
+        );
+        let mut out = format!("inputs: {inputs}\n");
+        numbered(&mut out, &self.log.events);
+        out.push_str("ships:\n");
+        for (i, ship) in self.battle.board.ships.iter().enumerate() {
+            let pose = self.battle.poses[i];
+            out.push_str(&format!(
+                "  {}: {} at {} (destination {}, facing {}), {} of {} boxes marked, shields {}\n",
+                self.battle.board.names[i],
+                ship.status.id(),
+                pose.hex,
+                pose.dest,
+                pose.facing.index(),
+                ship.marked,
+                ship.boxes(&system().rules),
+                ship.shields
+            ));
+        }
+        snapshot(name, source, &inputs, &out);
+    }
+}
+
+/// Seeded dice for a trial, for tests that want variety without a script.
+pub fn seeded(seed: u64) -> SeededDice {
+    SeededDice::new(seed)
+}
+
+/// Emits nothing: a sink for runs whose events do not matter.
+pub fn quiet() -> impl EventSink {
+    broadside_core::NullSink
+}
+
+/// A die roll through a `dyn Dice`, for tests of dice sources.
+pub fn roll(dice: &mut dyn Dice, die: broadside_core::Die) -> u32 {
+    dice.roll(die).expect("a seeded die always rolls")
+}

@@ -1,0 +1,359 @@
+//! Engagement phases with scripted dice: salvos placed and discarded or
+//! striking, point defence, drift and gravity, boarding, small craft, and a
+//! seeded duel log.
+
+mod common;
+
+use broadside_action_d10::engagement::{Sequence, Threat};
+use broadside_action_d10::{Action, ActionTactics, Battle, Decision, DefaultTactics, Phase};
+use broadside_core::hex::{Direction, Hex};
+use broadside_core::{ResolveError, Side, TurnSequence, Verdict};
+use common::{Script, battle, check_duel_log, system};
+use serde_json::json;
+
+const SALVO: &str = "d10 action-based rules, Projectile/Seeker Attack: counters in the target's destination hex, discarded in Missile Resolution if the target's ship is not there";
+const PD: &str = "d10 action-based rules, Point Defense Fire and the Warhead -3 to-hit modifier (dedicated antimissile weapons ignore it)";
+
+/// The destroyer's first missile launcher (mount 5 on its record sheet).
+const MISSILE: u8 = 4;
+
+fn lock_and_launch(script: &mut Script) {
+    script
+        .act(
+            0,
+            Action::TargetLock {
+                target: 1,
+                rerolls: 0,
+            },
+        )
+        .act(
+            0,
+            Action::Attack {
+                mount: MISSILE,
+                target: 1,
+                rerolls: 0,
+            },
+        );
+}
+
+fn end_of_turn(script: &mut Script) {
+    script
+        .phase(Phase::Drift, 1)
+        .phase(Phase::Gravity, 1)
+        .phase(Phase::PointDefenseFire, 1)
+        .phase(Phase::MissileResolution, 1);
+}
+
+#[test]
+fn salvo_is_discarded_when_the_target_moved() {
+    // Lock at range 6: 7 - 3 + 2 (FCS) = 6, rolled 3. The salvo waits at the
+    // frigate's destination (6, 0); the frigate then thrusts to (7, -1),
+    // drifts there, and the salvo finds no ship in its hex.
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[3]);
+    lock_and_launch(&mut script);
+    assert_eq!(script.battle.salvos[0].hex, Hex::new(6, 0));
+    script.act(
+        1,
+        Action::Move {
+            dest: Hex::new(7, -1),
+            facing: Direction::WEST,
+        },
+    );
+    end_of_turn(&mut script);
+    assert_eq!(script.battle.board.ships[1].marked, 0);
+    assert!(script.battle.salvos.is_empty());
+    script.check(
+        "salvo_discarded_target_moved",
+        SALVO,
+        json!({"a": "destroyer", "b": "frigate", "range": 6, "frigate moves to": [7, -1], "dice": [3]}),
+    );
+}
+
+#[test]
+fn salvo_strikes_when_the_target_stays() {
+    // The frigate keeps its course: the salvo strikes at range 6, to hit 7,
+    // rolled 4; 2 boxes, the first into the frigate's shield point.
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[3, 4]);
+    lock_and_launch(&mut script);
+    end_of_turn(&mut script);
+    assert_eq!(script.battle.board.ships[1].marked, 1);
+    script.check(
+        "salvo_strikes_target_stayed",
+        SALVO,
+        json!({"a": "destroyer", "b": "frigate", "range": 6, "dice": [3, 4]}),
+    );
+}
+
+#[test]
+fn point_defense_shoots_down_salvos() {
+    // Two salvos; the frigate's turrets are gone, so its antimissile gun
+    // fires at the first at its full 7 and rolls 5; the second strikes:
+    // to hit 7, rolled 9, a miss.
+    let mut b = battle("destroyer", "frigate", 6);
+    for m in [0, 1] {
+        b.board.ships[1].weapons[m].destroyed = true;
+    }
+    let mut script = Script::new(b, &[3, 5, 9]);
+    lock_and_launch(&mut script);
+    script
+        .act(
+            0,
+            Action::Attack {
+                mount: MISSILE + 1,
+                target: 1,
+                rerolls: 0,
+            },
+        )
+        .act(1, Action::ActivatePointDefense);
+    end_of_turn(&mut script);
+    script.check(
+        "point_defense_antimissile_gun",
+        PD,
+        json!({"a": "destroyer", "b": "frigate (turrets destroyed)", "range": 6, "dice": [3, 5, 9]}),
+    );
+}
+
+#[test]
+fn point_defense_by_a_turret_takes_the_warhead_modifier() {
+    // A laser turret at range 0 is 7, less 3 against a warhead: 4; rolled 5, a miss.
+    // The salvo then strikes: rolled 2, a hit.
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[3, 5, 2]);
+    lock_and_launch(&mut script);
+    script.act(1, Action::ActivatePointDefense);
+    let tactics = TurretsOnly;
+    script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
+    script
+        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
+        .expect("point defence fires");
+    script.phase(Phase::MissileResolution, 1);
+    script.check(
+        "point_defense_turret_warhead_modifier",
+        PD,
+        json!({"dice": [3, 5, 2]}),
+    );
+}
+
+/// Point defence from the first turret only, to show the warhead modifier.
+struct TurretsOnly;
+
+impl ActionTactics for TurretsOnly {
+    fn extra_actions(&self, _: &broadside_action_d10::ActionD10, _: &Battle, _: usize) -> u8 {
+        0
+    }
+    fn next_action(
+        &self,
+        _: &broadside_action_d10::ActionD10,
+        _: &Battle,
+        _: Side,
+        _: bool,
+    ) -> Decision {
+        Decision::Done
+    }
+    fn flight(
+        &self,
+        system: &broadside_action_d10::ActionD10,
+        battle: &Battle,
+        f: usize,
+    ) -> broadside_action_d10::engagement::FlightOrder {
+        DefaultTactics::default().flight(system, battle, f)
+    }
+    fn point_defense(
+        &self,
+        _: &broadside_action_d10::ActionD10,
+        _: &Battle,
+        _: usize,
+        threats: &[(Threat, u32)],
+    ) -> Vec<(usize, usize)> {
+        if threats.is_empty() {
+            Vec::new()
+        } else {
+            vec![(0, 0)]
+        }
+    }
+}
+
+#[test]
+fn drift_keeps_the_velocity() {
+    let mut script = Script::new(battle("destroyer", "frigate", 10), &[]);
+    script.act(
+        0,
+        Action::Move {
+            dest: Hex::new(3, 0),
+            facing: Direction::EAST,
+        },
+    );
+    script.phase(Phase::Drift, 1);
+    assert_eq!(script.battle.poses[0].hex, Hex::new(3, 0));
+    assert_eq!(script.battle.poses[0].dest, Hex::new(6, 0));
+    script.phase(Phase::Drift, 2);
+    assert_eq!(script.battle.poses[0].hex, Hex::new(6, 0));
+    assert_eq!(script.battle.poses[0].dest, Hex::new(9, 0));
+    // The frigate never moved and stays at rest.
+    assert_eq!(script.battle.poses[1].hex, script.battle.poses[1].dest);
+}
+
+#[test]
+fn gravity_pulls_the_destination_toward_a_body() {
+    // The destroyer at rest at (0, 0), a body at (1, 0) within its well of
+    // one hex: the destination counter moves one hex toward the body.
+    let mut b = battle("destroyer", "frigate", 10);
+    b.gravity_well = Some(Hex::new(1, 0));
+    let mut script = Script::new(b, &[]);
+    script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
+    assert_eq!(script.battle.poses[0].dest, Hex::new(1, 0));
+    assert_eq!(script.battle.poses[1].dest, Hex::new(10, 0));
+    script.check(
+        "gravity_pulls_destination",
+        "d10 action-based rules, Sequence of Play: Gravity (ruling: a body pulls the destination counter one hex)",
+        json!({"body": [1, 0], "destroyer at": [0, 0], "frigate at": [10, 0]}),
+    );
+}
+
+#[test]
+fn boarding_by_transporter_captures_the_escort() {
+    // The escort has no shields, so the frigate's transporter reaches it at
+    // range 1. Two units go across one per action; in Record Keeping the
+    // boarders roll 3 and 8 (one kill at 5 or less), the defender 9 (a miss):
+    // no defender left, the escort is captured.
+    let mut b = battle("frigate", "escort", 1);
+    b.turn[0].actions = 4;
+    let mut script = Script::new(b, &[3, 8, 9]);
+    script
+        .act(0, Action::ReadyTroops)
+        .act(0, Action::Transport { target: 1 })
+        .act(0, Action::Transport { target: 1 });
+    script.phase(Phase::RecordKeeping, 1);
+    assert_eq!(
+        script.battle.board.ships[1].status,
+        broadside_action_d10::Status::Captured
+    );
+    let sequence = Sequence { system: system() };
+    assert_eq!(
+        sequence.verdict(&script.battle),
+        Some(Verdict::Winner(Side::A))
+    );
+    script.check(
+        "boarding_transport_capture",
+        "d10 action-based rules, Actions: Ready Troops, Transport (rulings: boarding combat)",
+        json!({"a": "frigate", "b": "escort", "range": 1, "dice": [3, 8, 9]}),
+    );
+}
+
+#[test]
+fn small_craft_attack_as_a_swarm() {
+    // The carrier launches its six swarmers; they act from the next turn:
+    // the flight closes to the frigate and rolls 1d10 + 1 (range 1) = 8 on
+    // column 6: 5 hits.
+    let mut b = battle("carrier", "frigate", 4);
+    b.board.ships[3].shields = 0;
+    let mut script = Script::new(b, &[7, 2]);
+    script.act(0, Action::LaunchSmallCraft);
+    assert_eq!(script.battle.flights[0].craft, 6);
+    script.phase(Phase::RecordKeeping, 1);
+    common::start_turn(&mut script.battle);
+    let tactics = TurretsOnly;
+    script
+        .phase_with(Phase::Actions, 2, [&tactics, &tactics])
+        .expect("the flight acts");
+    assert_eq!(script.battle.board.ships[3].marked, 5);
+    script.check(
+        "small_craft_swarm_attack",
+        "d10 action-based rules, Swarmer/Rocket Pack Hits Table; Launch/Recover Small Craft",
+        json!({"a": "carrier", "b": "frigate (shields down)", "range": 4, "dice": [7, 2]}),
+    );
+}
+
+#[test]
+fn a_seeded_duel_log() {
+    check_duel_log(
+        "duel_destroyer_frigate_seed_2026",
+        "destroyer",
+        "frigate",
+        2026,
+        0,
+        3,
+    );
+}
+
+#[test]
+fn illegal_tactics_are_an_internal_error() {
+    struct Reckless;
+    impl ActionTactics for Reckless {
+        fn extra_actions(&self, _: &broadside_action_d10::ActionD10, _: &Battle, _: usize) -> u8 {
+            0
+        }
+        fn next_action(
+            &self,
+            _: &broadside_action_d10::ActionD10,
+            battle: &Battle,
+            side: Side,
+            _: bool,
+        ) -> Decision {
+            // Fire without a lock: the rules forbid it.
+            let i = battle.ships_of(side).next().unwrap_or(0);
+            Decision::Act(
+                i,
+                Action::Attack {
+                    mount: 0,
+                    target: (1 - i) as u8,
+                    rerolls: 0,
+                },
+            )
+        }
+        fn flight(
+            &self,
+            _: &broadside_action_d10::ActionD10,
+            battle: &Battle,
+            f: usize,
+        ) -> broadside_action_d10::engagement::FlightOrder {
+            broadside_action_d10::engagement::FlightOrder {
+                to: battle.flights[f].hex,
+                target: None,
+            }
+        }
+        fn point_defense(
+            &self,
+            _: &broadside_action_d10::ActionD10,
+            _: &Battle,
+            _: usize,
+            _: &[(Threat, u32)],
+        ) -> Vec<(usize, usize)> {
+            Vec::new()
+        }
+    }
+    let duel = system()
+        .duel(&common::duel_request("destroyer", "frigate", 5, &[]))
+        .expect("the duel sets up");
+    let mut dice = common::seeded(1);
+    let result = duel.play_with(
+        [&Reckless, &Reckless],
+        &mut dice,
+        &mut broadside_core::NullSink,
+    );
+    match result {
+        Err(ResolveError::Internal(message)) => {
+            assert!(message.contains("needs a target lock"), "{message}")
+        }
+        other => panic!("expected an internal error, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_sequence_of_play_is_the_rules_eight_phases() {
+    let sequence = Sequence { system: system() };
+    let names: Vec<String> = sequence.phases(1).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        names,
+        [
+            "Command Points",
+            "Initiative",
+            "Actions",
+            "Drift",
+            "Gravity",
+            "Point Defense Fire",
+            "Missile Resolution",
+            "Record Keeping"
+        ]
+    );
+    assert_eq!(sequence.phases(1), sequence.phases(7));
+}

@@ -1,0 +1,635 @@
+//! Resolutions touching each structure letter, the sub-tables and their
+//! fall-backs, the Core Hit, target lock and the to-hit rules, with scripted
+//! dice in the order the rules roll them.
+
+mod common;
+
+use broadside_action_d10::model::System;
+use broadside_action_d10::ship::ScannerState;
+use broadside_core::{DiceError, ResolveError};
+use common::{Resolve, check_resolve, check_resolve_error};
+
+const C: &str = "d10 action-based rules, Structure Damage: Containment (C)";
+const R: &str = "d10 action-based rules, Structure Damage: Remass (R)";
+const M: &str = "d10 action-based rules, Structure Damage: Magazine (M)";
+const S: &str = "d10 action-based rules, Structure Damage: System (S)";
+const H: &str = "d10 action-based rules, Structure Damage: Hangar (H) and the Hangar Table";
+const U: &str =
+    "d10 action-based rules, Structure Damage: UDST (U), Surface Features and Internal Damage";
+const A: &str = "d10 action-based rules, Structure Damage: Action (A) and the Core Hit table";
+const DIRECT: &str =
+    "d10 action-based rules, Attack Procedures: Direct Fire Attack; To-hit Modifiers";
+const LOCK: &str = "d10 action-based rules, Target Lock and its Modifiers";
+const SWARM: &str = "d10 action-based rules, Swarmer/Rocket Pack Hits Table";
+
+#[test]
+fn containment_box_loses_cargo() {
+    // Carrier box 18 is its first C; 1d10 = 4 cargo points of 40.
+    let json = check_resolve(Resolve {
+        name: "c_box_cargo_lost",
+        source: C,
+        target: "carrier",
+        marked: 17,
+        shields: Some(0),
+        dice: &[3, 4],
+        ..Resolve::default()
+    });
+    assert_eq!(json["boxes_marked"], serde_json::json!(["C"]));
+    assert_eq!(json["target"]["cargo"], 36);
+}
+
+#[test]
+fn last_containment_box_breaches_containment() {
+    let json = check_resolve(Resolve {
+        name: "c_box_last_breaches_containment",
+        source: C,
+        target: "frigate",
+        marked: 17,
+        shields: Some(0),
+        dice: &[2, 9],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["cargo"], 0);
+    assert!(json["effects"].to_string().contains("containment breached"));
+}
+
+#[test]
+fn remass_box_loses_burns_and_the_last_bleeds() {
+    let json = check_resolve(Resolve {
+        name: "r_box_burns_lost_last_bleeds",
+        source: R,
+        target: "frigate",
+        marked: 10,
+        shields: Some(0),
+        dice: &[5, 5],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["remass"], 18);
+}
+
+#[test]
+fn remass_roll_below_zero_loses_nothing() {
+    // 1d6-3 with a 2 is -1: no burns lost.
+    let json = check_resolve(Resolve {
+        name: "r_box_negative_roll_loses_nothing",
+        source: R,
+        target: "gunboat",
+        marked: 5,
+        dice: &[4, 2],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["remass"], 12);
+}
+
+#[test]
+fn magazine_box_jams_and_loses_warheads() {
+    let json = check_resolve(Resolve {
+        name: "m_box_jam_and_warheads_lost",
+        source: M,
+        target: "destroyer",
+        marked: 8,
+        shields: Some(0),
+        dice: &[6, 4],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["jammed"], true);
+    assert_eq!(json["target"]["warheads"], 13);
+}
+
+#[test]
+fn last_magazine_box_loses_every_warhead() {
+    let json = check_resolve(Resolve {
+        name: "m_box_last_loses_every_warhead",
+        source: M,
+        target: "frigate",
+        marked: 8,
+        shields: Some(0),
+        dice: &[1, 1],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["warheads"], 0);
+}
+
+#[test]
+fn system_box_disables_a_scanner() {
+    let json = check_resolve(Resolve {
+        name: "s_box_disables_long_range_scanner",
+        source: S,
+        target: "escort",
+        marked: 6,
+        dice: &[2],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["long_range_scanner"], "disabled");
+    assert_eq!(json["target"]["short_range_scanner"], "working");
+}
+
+#[test]
+fn system_box_on_disabled_scanners_destroys_one() {
+    let json = check_resolve(Resolve {
+        name: "s_box_destroys_a_disabled_scanner",
+        source: S,
+        target: "escort",
+        marked: 6,
+        dice: &[2],
+        prepare: Some(("both scanners disabled", |ship| {
+            ship.scanners = [ScannerState::Disabled, ScannerState::Disabled];
+        })),
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["long_range_scanner"], "destroyed");
+    assert_eq!(json["target"]["short_range_scanner"], "disabled");
+}
+
+#[test]
+fn system_box_with_no_scanner_left_does_nothing_more() {
+    let json = check_resolve(Resolve {
+        name: "s_box_no_scanner_left",
+        source: S,
+        target: "escort",
+        marked: 6,
+        dice: &[2],
+        prepare: Some(("both scanners destroyed", |ship| {
+            ship.scanners = [ScannerState::Destroyed, ScannerState::Destroyed];
+            ship.intact[System::LongRangeScanner.index()] = 0;
+            ship.intact[System::ShortRangeScanner.index()] = 0;
+        })),
+        ..Resolve::default()
+    });
+    assert_eq!(json["effects"], serde_json::json!([]));
+}
+
+#[test]
+fn hangar_box_rolls_on_the_hangar_table() {
+    // Hangar roll 5: 1d6 small craft bays, here 3 of 12.
+    let json = check_resolve(Resolve {
+        name: "h_box_small_craft_bays",
+        source: H,
+        target: "carrier",
+        marked: 2,
+        shields: Some(0),
+        dice: &[1, 5, 3],
+        ..Resolve::default()
+    });
+    assert!(
+        json["target"]["systems_lost"]
+            .to_string()
+            .contains("small-craft-bay x3")
+    );
+}
+
+#[test]
+fn hangar_box_hits_the_door() {
+    check_resolve(Resolve {
+        name: "h_box_hangar_door",
+        source: H,
+        target: "carrier",
+        marked: 11,
+        shields: Some(0),
+        dice: &[4, 1],
+        ..Resolve::default()
+    });
+}
+
+#[test]
+fn hangar_result_already_lost_does_nothing_more() {
+    let json = check_resolve(Resolve {
+        name: "h_box_catapult_already_lost",
+        source: H,
+        target: "carrier",
+        marked: 2,
+        shields: Some(0),
+        dice: &[1, 6],
+        prepare: Some(("catapult destroyed", |ship| {
+            ship.intact[System::Catapult.index()] = 0;
+        })),
+        ..Resolve::default()
+    });
+    assert_eq!(json["effects"], serde_json::json!([]));
+}
+
+#[test]
+fn last_hangar_box_makes_the_hangar_unusable() {
+    let json = check_resolve(Resolve {
+        name: "h_box_last_hangar_unusable",
+        source: H,
+        target: "carrier",
+        marked: 32,
+        shields: Some(0),
+        dice: &[1, 2],
+        ..Resolve::default()
+    });
+    assert!(json["effects"].to_string().contains("hangar unusable"));
+}
+
+#[test]
+fn udst_box_rolls_on_surface_features() {
+    let json = check_resolve(Resolve {
+        name: "u_box_sensors",
+        source: U,
+        target: "frigate",
+        marked: 2,
+        shields: Some(0),
+        dice: &[7, 2],
+        ..Resolve::default()
+    });
+    assert!(
+        json["target"]["systems_lost"]
+            .to_string()
+            .contains("sensors x1")
+    );
+}
+
+#[test]
+fn udst_box_from_the_aft_arc_adds_two() {
+    // 6 + 2 = 8: Turret Weapon, a row only the aft arc reaches.
+    let json = check_resolve(Resolve {
+        name: "u_box_aft_arc_plus_two",
+        source: U,
+        target: "frigate",
+        marked: 2,
+        shields: Some(0),
+        aft: true,
+        dice: &[5, 6],
+        ..Resolve::default()
+    });
+    assert!(
+        json["target"]["weapons_lost"]
+            .to_string()
+            .contains("laser-turret")
+    );
+}
+
+#[test]
+fn udst_fall_back_chain_reaches_internal_damage_and_rolls_again() {
+    // Surface 6: Shield Emitter (the escort has none), so Internal Damage:
+    // 1 Fixed Weapon (none), roll again: 2 Transporter (none), roll again:
+    // 3 Thruster.
+    let json = check_resolve(Resolve {
+        name: "u_box_fall_back_chain",
+        source: U,
+        target: "escort",
+        marked: 2,
+        dice: &[1, 6, 1, 2, 3],
+        ..Resolve::default()
+    });
+    assert!(
+        json["target"]["systems_lost"]
+            .to_string()
+            .contains("thruster x1")
+    );
+}
+
+#[test]
+fn udst_fall_back_with_nothing_left_to_hit_ends() {
+    // Surface 2: Sensors already lost; Internal Damage 4: Crew Deck lost
+    // too, and no row of the table can hit anything left.
+    let json = check_resolve(Resolve {
+        name: "u_box_nothing_left_to_hit",
+        source: U,
+        target: "escort",
+        marked: 2,
+        dice: &[1, 2, 4],
+        prepare: Some(("sensors, thrusters, crew deck and troops lost", |ship| {
+            for s in [
+                System::Sensors,
+                System::Thruster,
+                System::CrewDeck,
+                System::Troops,
+            ] {
+                ship.intact[s.index()] = 0;
+            }
+        })),
+        ..Resolve::default()
+    });
+    assert_eq!(json["effects"], serde_json::json!([]));
+}
+
+#[test]
+fn action_box_loses_an_action() {
+    let json = check_resolve(Resolve {
+        name: "a_box_action_lost",
+        source: A,
+        target: "gunboat",
+        marked: 3,
+        dice: &[6],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["actions_per_turn"], 1);
+    assert_eq!(json["core_hit"], false);
+}
+
+#[test]
+fn two_action_boxes_in_one_attack_roll_on_core_hit() {
+    // The particle cannon's 3 boxes mark boxes 22 (A), 23 and 24 (A).
+    let json = check_resolve(Resolve {
+        name: "a_boxes_two_in_one_attack_core_hit",
+        source: A,
+        weapon: "particle-cannon",
+        target: "destroyer",
+        range: 3,
+        marked: 21,
+        shields: Some(0),
+        dice: &[4, 3],
+        ..Resolve::default()
+    });
+    assert_eq!(json["core_hit"], true);
+    assert_eq!(json["boxes_marked"], serde_json::json!(["A", "-", "A"]));
+    assert!(
+        json["target"]["systems_lost"]
+            .to_string()
+            .contains("power-plant")
+    );
+}
+
+#[test]
+fn core_hit_on_a_system_the_ship_lacks_does_nothing_more() {
+    let json = check_resolve(Resolve {
+        name: "a_boxes_core_hit_spinal_mount_missing",
+        source: A,
+        weapon: "particle-cannon",
+        target: "destroyer",
+        range: 3,
+        marked: 21,
+        shields: Some(0),
+        dice: &[4, 4],
+        ..Resolve::default()
+    });
+    assert_eq!(json["core_hit"], true);
+    assert_eq!(json["target"]["systems_lost"], serde_json::json!([]));
+}
+
+#[test]
+fn the_last_box_destroys_the_ship() {
+    let json = check_resolve(Resolve {
+        name: "last_box_destroys",
+        source: "d10 action-based rules, Structure Damage (ruling: the last box destroys the ship)",
+        target: "gunboat",
+        marked: 8,
+        dice: &[1],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target"]["status"], "destroyed");
+}
+
+#[test]
+fn a_fresh_resolution_with_lock_roll_damage_dice_and_shields() {
+    // Lock: 7 - 4 (range 8) + 3 (FCS) = 6, rolled 6. To hit 6 (bracket
+    // 7-13), rolled 2. Damage 1d6+1 = 6: the frigate's 1 shield point takes
+    // one, and boxes 1-5 are marked: U rolls Surface Features 3 (a turret),
+    // A loses an action.
+    let json = check_resolve(Resolve {
+        name: "spinal_railgun_lock_roll_damage_dice",
+        source: DIRECT,
+        attacker: "cruiser",
+        weapon: "spinal-railgun",
+        target: "frigate",
+        range: 8,
+        locked: false,
+        dice: &[6, 2, 5, 3],
+        ..Resolve::default()
+    });
+    assert_eq!(json["lock"]["number"], 6);
+    assert_eq!(json["shields_absorbed"], 1);
+    assert_eq!(
+        json["boxes_marked"],
+        serde_json::json!(["-", "-", "U", "-", "A"])
+    );
+}
+
+#[test]
+fn natural_ten_always_misses() {
+    // Particle cannon 8 + carrier size 2 = 10: a 10 is at or under, yet misses.
+    let json = check_resolve(Resolve {
+        name: "natural_ten_misses",
+        source: "d10 action-based rules, Direct Fire Attack: a natural 10 always misses",
+        weapon: "particle-cannon",
+        target: "carrier",
+        range: 3,
+        dice: &[10],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target_number"], 10);
+    assert_eq!(json["hits"], 0);
+}
+
+#[test]
+fn nine_hits_at_ten() {
+    let json = check_resolve(Resolve {
+        name: "nine_hits_at_ten",
+        source: "d10 action-based rules, Direct Fire Attack",
+        weapon: "particle-cannon",
+        target: "carrier",
+        range: 3,
+        shields: Some(0),
+        dice: &[9, 3],
+        ..Resolve::default()
+    });
+    assert_eq!(json["hits"], 1);
+}
+
+#[test]
+fn a_bank_rolls_one_die_per_weapon_and_thrusting_lowers_the_number() {
+    // Heavy laser 6 (range 5) + destroyer size 1 - 2 displacement = 5.
+    // Rolls 5 (hit) and 6 (miss); the hit's 2 boxes go into 2 shield points.
+    let json = check_resolve(Resolve {
+        name: "heavy_laser_bank_target_thrusting",
+        source: DIRECT,
+        attacker: "frigate",
+        weapon: "heavy-laser",
+        target: "destroyer",
+        range: 5,
+        displacement: Some(2),
+        dice: &[5, 6],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target_number"], 5);
+    assert_eq!(json["rolls"], serde_json::json!([5, 6]));
+    assert_eq!(json["shields_absorbed"], 2);
+    assert_eq!(json["boxes_marked"], serde_json::json!([]));
+}
+
+#[test]
+fn seekers_ignore_the_thrusting_modifier() {
+    let json = check_resolve(Resolve {
+        name: "seeker_ignores_thrusting",
+        source: DIRECT,
+        weapon: "seeker-launcher",
+        target: "frigate",
+        range: 10,
+        displacement: Some(3),
+        dice: &[5],
+        ..Resolve::default()
+    });
+    assert_eq!(json["target_number"], 5);
+}
+
+#[test]
+fn lock_within_two_plus_fcs_is_automatic() {
+    // The frigate's FCS 1: automatic to range 3, so the first die is the to-hit roll.
+    let json = check_resolve(Resolve {
+        name: "lock_automatic",
+        source: LOCK,
+        attacker: "frigate",
+        weapon: "heavy-laser",
+        target: "destroyer",
+        range: 3,
+        locked: false,
+        dice: &[8, 9],
+        ..Resolve::default()
+    });
+    assert_eq!(json["lock"]["how"], "automatic");
+}
+
+#[test]
+fn lock_roll_with_every_modifier_resolve_can_show() {
+    // 7 - 3 (range 6) + 1 (FCS) - 1 (escort size) - 1 (stealth) + 2 (reaction
+    // drive thrusting) = 5; rolled 4. To hit: 6 - 1 (size) - 1 (thrusting) = 4; rolled 6.
+    let json = check_resolve(Resolve {
+        name: "lock_roll_modifiers",
+        source: LOCK,
+        attacker: "frigate",
+        weapon: "heavy-laser",
+        target: "escort",
+        range: 6,
+        locked: false,
+        displacement: Some(1),
+        dice: &[4, 6, 7],
+        ..Resolve::default()
+    });
+    assert_eq!(json["lock"]["number"], 5);
+    assert_eq!(json["target_number"], 4);
+}
+
+#[test]
+fn failed_lock_means_no_attack() {
+    // 7 - 6 (range 12) + 1 (FCS) + 1 (size) = 3; rolled 5: no to-hit dice.
+    let json = check_resolve(Resolve {
+        name: "lock_fails",
+        source: LOCK,
+        attacker: "frigate",
+        weapon: "heavy-laser",
+        target: "destroyer",
+        range: 12,
+        locked: false,
+        dice: &[5],
+        ..Resolve::default()
+    });
+    assert_eq!(json["lock"]["locked"], false);
+    assert_eq!(json["rolls"], serde_json::json!([]));
+}
+
+#[test]
+fn rocket_pack_rolls_on_the_swarm_table() {
+    // Range 4: modifier 0; rolled 7: row 7, column 10: 7 hits of 1 box.
+    let json = check_resolve(Resolve {
+        name: "rocket_pack_swarm_seven_hits",
+        source: SWARM,
+        attacker: "gunboat",
+        weapon: "rocket-pack",
+        target: "frigate",
+        range: 4,
+        dice: &[7, 1],
+        ..Resolve::default()
+    });
+    assert_eq!(json["hits"], 7);
+}
+
+#[test]
+fn swarm_rolls_below_one_read_the_0_minus_row() {
+    // -2 (range 8) - 1 (escort size) = -3; rolled 2: -1, row "0-": no hits.
+    let json = check_resolve(Resolve {
+        name: "rocket_pack_swarm_row_zero_or_less",
+        source: SWARM,
+        attacker: "gunboat",
+        weapon: "rocket-pack",
+        target: "escort",
+        range: 8,
+        dice: &[2],
+        ..Resolve::default()
+    });
+    assert_eq!(json["hits"], 0);
+}
+
+#[test]
+fn swarm_rolls_above_eleven_read_the_12_plus_row() {
+    // +2 (range 0) + 2 (carrier size) = +4; rolled 9: 13, row "12+": 10 hits.
+    let json = check_resolve(Resolve {
+        name: "rocket_pack_swarm_row_twelve_or_more",
+        source: SWARM,
+        attacker: "gunboat",
+        weapon: "rocket-pack",
+        target: "carrier",
+        range: 0,
+        dice: &[9, 4, 2],
+        ..Resolve::default()
+    });
+    assert_eq!(json["hits"], 10);
+}
+
+#[test]
+fn beyond_the_weapons_reach_is_refused() {
+    let e = check_resolve_error(Resolve {
+        name: "out_of_range",
+        weapon: "laser-turret",
+        range: 9,
+        dice: &[1],
+        ..Resolve::default()
+    });
+    assert!(matches!(e, ResolveError::Refused(_)), "{e}");
+}
+
+#[test]
+fn a_weapon_the_attacker_lacks_is_refused_and_an_unknown_one_is_unknown() {
+    let lacks = check_resolve_error(Resolve {
+        name: "lacks",
+        attacker: "escort",
+        weapon: "heavy-laser",
+        ..Resolve::default()
+    });
+    assert!(matches!(lacks, ResolveError::Refused(_)), "{lacks}");
+    let unknown = check_resolve_error(Resolve {
+        name: "unknown",
+        weapon: "phaser",
+        ..Resolve::default()
+    });
+    assert!(
+        matches!(unknown, ResolveError::Unknown { kind: "weapon", .. }),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn scripted_dice_that_run_out_are_an_error() {
+    let e = check_resolve_error(Resolve {
+        name: "dice_run_out",
+        target: "carrier",
+        marked: 2,
+        shields: Some(0),
+        dice: &[1],
+        ..Resolve::default()
+    });
+    assert!(
+        matches!(
+            e,
+            ResolveError::Dice(DiceError::Exhausted { position: 2, .. })
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_scripted_face_the_die_cannot_show_is_an_error() {
+    let e = check_resolve_error(Resolve {
+        name: "impossible_face",
+        range: 12,
+        weapon: "missile-launcher",
+        locked: false,
+        dice: &[7],
+        ..Resolve::default()
+    });
+    assert!(
+        matches!(e, ResolveError::Dice(DiceError::Impossible { face: 7, .. })),
+        "{e}"
+    );
+}

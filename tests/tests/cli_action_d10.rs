@@ -1,0 +1,225 @@
+//! End-to-end tests of the binary for the d10 action-based system, bad input
+//! included.
+
+use broadside_tests::{check_cli, check_cli_error, cli_json, cli_ok};
+
+/// The swarmer/rocket-pack hits table, read cell by cell: a roll of 7
+/// against a swarm of 12 scores 8 hits; rolls at or under 0 and at or over
+/// 12 read the table's open-ended rows.
+#[test]
+fn the_swarmer_hits_table_by_cell() {
+    assert_eq!(
+        cli_ok(&["table", "action-d10", "swarmer-hits", "7", "12"]).trim(),
+        "8"
+    );
+    assert_eq!(
+        cli_ok(&["table", "action-d10", "swarmer-hits", "0", "40"]).trim(),
+        "0"
+    );
+    assert_eq!(
+        cli_ok(&["table", "action-d10", "swarmer-hits", "15", "40"]).trim(),
+        "40"
+    );
+}
+
+/// A spinal railgun hit that marks the target's structure boxes in order,
+/// with scripted dice: the lock roll, the to-hit d10, then damage dice.
+#[test]
+fn a_spinal_railgun_hit_marks_boxes_in_order() {
+    let json = cli_json(&[
+        "resolve",
+        "action-d10",
+        "--attacker",
+        "cruiser",
+        "--weapon",
+        "spinal-railgun",
+        "--target",
+        "frigate",
+        "--range",
+        "8",
+        "--dice",
+        "6,2,5,3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json["system"], "action-d10");
+    assert_eq!(json["hits"], 1);
+    assert!(json["boxes_marked"].is_array());
+    for field in ["target_number", "rolls", "effects", "target", "events"] {
+        assert!(!json[field].is_null(), "{field} missing");
+    }
+    check_cli(
+        "cli_action_d10_spinal_railgun_explain",
+        "d10 action-based combat: direct fire, target lock and structure damage",
+        &[
+            "resolve",
+            "action-d10",
+            "--attacker",
+            "cruiser",
+            "--weapon",
+            "spinal-railgun",
+            "--target",
+            "frigate",
+            "--range",
+            "8",
+            "--dice",
+            "6,2,5,3",
+            "--explain",
+        ],
+    );
+}
+
+/// A natural 10 always misses, whatever the target number.
+#[test]
+fn a_natural_10_misses_even_at_target_number_10() {
+    let json = cli_json(&[
+        "resolve",
+        "action-d10",
+        "--attacker",
+        "destroyer",
+        "--weapon",
+        "particle-cannon",
+        "--target",
+        "carrier",
+        "--range",
+        "3",
+        "--locked",
+        "--dice",
+        "10",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json["hits"], 0);
+}
+
+#[test]
+fn a_seeded_duel_and_its_replay() {
+    let json = cli_json(&[
+        "duel",
+        "action-d10",
+        "destroyer",
+        "frigate",
+        "--trials",
+        "100",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json["trials"], 100);
+    assert!(json["outcomes"]["a_wins"]["p"].is_number());
+    let first = cli_ok(&[
+        "duel",
+        "action-d10",
+        "destroyer",
+        "frigate",
+        "--seed",
+        "3",
+        "--replay",
+        "4",
+    ]);
+    let again = cli_ok(&[
+        "duel",
+        "action-d10",
+        "destroyer",
+        "frigate",
+        "--seed",
+        "3",
+        "--replay",
+        "4",
+    ]);
+    assert_eq!(first, again);
+}
+
+#[test]
+fn an_unknown_weapon_is_bad_input() {
+    check_cli_error(
+        &[
+            "resolve",
+            "action-d10",
+            "--attacker",
+            "destroyer",
+            "--weapon",
+            "phaser",
+            "--target",
+            "frigate",
+            "--range",
+            "3",
+        ],
+        "unknown weapon 'phaser'",
+    );
+}
+
+#[test]
+fn a_shot_out_of_range_is_refused() {
+    check_cli_error(
+        &[
+            "resolve",
+            "action-d10",
+            "--attacker",
+            "frigate",
+            "--weapon",
+            "laser-turret",
+            "--target",
+            "destroyer",
+            "--range",
+            "20",
+        ],
+        "refused",
+    );
+}
+
+#[test]
+fn scripted_dice_that_run_out() {
+    check_cli_error(
+        &[
+            "resolve",
+            "action-d10",
+            "--attacker",
+            "cruiser",
+            "--weapon",
+            "spinal-railgun",
+            "--target",
+            "frigate",
+            "--range",
+            "8",
+            "--dice",
+            "6",
+        ],
+        "ran out",
+    );
+}
+
+#[test]
+fn a_negative_range_is_bad_input() {
+    check_cli_error(
+        &[
+            "resolve",
+            "action-d10",
+            "--attacker",
+            "frigate",
+            "--weapon",
+            "laser-turret",
+            "--target",
+            "destroyer",
+            "--range",
+            "-1",
+        ],
+        "--range",
+    );
+}
+
+#[test]
+fn an_unknown_ship_is_bad_input() {
+    check_cli_error(
+        &[
+            "duel",
+            "action-d10",
+            "battlestar",
+            "frigate",
+            "--trials",
+            "10",
+        ],
+        "unknown ship 'battlestar'",
+    );
+}
