@@ -10,7 +10,6 @@
     reason = "each test binary uses a different part of the helpers"
 )]
 
-
 use std::sync::OnceLock;
 
 use broadside_action_d10::engagement::{Sequence, TurnState};
