@@ -398,16 +398,23 @@ impl ModuleGrid {
         let hull = c.off_silhouette_hull;
         target.hull_damage = target.hull_damage.saturating_add(hull as u16);
         applied.hull_damage += hull;
-        let ooc = u32::from(face) >= c.off_silhouette_ooc_at;
-        if ooc {
-            target.ooc = target.ooc.saturating_add(1);
-            applied.ooc_added += 1;
-        }
+        let added = if u32::from(face) >= c.off_silhouette_ooc_at {
+            c.off_silhouette_ooc
+        } else {
+            0
+        };
+        let ooc = added > 0;
+        target.ooc = target.ooc.saturating_add(added);
+        applied.ooc_added += u32::from(added);
         sink.emit(|| Event::Effect {
             ship: name.to_owned(),
             effect: format!(
                 "die {face} misses the silhouette: {hull} hull damage{}",
-                if ooc { ", OOC +1" } else { "" }
+                if ooc {
+                    format!(", OOC +{added}")
+                } else {
+                    String::new()
+                }
             ),
         });
         Placed {

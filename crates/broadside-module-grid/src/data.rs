@@ -150,7 +150,8 @@ raw_table!(RawModuleDamage {
 });
 raw_table!(RawOffSilhouette {
     hull_damage: i64,
-    ooc_at: i64
+    ooc_at: i64,
+    ooc: i64
 });
 raw_table!(RawShields {
     drop_per_strike: i64
@@ -428,6 +429,7 @@ fn validate_rules(
             6,
         ) as u32,
         off_silhouette_ooc_at: n("off-silhouette.ooc-at", raw.off_silhouette.ooc_at, 1, 7) as u32,
+        off_silhouette_ooc: n("off-silhouette.ooc", raw.off_silhouette.ooc, 0, 6) as u8,
         shields_drop: n(
             "shields.drop-per-strike",
             raw.shields.drop_per_strike,

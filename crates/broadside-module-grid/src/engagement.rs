@@ -268,6 +268,9 @@ impl ModuleGrid {
             return options;
         }
         let clear = sight == Sight::Clear;
+        // Ships sharing a hex have facing on each other with every weapon on
+        // every side, buried or not, so exposure stops mattering there.
+        let same_hex = from.hex == to.hex;
         let most_shots = self
             .rules
             .modes
@@ -286,7 +289,7 @@ impl ModuleGrid {
                     let fired = crate::ship::Ship::cannon_order(class, m)
                         .and_then(|o| me.shots.get(o).copied())
                         .unwrap_or(u8::MAX);
-                    if clear && fired < most_shots && module.exposed.meets(toward) {
+                    if clear && fired < most_shots && (same_hex || module.exposed.meets(toward)) {
                         options.cannons |= bit;
                     }
                 }

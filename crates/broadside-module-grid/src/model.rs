@@ -625,6 +625,8 @@ pub struct Constants {
     pub off_silhouette_hull: u32,
     /// A missing die of at least this raises OOC.
     pub off_silhouette_ooc_at: u32,
+    /// By how much such a die raises OOC.
+    pub off_silhouette_ooc: u8,
     /// Shields lost per strike.
     pub shields_drop: u8,
     /// Dice of a hull check.

@@ -873,7 +873,7 @@ fn tables(system: &ModuleGrid) -> Vec<TableView> {
                     format!("{face} hull damage, {} collateral die per occupant", c.collateral_dice)
                 };
                 let off = if face >= c.off_silhouette_ooc_at {
-                    format!("{} hull damage, OOC +1", c.off_silhouette_hull)
+                    format!("{} hull damage, OOC +{}", c.off_silhouette_hull, c.off_silhouette_ooc)
                 } else {
                     format!("{} hull damage", c.off_silhouette_hull)
                 };

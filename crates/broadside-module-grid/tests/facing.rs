@@ -95,6 +95,33 @@ fn in_the_same_hex_every_cannon_bears() {
     assert_eq!(options.struck.len(), 4);
 }
 
+/// Battlestations, Ship to Ship Combat: Line of Sight: in the same hex every
+/// weapon on every side has facing, so even a Cannon with no open side bears.
+#[test]
+fn in_the_same_hex_a_buried_cannon_bears_too() {
+    let mut files = broadside_module_grid::REGISTRATION.embedded_sources();
+    let ships = files
+        .iter_mut()
+        .find(|f| f.name == "ships.toml")
+        .expect("ships.toml");
+    // The scout's Helm, at the heart of its layout, becomes a Cannon with no
+    // open side.
+    ships.text = ships.text.replacen(
+        r#"["science", "helm",      "shields"],"#,
+        r#"["science", "cannon",    "shields"],"#,
+        1,
+    );
+    let grid = ModuleGrid::load(&files).expect("the edited data loads");
+    let mut battle = grid
+        .battle("scout", "frigate", 0)
+        .expect("both ships exist");
+    battle.poses[1].hex = battle.poses[0].hex;
+    let class = grid.rules.class(battle.board.ships[0].class);
+    let cannons = class.modules_of(broadside_module_grid::model::Function::Cannon);
+    assert_eq!(cannons.count_ones(), 2, "the edit made a second Cannon");
+    assert_eq!(grid.fire_options(&battle, 0, &[]).cannons, cannons);
+}
+
 /// A tactic that answers with something the rules do not allow.
 #[derive(Debug, Clone, Copy)]
 enum Cheat {
