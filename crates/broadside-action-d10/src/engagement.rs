@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use broadside_core::hex::{self, Direction, Entry, Hex};
 use broadside_core::{
-    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, Side, TrialOutcome,
-    TurnSequence, Verdict,
+    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, ShipFate, Side,
+    TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::ActionD10;
@@ -2031,38 +2031,27 @@ impl Duel {
 /// The trial outcome read from the final state.
 fn outcome_of(system: &ActionD10, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
     let rules = &system.rules;
-    let mut losses = Vec::new();
-    for (i, ship) in battle.board.ships.iter().enumerate() {
-        let loss = match ship.status {
-            Status::Destroyed | Status::Scuttled => Some(Loss::Destroyed),
-            // Core has no "captured": a ship taken by boarders is whole but
-            // fights no more, which is what "disarmed" reports.
-            Status::Captured => Some(Loss::Disarmed),
-            Status::Escaped => None,
-            Status::Active => (!ship.can_fight(rules)).then_some(Loss::Disarmed),
-        };
-        if let Some(loss) = loss {
-            losses.push((battle.sides[i], loss));
-        }
-    }
-    let winner_hull = match verdict {
-        Verdict::Winner(side) => {
-            let (mut left, mut original) = (0, 0);
-            for i in (0..battle.board.ships.len()).filter(|&i| battle.sides[i] == side) {
-                let ship = &battle.board.ships[i];
-                left += i32::from(ship.boxes_left(rules));
-                original += i32::from(ship.boxes(rules));
-            }
-            Some((left, original))
-        }
-        _ => None,
-    };
-    TrialOutcome {
-        verdict,
-        turns,
-        winner_hull,
-        losses,
-    }
+    let fates = battle
+        .board
+        .ships
+        .iter()
+        .enumerate()
+        .map(|(i, ship)| ShipFate {
+            side: battle.sides[i],
+            loss: match ship.status {
+                Status::Destroyed | Status::Scuttled => Some(Loss::Destroyed),
+                // Core has no "captured": a ship taken by boarders is whole but
+                // fights no more, which is what "disarmed" reports.
+                Status::Captured => Some(Loss::Disarmed),
+                Status::Escaped => None,
+                Status::Active => (!ship.can_fight(rules)).then_some(Loss::Disarmed),
+            },
+            hull: (
+                i32::from(ship.boxes_left(rules)),
+                i32::from(ship.boxes(rules)),
+            ),
+        });
+    TrialOutcome::from_fates(verdict, turns, fates)
 }
 
 impl Engagement for Duel {
@@ -2083,11 +2072,9 @@ pub const DEFAULT_START_RANGE: u32 = 12;
 impl ActionD10 {
     /// A duel between the two ships a request names.
     pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
-        let range = match request.options.number("start-range")? {
-            None => DEFAULT_START_RANGE,
-            Some(r) => u32::try_from(r)
-                .map_err(|_| ResolveError::bad_option("start-range", "must not be negative"))?,
-        };
+        let range = request
+            .options
+            .count_or("start-range", DEFAULT_START_RANGE)?;
         let escape_below = match request.options.number("escape-below")? {
             None => 0,
             Some(p) => u8::try_from(p).ok().filter(|p| *p <= 100).ok_or_else(|| {

@@ -17,7 +17,9 @@ pub mod ruleset;
 pub use dice::{Check, Dice, DiceError, DiceExpr, Die, Pool, ScriptedDice, SeededDice};
 pub use error::{DataError, DataErrors, DataProblems, ResolveError};
 pub use event::{Event, EventLog, EventSink, NullSink};
-pub use montecarlo::{Engagement, Loss, Summary, Tally, TrialOutcome, play_trial, run_trials};
+pub use montecarlo::{
+    Engagement, Loss, ShipFate, Summary, Tally, TrialOutcome, play_trial, run_trials,
+};
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
 pub use ruleset::{
     DuelRequest, OptionKind, OptionSpec, OptionValue, Options, Registration, ResolveRequest,

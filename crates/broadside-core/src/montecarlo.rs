@@ -49,6 +49,46 @@ pub struct TrialOutcome {
     pub losses: Vec<(Side, Loss)>,
 }
 
+/// What became of one ship by the end of a trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShipFate {
+    /// Its side.
+    pub side: Side,
+    /// How it was lost, if it was.
+    pub loss: Option<Loss>,
+    /// Hull (or its system's measure of it) left and at the start.
+    pub hull: (i32, i32),
+}
+
+impl TrialOutcome {
+    /// A trial's outcome from its verdict and every ship's fate: the ships
+    /// lost, and the winner's hull left and original summed over its ships.
+    pub fn from_fates(
+        verdict: Verdict,
+        turns: u32,
+        fates: impl IntoIterator<Item = ShipFate>,
+    ) -> TrialOutcome {
+        let mut losses = Vec::new();
+        let mut winner_hull = (0, 0);
+        for fate in fates {
+            if let Some(loss) = fate.loss {
+                losses.push((fate.side, loss));
+            }
+            if verdict == Verdict::Winner(fate.side) {
+                winner_hull.0 += fate.hull.0.max(0);
+                winner_hull.1 += fate.hull.1;
+            }
+        }
+        let winner_hull = matches!(verdict, Verdict::Winner(_)).then_some(winner_hull);
+        TrialOutcome {
+            verdict,
+            turns,
+            winner_hull,
+            losses,
+        }
+    }
+}
+
 /// A duel set up once and played any number of times.
 ///
 /// # Contract for implementors

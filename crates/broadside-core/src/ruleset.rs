@@ -104,6 +104,16 @@ impl Options {
             .ok_or_else(|| ResolveError::bad_option(name, "is required"))
     }
 
+    /// A whole-number option that must not be negative, or `default` when
+    /// it was not given.
+    pub fn count_or(&self, name: &str, default: u32) -> Result<u32, ResolveError> {
+        match self.number(name)? {
+            None => Ok(default),
+            Some(n) => u32::try_from(n)
+                .map_err(|_| ResolveError::bad_option(name, format!("{n} is not a count from 0"))),
+        }
+    }
+
     /// A text option.
     pub fn text(&self, name: &str) -> Option<&str> {
         match self.values.get(name) {

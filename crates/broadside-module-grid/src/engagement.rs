@@ -24,7 +24,7 @@ use std::sync::Arc;
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
     AttackResolution, Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError,
-    Side, TrialOutcome, TurnSequence, Verdict,
+    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::ModuleGrid;
@@ -807,29 +807,21 @@ impl Duel {
 /// The trial outcome read from the final state.
 fn outcome_of(system: &ModuleGrid, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
     let rules = &system.rules;
-    let mut losses = Vec::new();
-    for (i, ship) in battle.board.ships.iter().enumerate() {
-        let side = if i == 0 { Side::A } else { Side::B };
-        if ship.is_destroyed() {
-            losses.push((side, Loss::Destroyed));
-        } else if !ship.is_armed(rules) {
-            losses.push((side, Loss::Disarmed));
+    let fates = battle.board.ships.iter().enumerate().map(|(i, ship)| {
+        let hull = i32::from(rules.class(ship.class).hull);
+        ShipFate {
+            side: if i == 0 { Side::A } else { Side::B },
+            loss: if ship.is_destroyed() {
+                Some(Loss::Destroyed)
+            } else if !ship.is_armed(rules) {
+                Some(Loss::Disarmed)
+            } else {
+                None
+            },
+            hull: (hull - i32::from(ship.hull_damage), hull),
         }
-    }
-    let winner_hull = match verdict {
-        Verdict::Winner(side) => {
-            let ship = &battle.board.ships[side.index()];
-            let hull = i32::from(rules.class(ship.class).hull);
-            Some(((hull - i32::from(ship.hull_damage)).max(0), hull))
-        }
-        _ => None,
-    };
-    TrialOutcome {
-        verdict,
-        turns,
-        winner_hull,
-        losses,
-    }
+    });
+    TrialOutcome::from_fates(verdict, turns, fates)
 }
 
 impl Engagement for Duel {
@@ -850,11 +842,9 @@ pub const DEFAULT_START_RANGE: u32 = 8;
 impl ModuleGrid {
     /// A duel between the two ships a request names.
     pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
-        let range = match request.options.number("start-range")? {
-            None => DEFAULT_START_RANGE,
-            Some(r) => u32::try_from(r)
-                .map_err(|_| ResolveError::bad_option("start-range", "must not be negative"))?,
-        };
+        let range = request
+            .options
+            .count_or("start-range", DEFAULT_START_RANGE)?;
         if request.max_turns == 0 {
             return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
         }

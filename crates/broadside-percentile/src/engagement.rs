@@ -8,8 +8,8 @@
 
 use broadside_core::hex::{self, Direction, Hex};
 use broadside_core::{
-    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, Side, TrialOutcome,
-    TurnSequence, Verdict,
+    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, ShipFate, Side,
+    TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::Percentile;
@@ -1122,38 +1122,25 @@ impl Duel {
 
 /// The trial outcome read from the final state.
 fn outcome_of(system: &Percentile, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
-    let mut losses = Vec::new();
-    for (i, ship) in battle.board.ships.iter().enumerate() {
-        let loss = if ship.broken_apart {
-            Some(Loss::BrokenApart)
-        } else if ship.hull <= 0 {
-            Some(Loss::Destroyed)
-        } else if !ship.is_armed() {
-            Some(Loss::Disarmed)
-        } else {
-            None
-        };
-        if let Some(loss) = loss {
-            losses.push((battle.sides[i], loss));
-        }
-    }
-    let winner_hull = match verdict {
-        Verdict::Winner(side) => {
-            let (mut left, mut original) = (0, 0);
-            for i in (0..battle.board.ships.len()).filter(|&i| battle.sides[i] == side) {
-                left += battle.board.ships[i].hull.max(0);
-                original += system.rules.class(battle.board.ships[i].class).hull;
-            }
-            Some((left, original))
-        }
-        _ => None,
-    };
-    TrialOutcome {
-        verdict,
-        turns,
-        winner_hull,
-        losses,
-    }
+    let fates = battle
+        .board
+        .ships
+        .iter()
+        .enumerate()
+        .map(|(i, ship)| ShipFate {
+            side: battle.sides[i],
+            loss: if ship.broken_apart {
+                Some(Loss::BrokenApart)
+            } else if ship.hull <= 0 {
+                Some(Loss::Destroyed)
+            } else if !ship.is_armed() {
+                Some(Loss::Disarmed)
+            } else {
+                None
+            },
+            hull: (ship.hull, system.rules.class(ship.class).hull),
+        });
+    TrialOutcome::from_fates(verdict, turns, fates)
 }
 
 impl Engagement for Duel {
@@ -1182,11 +1169,9 @@ pub(crate) fn prepare(
 impl Percentile {
     /// A duel between the two ships a request names.
     pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
-        let range = match request.options.number("start-range")? {
-            None => DEFAULT_START_RANGE,
-            Some(r) => u32::try_from(r)
-                .map_err(|_| ResolveError::bad_option("start-range", "must not be negative"))?,
-        };
+        let range = request
+            .options
+            .count_or("start-range", DEFAULT_START_RANGE)?;
         if request.max_turns == 0 {
             return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
         }
