@@ -78,13 +78,28 @@ pub fn check_conformance(case: &Case) {
         check_resolution(&*system, request);
     }
     for request in &case.refused {
-        let result = system.resolve(request, &mut SeededDice::new(1), &mut NullSink);
+        // A refused attack is refused before anything happens: no die is
+        // rolled and nothing is logged.
+        let mut script = ScriptedDice::new(vec![1; 64]);
+        let mut log = EventLog::default();
+        let result = system.resolve(request, &mut script, &mut log);
         assert!(
             matches!(result, Err(ResolveError::Refused(_))),
             "{}: {} against {} should be refused",
             system.id(),
             request.attacker,
             request.target
+        );
+        assert_eq!(
+            script.used(),
+            0,
+            "{}: a refused attack rolled dice",
+            system.id()
+        );
+        assert!(
+            log.events.is_empty(),
+            "{}: a refused attack logged events",
+            system.id()
         );
     }
     for &(table, row, column, expected) in &case.cells {

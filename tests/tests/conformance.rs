@@ -177,3 +177,54 @@ fn action_d10_conforms() {
         mirror: duel("destroyer", "destroyer", Options::new()),
     });
 }
+
+#[test]
+fn crew_2d6_conforms() {
+    check_conformance(&Case {
+        registration: broadside_crew_2d6::REGISTRATION,
+        resolves: vec![
+            resolve(
+                "corvette",
+                "trader",
+                &[
+                    ("weapon", text("beam-laser")),
+                    ("range-band", text("short")),
+                ],
+            ),
+            resolve(
+                "escort",
+                "corvette",
+                &[
+                    ("weapon", text("missile-rack")),
+                    ("range-band", text("medium")),
+                    ("salvo", OptionValue::Number(2)),
+                ],
+            ),
+            resolve(
+                "corvette",
+                "scout",
+                &[
+                    ("weapon", text("beam-laser")),
+                    ("range-band", text("close")),
+                    ("aim", OptionValue::Number(2)),
+                    ("dodge", OptionValue::Flag),
+                ],
+            ),
+        ],
+        refused: vec![resolve(
+            "corvette",
+            "trader",
+            &[
+                ("weapon", text("beam-laser")),
+                ("range-band", text("distant")),
+            ],
+        )],
+        cells: vec![],
+        duel: duel("escort", "corvette", Options::new()),
+        mirror: duel(
+            "corvette",
+            "corvette",
+            Options::new().with("start-band", text("long")),
+        ),
+    });
+}

@@ -654,6 +654,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                 "P(B wins)",
                 "P(undecided)",
                 "P(both lost)",
+                "P(escaped)",
                 "median turns",
                 "winner hull left",
             ]);
@@ -669,6 +670,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                     p(&o.b_wins),
                     p(&o.undecided),
                     format!("{:.3}", o.draws.p),
+                    format!("{:.3}", o.a_escapes.p + o.b_escapes.p),
                     s.turns_to_decision
                         .map_or_else(|| "-".into(), |t| t.median.to_string()),
                     s.winner_hull_left_pct

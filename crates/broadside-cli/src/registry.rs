@@ -10,6 +10,7 @@ pub const RULESETS: &[Registration] = &[
     broadside_percentile::REGISTRATION,
     broadside_action_d10::REGISTRATION,
     broadside_module_grid::REGISTRATION,
+    broadside_crew_2d6::REGISTRATION,
 ];
 
 /// The registration with this id.

@@ -1,0 +1,362 @@
+//! Task checks: 2D + skill + characteristic DM + other DMs against a difficulty, and the Effect.
+//!
+//! Every action and reaction of the rules is one of these checks, made by
+//! the crew member holding the position. The DMs that are not the skill or
+//! the characteristic are passed in as [`Dm`]s whose reasons are rendered
+//! only when an event is kept, so a check on the Monte Carlo hot path builds
+//! no text.
+
+use arrayvec::ArrayVec;
+use broadside_core::{Dice, Die, Event, EventSink, ResolveError, Side};
+
+use crate::Crew2d6;
+use crate::model::{Band, Characteristic, ClassId, Rules, SkillId, Task, WeaponId};
+use crate::ship::Ship;
+
+/// How events name a ship: its class id, and its side in an engagement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Label {
+    /// The ship's class.
+    pub class: ClassId,
+    /// Its side, when it has one (a duel), shown as ` (A)`.
+    pub side: Option<Side>,
+}
+
+impl Label {
+    /// The name events use.
+    pub fn name(&self, rules: &Rules) -> String {
+        let id = &rules.class(self.class).id;
+        match self.side {
+            Some(side) => format!("{id} ({side})"),
+            None => id.clone(),
+        }
+    }
+}
+
+/// Why a DM applies. Rendered to text only inside event closures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Why {
+    /// The range band's attack DM.
+    RangeBand(Band),
+    /// The weapon's attack DM.
+    WeaponDm(WeaponId),
+    /// Identical weapons firing together from one mount.
+    Identical(u8),
+    /// Aim actions before firing.
+    Aim(u8),
+    /// The Pilot's Line Up Shot, chained.
+    LineUpShot(i32),
+    /// The Sensor Operator's targeting solution, chained.
+    TargetingSolution(i32),
+    /// The enemy jammed this ship's sensors or comms last turn.
+    Jammed,
+    /// A repair's DM for the severity of the damage.
+    Severity(u8),
+    /// Missiles beyond the first in a salvo.
+    ExtraMissiles(u8),
+    /// The TL difference of smart missiles.
+    TlDifference {
+        /// The missiles' TL (or the firing ship's, if higher).
+        missile: i32,
+        /// The target's TL.
+        target: i32,
+    },
+    /// The target's pilot dodged.
+    Dodged(i32),
+    /// Identical laser turrets helping point defence.
+    PointDefenceMount(u8),
+}
+
+impl Why {
+    /// The reason as text.
+    pub fn text(self, rules: &Rules) -> String {
+        match self {
+            Why::RangeBand(b) => format!("range band {}", rules.band(b).name),
+            Why::WeaponDm(w) => format!("{} attack DM", rules.weapon(w).name),
+            Why::Identical(n) => format!("{n} identical weapons in the mount"),
+            Why::Aim(n) => format!("aimed {n} time(s)"),
+            Why::LineUpShot(e) => format!("Line Up Shot chained (Effect {e:+})"),
+            Why::TargetingSolution(e) => format!("targeting solution chained (Effect {e:+})"),
+            Why::Jammed => "jammed by the enemy last turn".into(),
+            Why::Severity(s) => format!("damage of severity {s}"),
+            Why::ExtraMissiles(n) => format!("{n} missiles in the salvo"),
+            Why::TlDifference { missile, target } => {
+                format!("smart missiles, TL {missile} against TL {target}")
+            }
+            Why::Dodged(e) => format!("the target dodged (Effect {e:+})"),
+            Why::PointDefenceMount(n) => format!("{n} lasers in the turret"),
+        }
+    }
+}
+
+/// A DM and its reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dm {
+    /// The signed amount.
+    pub amount: i32,
+    /// Why.
+    pub why: Why,
+}
+
+/// DMs of one check; no check has more.
+pub type Dms = ArrayVec<Dm, 12>;
+
+/// What a check came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CheckResult {
+    /// The faces rolled (two, or three under a Bane).
+    pub faces: [u8; 3],
+    /// How many faces were rolled.
+    pub dice: u8,
+    /// The two dice that count, summed.
+    pub roll: i32,
+    /// Every DM together (skill included).
+    pub dm: i32,
+    /// Roll plus DM.
+    pub total: i32,
+    /// The target number.
+    pub target: i32,
+    /// Total minus target.
+    pub effect: i32,
+    /// Effect 0 or more.
+    pub success: bool,
+}
+
+impl CheckResult {
+    /// The faces rolled, as a list for events.
+    pub fn faces(&self) -> Vec<u32> {
+        self.faces[..usize::from(self.dice)]
+            .iter()
+            .map(|&f| u32::from(f))
+            .collect()
+    }
+}
+
+/// Who makes a check and with what.
+#[derive(Debug, Clone, Copy)]
+pub struct Checker<'a> {
+    /// The ship.
+    pub ship: &'a Ship,
+    /// How events name it.
+    pub label: Label,
+    /// The crew member, by index in the class's crew.
+    pub person: u8,
+    /// The task.
+    pub task: Task,
+    /// The mount's Gunner specialty, for gunner tasks: used instead of the
+    /// task's skills.
+    pub mount_skill: Option<SkillId>,
+    /// Another skill that serves besides the task's (the Engineer
+    /// specialty of a location being repaired).
+    pub also_skill: Option<SkillId>,
+    /// The attack suffers a Bane.
+    pub bane: bool,
+}
+
+impl Crew2d6 {
+    /// The skill level a crew member brings to a task (unskilled -3) and the
+    /// skill used, if any.
+    pub fn skill_level(&self, checker: &Checker<'_>) -> (i32, Option<SkillId>) {
+        let rules = &self.rules;
+        let member = &checker.ship.class(rules).crew[usize::from(checker.person)];
+        let def = rules.task(checker.task);
+        let best = match checker.mount_skill {
+            Some(skill) => member.skill(skill).map(|l| (l, skill)),
+            None => def
+                .skills
+                .iter()
+                .copied()
+                .chain(checker.also_skill)
+                .filter_map(|s| member.skill(s).map(|l| (l, s)))
+                .max_by_key(|&(l, _)| l),
+        };
+        match best {
+            Some((level, skill)) => (i32::from(level), Some(skill)),
+            None => (rules.unskilled, None),
+        }
+    }
+
+    /// The characteristic a crew member uses for a task (the best DM among
+    /// those the task allows) and its DM.
+    pub fn characteristic(&self, checker: &Checker<'_>) -> (Characteristic, u8, i32) {
+        let rules = &self.rules;
+        let member = &checker.ship.class(rules).crew[usize::from(checker.person)];
+        let def = rules.task(checker.task);
+        let mut best = (def.characteristics[0], 0u8, i32::MIN);
+        for &c in &def.characteristics {
+            let value = member.characteristic(c);
+            let dm = rules.characteristic_dm(value);
+            if dm > best.2 {
+                best = (c, value, dm);
+            }
+        }
+        best
+    }
+
+    /// The DM a check takes from the ship itself: its sensor type (for
+    /// sensor tasks) and its critical hits.
+    pub fn ship_dm(&self, ship: &Ship, task: Task) -> i32 {
+        let rules = &self.rules;
+        let def = rules.task(task);
+        let sensors = if def.sensors_dm {
+            ship.class(rules).sensors_dm
+        } else {
+            0
+        };
+        sensors + ship.standing.dm_for(def.groups)
+    }
+
+    /// Makes a task check, emitting the skill, every DM, the roll and the
+    /// verdict. A check the ship's damage disables is refused.
+    pub fn check(
+        &self,
+        checker: &Checker<'_>,
+        extra: &[Dm],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<CheckResult, ResolveError> {
+        let rules = &self.rules;
+        let def = rules.task(checker.task);
+        let ship = checker.ship;
+        if ship.standing.disabled(def.groups) {
+            return Err(ResolveError::Refused(format!(
+                "the {}'s damage makes {} impossible",
+                checker.label.name(rules),
+                def.name
+            )));
+        }
+        let (level, skill) = self.skill_level(checker);
+        sink.emit(|| {
+            let class = ship.class(rules);
+            let member = &class.crew[usize::from(checker.person)].name;
+            let source = match skill {
+                Some(s) => format!(
+                    "{member} ({}), {}",
+                    checker.label.name(rules),
+                    rules.skill_name(s)
+                ),
+                None => format!("{member} ({}), unskilled", checker.label.name(rules)),
+            };
+            Event::Base {
+                what: format!("{} skill", def.name),
+                value: level,
+                source,
+            }
+        });
+        let (characteristic, value, char_dm) = self.characteristic(checker);
+        sink.emit(|| Event::Modifier {
+            to: def.name.clone(),
+            amount: char_dm,
+            reason: format!("{} {value}", characteristic.abbreviation()),
+        });
+        let mut dm = level + char_dm;
+        if def.sensors_dm {
+            let class = ship.class(rules);
+            if class.sensors_dm != 0 {
+                dm += class.sensors_dm;
+                sink.emit(|| Event::Modifier {
+                    to: def.name.clone(),
+                    amount: class.sensors_dm,
+                    reason: format!("{} sensors", class.sensors),
+                });
+            }
+        }
+        dm += self.critical_dms(ship, def.groups, &def.name, sink);
+        for extra in extra {
+            dm += extra.amount;
+            sink.emit(|| Event::Modifier {
+                to: def.name.clone(),
+                amount: extra.amount,
+                reason: extra.why.text(rules),
+            });
+        }
+        let result = roll_2d(dice, checker.bane, dm, def.difficulty)?;
+        sink.emit(|| Event::Roll {
+            purpose: if checker.bane {
+                format!("{}, with a Bane (the lowest two count)", def.name)
+            } else {
+                def.name.clone()
+            },
+            dice: format!("{}d6", result.dice),
+            faces: result.faces(),
+            total: result.roll,
+        });
+        sink.emit(|| Event::Check {
+            what: def.name.clone(),
+            roll: result.total,
+            target: result.target,
+            success: result.success,
+            rule: Some(format!(
+                "{}, Effect {:+}",
+                rules.difficulty_text(result.target),
+                result.effect
+            )),
+        });
+        Ok(result)
+    }
+
+    /// The DMs of the ship's critical hits on checks of these groups, one
+    /// event per location.
+    pub fn critical_dms(
+        &self,
+        ship: &Ship,
+        groups: crate::model::Groups,
+        to: &str,
+        sink: &mut dyn EventSink,
+    ) -> i32 {
+        if ship.standing.dm_for(groups) == 0 {
+            return 0;
+        }
+        let mut total = 0;
+        for (i, location) in self.rules.criticals.locations.iter().enumerate() {
+            let severity = ship.severity[i];
+            if severity == 0 || ship.jury_rigged & (1 << i) != 0 {
+                continue;
+            }
+            let amount = location.cumulative[usize::from(severity)].dm_for(groups);
+            if amount != 0 {
+                total += amount;
+                sink.emit(|| Event::Modifier {
+                    to: to.to_owned(),
+                    amount,
+                    reason: format!("critical hit: {} severity {severity}", location.name),
+                });
+            }
+        }
+        total
+    }
+}
+
+/// Rolls 2D (3D keeping the lowest two under a Bane) and compares the total
+/// with a target number.
+pub fn roll_2d(
+    dice: &mut dyn Dice,
+    bane: bool,
+    dm: i32,
+    target: i32,
+) -> Result<CheckResult, ResolveError> {
+    let count: u8 = if bane { 3 } else { 2 };
+    let mut faces = [0u8; 3];
+    for face in faces.iter_mut().take(usize::from(count)) {
+        // A d6 face always fits a byte.
+        *face = dice.roll(Die::D6)? as u8;
+    }
+    let roll = if bane {
+        let highest = faces.iter().copied().max().unwrap_or(0);
+        i32::from(faces[0]) + i32::from(faces[1]) + i32::from(faces[2]) - i32::from(highest)
+    } else {
+        i32::from(faces[0]) + i32::from(faces[1])
+    };
+    let total = roll + dm;
+    let effect = total - target;
+    Ok(CheckResult {
+        faces,
+        dice: count,
+        roll,
+        dm,
+        total,
+        target,
+        effect,
+        success: effect >= 0,
+    })
+}

@@ -1,0 +1,1706 @@
+//! Whole engagements: setting up, initiative, the maneuver, attack and missile steps, played through core's `TurnSequence`.
+//!
+//! A turn is the cheat sheet's sequence: initiative; the maneuver step in
+//! reverse initiative order (actions, range adjustment, combat
+//! maneuvering); the attack step in initiative order, one action per crew
+//! member; salvos reaching their targets; and the end of the turn, when a
+//! ship whose jump drive was activated leaves. The first turn begins with
+//! setting up (the starting band and the scans for the enemy) and the free
+//! round a failed scan gives the other side. Decisions come from a
+//! [`CrewTactics`]; this module checks them against the rules and resolves
+//! them.
+
+use broadside_core::{
+    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, ShipFate, Side,
+    TrialOutcome, TurnSequence, Verdict,
+};
+
+use crate::Crew2d6;
+use crate::attack::{Incoming, NoReactions, ReactionChooser, Reactions, forbidden};
+use crate::battle::{Battle, Chain, ChainSource};
+use crate::check::{CheckResult, Checker, Dm, Dms, Why, roll_2d};
+use crate::damage::{Applied, Cause};
+use crate::model::{Band, ChainMode, Position, Task, WeaponKind};
+use crate::ship::Condition;
+use crate::tactics::{Action, CombatManeuver, CrewTactics, DefaultTactics, Order, Repairable};
+
+/// A phase of the turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The starting band and the scans for the enemy (first turn only).
+    Setup,
+    /// The free round a side wins when the other fails its scan (first turn
+    /// only; nothing happens in it when neither side won one).
+    FreeRound,
+    /// Initiative and reactions.
+    Initiative,
+    /// Overcharge, maneuver, range adjustment, combat maneuvering.
+    Maneuver,
+    /// One action per crew member, in initiative order.
+    Attack,
+    /// Salvos reach their targets.
+    Missiles,
+    /// Jumps take the ships away; the turn's state is cleared.
+    EndOfTurn,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Setup => "setting up",
+            Phase::FreeRound => "free round",
+            Phase::Initiative => "initiative step",
+            Phase::Maneuver => "maneuver step",
+            Phase::Attack => "attack step",
+            Phase::Missiles => "missile hits",
+            Phase::EndOfTurn => "end of turn",
+        })
+    }
+}
+
+const FIRST_TURN: [Phase; 7] = [
+    Phase::Setup,
+    Phase::FreeRound,
+    Phase::Initiative,
+    Phase::Maneuver,
+    Phase::Attack,
+    Phase::Missiles,
+    Phase::EndOfTurn,
+];
+const TURN: [Phase; 5] = [
+    Phase::Initiative,
+    Phase::Maneuver,
+    Phase::Attack,
+    Phase::Missiles,
+    Phase::EndOfTurn,
+];
+
+/// How an engagement is set up: the scenario's duel options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Setup {
+    /// The starting band, when the scenario names one.
+    pub start_band: Option<Band>,
+    /// Near a planet or other object (a d6 for Medium or Long) rather than a
+    /// random encounter.
+    pub near_object: bool,
+    /// Which sides start at a marked jump point (an Alderson point).
+    pub jump_points: [bool; 2],
+}
+
+/// An initiative roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Initiative {
+    /// The total.
+    pub total: i32,
+    /// Reactions it allows.
+    pub reactions: u8,
+}
+
+/// What overcharging the engines did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overcharged {
+    /// The Engineer's check.
+    pub check: CheckResult,
+    /// Thrust for the round after it.
+    pub thrust: i32,
+    /// Hits to the M-drive.
+    pub hits: u8,
+    /// The critical hits those did.
+    pub applied: Applied,
+}
+
+/// The defender's tactics, answering for reactions.
+struct TacticsReactions<'a> {
+    tactics: &'a dyn CrewTactics,
+}
+
+impl ReactionChooser for TacticsReactions<'_> {
+    fn choose(
+        &self,
+        system: &Crew2d6,
+        battle: &Battle,
+        defender: Side,
+        incoming: &Incoming,
+    ) -> Reactions {
+        self.tactics.reactions(system, battle, defender, incoming)
+    }
+    fn is_user(&self) -> bool {
+        false
+    }
+}
+
+/// A refusal from the rules, for an action a tactic chose, is a bug in the
+/// tactic.
+fn tactic_error(error: ResolveError) -> ResolveError {
+    match error {
+        ResolveError::Refused(message) => {
+            ResolveError::Internal(format!("tactics chose what the rules forbid: {message}"))
+        }
+        other => other,
+    }
+}
+
+impl Crew2d6 {
+    /// Rolls one side's initiative: 2D + the Pilot's skill + the Captain's
+    /// Tactics + current thrust, with last turn's Inspire and burned
+    /// reactions; sets the reactions it allows.
+    pub fn roll_initiative(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Initiative, ResolveError> {
+        let rules = &self.rules;
+        let ship = battle.ship(side);
+        let class = ship.class(rules);
+        let label = battle.labels[side.index()];
+        let what = "initiative";
+        let mut dm = 0;
+        if let Some(captain) = class.holder(Position::Captain) {
+            let check = self.check(
+                &Checker {
+                    ship,
+                    label,
+                    person: captain,
+                    task: Task::Tactics,
+                    mount_skill: None,
+                    also_skill: None,
+                    bane: false,
+                },
+                &[],
+                dice,
+                sink,
+            )?;
+            let (value, how) = match rules.constants.tactics_mode {
+                ChainMode::Effect => (check.effect, "its Effect, good or bad"),
+                ChainMode::Table => (rules.chain_dm(check.effect), "chained"),
+            };
+            dm += value;
+            sink.emit(|| Event::Modifier {
+                to: what.into(),
+                amount: value,
+                reason: format!("the Captain's Tactics (Effect {:+}), {how}", check.effect),
+            });
+        }
+        let pilot_level = match class.holder(Position::Pilot) {
+            Some(pilot) => {
+                let (level, _) = self.skill_level(&Checker {
+                    ship,
+                    label,
+                    person: pilot,
+                    task: Task::Maneuver,
+                    mount_skill: None,
+                    also_skill: None,
+                    bane: false,
+                });
+                sink.emit(|| Event::Modifier {
+                    to: what.into(),
+                    amount: level,
+                    reason: format!("{}'s Pilot skill", class.crew[usize::from(pilot)].name),
+                });
+                level
+            }
+            None => rules.unskilled,
+        };
+        dm += pilot_level;
+        let thrust = ship.thrust(rules);
+        dm += thrust;
+        sink.emit(|| Event::Modifier {
+            to: what.into(),
+            amount: thrust,
+            reason: "M-drive thrust".into(),
+        });
+        let state = battle.side(side);
+        let (inspire, burn) = (state.inspire_dm, state.burn_penalty);
+        if inspire != 0 {
+            dm += inspire;
+            sink.emit(|| Event::Modifier {
+                to: what.into(),
+                amount: inspire,
+                reason: "the Captain inspired the crew last turn (chained)".into(),
+            });
+        }
+        if burn != 0 {
+            dm += burn;
+            sink.emit(|| Event::Modifier {
+                to: what.into(),
+                amount: burn,
+                reason: "initiative burned for extra reactions last turn".into(),
+            });
+        }
+        let result = roll_2d(dice, false, dm, 0)?;
+        let total = result.total;
+        sink.emit(|| Event::Roll {
+            purpose: format!("{}'s initiative", battle.name(rules, side)),
+            dice: "2d6".into(),
+            faces: result.faces(),
+            total: result.roll,
+        });
+        let reactions = rules.reactions_at(total);
+        sink.emit(|| Event::TableRow {
+            table: "Number of Reactions".into(),
+            roll: total,
+            row: format!(
+                "{}: {reactions} reaction(s)",
+                rules.reactions.row(total).label()
+            ),
+        });
+        let state = battle.side_mut(side);
+        state.initiative = total;
+        state.reactions = reactions;
+        state.reactions_used = 0;
+        state.inspire_dm = 0;
+        state.burn_penalty = 0;
+        Ok(Initiative { total, reactions })
+    }
+
+    /// The Engineer overcharges the engines: Effect is extra thrust this
+    /// round (between none and the multiple the data allows), and a bad
+    /// enough Effect hits the M-drive.
+    pub fn overcharge(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Overcharged, ResolveError> {
+        let rules = &self.rules;
+        let c = &rules.constants;
+        let class = battle.ship(side).class(rules);
+        let label = battle.labels[side.index()];
+        // The better of the M-drive and power engineers makes the check.
+        let engineer = [Position::EngineerMDrive, Position::EngineerPower]
+            .into_iter()
+            .filter_map(|p| class.holder(p))
+            .filter(|&p| battle.side(side).acted & (1 << p) == 0)
+            .max_by_key(|&p| {
+                self.skill_level(&Checker {
+                    ship: battle.ship(side),
+                    label,
+                    person: p,
+                    task: Task::Overcharge,
+                    mount_skill: None,
+                    also_skill: None,
+                    bane: false,
+                })
+                .0
+            })
+            .ok_or_else(|| {
+                ResolveError::Refused(format!(
+                    "the {} has no M-drive or power engineer free to overcharge",
+                    battle.name(rules, side)
+                ))
+            })?;
+        battle.act(side, engineer, "overcharge")?;
+        sink.emit(|| Event::Declared {
+            actor: battle.name(rules, side),
+            action: rules.task(Task::Overcharge).name.clone(),
+        });
+        let check = self.check(
+            &Checker {
+                ship: battle.ship(side),
+                label,
+                person: engineer,
+                task: Task::Overcharge,
+                mount_skill: None,
+                also_skill: None,
+                bane: false,
+            },
+            &[],
+            dice,
+            sink,
+        )?;
+        let base = battle.ship(side).thrust(rules);
+        let thrust = (base + check.effect).clamp(0, base * c.overcharge_max_multiple);
+        let state = battle.side_mut(side);
+        state.thrust = thrust;
+        state.thrust_left = thrust;
+        sink.emit(|| Event::Effect {
+            ship: label.name(rules),
+            effect: format!(
+                "thrust {base} {:+} = {thrust} this round (kept within 0 and {} x {base})",
+                check.effect, c.overcharge_max_multiple
+            ),
+        });
+        let hits: u8 = if check.effect <= c.overcharge_two_hits_at {
+            2
+        } else if check.effect <= c.overcharge_one_hit_at {
+            1
+        } else {
+            0
+        };
+        let mut applied = Applied::default();
+        if hits > 0 {
+            sink.emit(|| Event::Ruling {
+                text: format!(
+                    "an overcharge Effect of {} or less does one hit to the M-drive, {} or less two; the engines fail after this round's burn",
+                    c.overcharge_one_hit_at, c.overcharge_two_hits_at
+                ),
+            });
+        }
+        for _ in 0..hits {
+            let m_drive = rules.criticals.m_drive as u8;
+            self.critical(
+                battle.ship_mut(side),
+                label,
+                m_drive,
+                1,
+                Cause::Overcharge,
+                &mut applied,
+                dice,
+                sink,
+            )?;
+        }
+        self.sustained(battle.ship_mut(side), label, &mut applied, dice, sink)?;
+        Ok(Overcharged {
+            check,
+            thrust,
+            hits,
+            applied,
+        })
+    }
+
+    /// Moves the range band by the thrust both ships applied this round:
+    /// toward each other adds, a pursuit subtracts. Thrust accumulates over
+    /// rounds; leaving a band in either direction costs that band's thrust,
+    /// and thrust left over after a change counts toward the next.
+    pub fn adjust_range(&self, battle: &mut Battle, sink: &mut dyn EventSink) {
+        let rules = &self.rules;
+        if battle.grappled {
+            sink.emit(|| Event::Ruling {
+                text: "the ships are grappled together: the range stays Adjacent".into(),
+            });
+            return;
+        }
+        let net = battle.sides[0].applied + battle.sides[1].applied;
+        if net == 0 {
+            return;
+        }
+        battle.closing += net;
+        loop {
+            let cost = rules.band(battle.band).thrust;
+            if battle.closing >= cost {
+                match battle.band.closer() {
+                    Some(band) => {
+                        battle.closing -= cost;
+                        battle.band = band;
+                        sink.emit(|| Event::Effect {
+                            ship: "both ships".into(),
+                            effect: format!("close to {} range", rules.band(band).name),
+                        });
+                    }
+                    None => {
+                        battle.closing = 0;
+                        break;
+                    }
+                }
+            } else if battle.closing <= -cost {
+                match battle.band.farther() {
+                    Some(band) => {
+                        battle.closing += cost;
+                        battle.band = band;
+                        sink.emit(|| Event::Effect {
+                            ship: "both ships".into(),
+                            effect: format!("open to {} range", rules.band(band).name),
+                        });
+                    }
+                    None => {
+                        battle.closing = 0;
+                        break;
+                    }
+                }
+            } else {
+                break;
+            }
+        }
+        let (band, closing) = (battle.band, battle.closing);
+        sink.emit(|| Event::Effect {
+            ship: "both ships".into(),
+            effect: format!(
+                "net thrust {net:+} this round; at {} range with {closing:+} thrust toward the next band (it takes {})",
+                rules.band(band).name,
+                rules.band(band).thrust
+            ),
+        });
+    }
+
+    /// The maneuver step for the acting sides, in reverse initiative order.
+    pub fn maneuver_step(
+        &self,
+        battle: &mut Battle,
+        acting: [bool; 2],
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let order = [battle.order[1], battle.order[0]];
+        for side in order {
+            let state = battle.side_mut(side);
+            state.acted = 0;
+            state.applied = 0;
+            if !acting[side.index()] || !battle.present(side) {
+                continue;
+            }
+            let thrust = battle.ship(side).thrust(rules);
+            let state = battle.side_mut(side);
+            state.thrust = thrust;
+            state.thrust_left = thrust;
+            let own = tactics[side.index()];
+            if own.overcharge(self, battle, side) {
+                self.overcharge(battle, side, dice, sink)
+                    .map_err(tactic_error)?;
+            }
+            let wanted = own.maneuver(self, battle, side);
+            if wanted != 0 {
+                self.maneuver(battle, side, wanted, dice, sink)
+                    .map_err(tactic_error)?;
+            }
+        }
+        self.adjust_range(battle, sink);
+        for side in order {
+            battle.side_mut(side).acted = 0;
+            if !acting[side.index()] || !battle.present(side) {
+                continue;
+            }
+            match tactics[side.index()].combat_maneuver(self, battle, side) {
+                CombatManeuver::None => {}
+                CombatManeuver::LineUpShot { mount } => self
+                    .line_up_shot(battle, side, mount, dice, sink)
+                    .map_err(tactic_error)?,
+                CombatManeuver::Boarding => self
+                    .boarding(battle, side, dice, sink)
+                    .map_err(tactic_error)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The Pilot applies thrust toward (+) or away from (-) the enemy.
+    pub fn maneuver(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        thrust: i32,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let left = battle.side(side).thrust_left;
+        if thrust.abs() > left {
+            return Err(ResolveError::Refused(format!(
+                "the {} has {left} thrust, not {}",
+                battle.name(rules, side),
+                thrust.abs()
+            )));
+        }
+        let pilot = self.pilot(battle, side)?;
+        battle.act(side, pilot, "maneuver")?;
+        let label = battle.labels[side.index()];
+        sink.emit(|| Event::Declared {
+            actor: label.name(rules),
+            action: format!(
+                "{}: {} thrust {}",
+                rules.task(Task::Maneuver).name,
+                thrust.abs(),
+                if thrust > 0 {
+                    "toward the enemy"
+                } else {
+                    "away from the enemy"
+                }
+            ),
+        });
+        let check = self.check(
+            &Checker {
+                ship: battle.ship(side),
+                label,
+                person: pilot,
+                task: Task::Maneuver,
+                mount_skill: None,
+                also_skill: None,
+                bane: false,
+            },
+            &[],
+            dice,
+            sink,
+        )?;
+        if check.success {
+            let state = battle.side_mut(side);
+            state.applied = thrust;
+            state.thrust_left -= thrust.abs();
+            if state.at_jump_point {
+                state.at_jump_point = false;
+                sink.emit(|| Event::Effect {
+                    ship: label.name(rules),
+                    effect: "leaves its jump point".into(),
+                });
+            }
+        } else {
+            sink.emit(|| Event::Ruling {
+                text: "a failed Maneuver check applies no thrust; the thrust is kept for later actions".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn pilot(&self, battle: &Battle, side: Side) -> Result<u8, ResolveError> {
+        battle
+            .ship(side)
+            .class(&self.rules)
+            .holder(Position::Pilot)
+            .ok_or_else(|| ResolveError::Internal("a ship without a pilot".into()))
+    }
+
+    /// The Pilot lines up a shot for one mount's next attack this turn.
+    pub fn line_up_shot(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        mount: u8,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let task = rules.task(Task::LineUpShot);
+        let class = battle.ship(side).class(rules);
+        let Some(m) = class.mounts.get(usize::from(mount)) else {
+            return Err(ResolveError::Refused(format!("no mount {mount}")));
+        };
+        if battle.side(side).thrust_left < task.thrust {
+            return Err(ResolveError::Refused(format!(
+                "the {} has no thrust left to line up a shot",
+                battle.name(rules, side)
+            )));
+        }
+        let pilot = self.pilot(battle, side)?;
+        battle.act(side, pilot, "line up shot")?;
+        battle.side_mut(side).thrust_left -= task.thrust;
+        let label = battle.labels[side.index()];
+        sink.emit(|| Event::Declared {
+            actor: label.name(rules),
+            action: format!("{} for {}", task.name, m.id),
+        });
+        let check = self.check(
+            &Checker {
+                ship: battle.ship(side),
+                label,
+                person: pilot,
+                task: Task::LineUpShot,
+                mount_skill: None,
+                also_skill: None,
+                bane: false,
+            },
+            &[],
+            dice,
+            sink,
+        )?;
+        self.chain(
+            battle,
+            side,
+            mount,
+            ChainSource::LineUpShot,
+            check.effect,
+            sink,
+        );
+        Ok(())
+    }
+
+    /// Passes a check's Effect on to a mount's attack this turn.
+    fn chain(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        mount: u8,
+        source: ChainSource,
+        effect: i32,
+        sink: &mut dyn EventSink,
+    ) {
+        let rules = &self.rules;
+        let dm = rules.chain_dm(effect);
+        let mode = rules.chain_mode;
+        sink.emit(|| Event::TableRow {
+            table: match mode {
+                ChainMode::Table => "Task chain DM".into(),
+                ChainMode::Effect => "Task chain (the Effect itself)".into(),
+            },
+            roll: effect,
+            row: format!("DM {dm:+} to the next attack of mount {}", {
+                let class = battle.ship(side).class(rules);
+                class.mounts[usize::from(mount)].id.clone()
+            }),
+        });
+        let state = battle.side_mut(side);
+        // A newer chain from the same source replaces the older one.
+        state
+            .chains
+            .retain(|c| !(c.mount == mount && c.source == source));
+        let chain = Chain {
+            mount,
+            source,
+            effect: effect.clamp(-100, 100) as i8,
+            dm: dm.clamp(-100, 100) as i8,
+        };
+        if state.chains.try_push(chain).is_err() {
+            state.chains.remove(0);
+            state.chains.push(chain);
+        }
+    }
+
+    /// A boarding attempt: opposed Pilot checks at Adjacent range for one
+    /// thrust; the boarder wins with the higher Effect and the ships are
+    /// grappled together.
+    pub fn boarding(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let task = rules.task(Task::Boarding);
+        if battle.band != Band::Adjacent {
+            return Err(ResolveError::Refused(
+                "boarding needs the ships at Adjacent range".into(),
+            ));
+        }
+        if battle.side(side).thrust_left < task.thrust {
+            return Err(ResolveError::Refused("no thrust left to board".into()));
+        }
+        let pilot = self.pilot(battle, side)?;
+        let defender = side.other();
+        let their_pilot = self.pilot(battle, defender)?;
+        battle.act(side, pilot, "boarding")?;
+        battle.side_mut(side).thrust_left -= task.thrust;
+        sink.emit(|| Event::Declared {
+            actor: battle.name(rules, side),
+            action: format!("{} against the {}", task.name, battle.name(rules, defender)),
+        });
+        let mine = self.check(
+            &Checker {
+                ship: battle.ship(side),
+                label: battle.labels[side.index()],
+                person: pilot,
+                task: Task::Boarding,
+                mount_skill: None,
+                also_skill: None,
+                bane: false,
+            },
+            &[],
+            dice,
+            sink,
+        )?;
+        let theirs = self.check(
+            &Checker {
+                ship: battle.ship(defender),
+                label: battle.labels[defender.index()],
+                person: their_pilot,
+                task: Task::Boarding,
+                mount_skill: None,
+                also_skill: None,
+                bane: false,
+            },
+            &[],
+            dice,
+            sink,
+        )?;
+        let won = mine.success && mine.effect > theirs.effect;
+        if won {
+            battle.grappled = true;
+        }
+        sink.emit(|| Event::Effect {
+            ship: battle.name(rules, side),
+            effect: if won {
+                "comes alongside: the ships are grappled (the boarding fight itself is outside these rules)".into()
+            } else {
+                "fails to come alongside".into()
+            },
+        });
+        Ok(())
+    }
+
+    /// The attack step for the acting sides, in initiative order.
+    pub fn attack_step(
+        &self,
+        battle: &mut Battle,
+        acting: [bool; 2],
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        for side in battle.order {
+            battle.side_mut(side).acted = 0;
+            if !acting[side.index()] || !battle.present(side) {
+                continue;
+            }
+            let mut orders = tactics[side.index()].actions(self, battle, side);
+            self.check_orders(battle, side, &orders)?;
+            // Within a ship, supporting actions come before the attacks they
+            // support; the crew list breaks ties.
+            // The keys are unique (one order per person), so an unstable sort,
+            // which never allocates, gives the same order as a stable one.
+            orders.sort_unstable_by_key(|o| (o.action.priority(), o.person));
+            let defender_tactics = tactics[side.other().index()];
+            for order in orders {
+                if !battle.present(side) {
+                    break;
+                }
+                self.act_on(battle, side, order, defender_tactics, dice, sink)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that each crew member acts once and only in a position held.
+    fn check_orders(
+        &self,
+        battle: &Battle,
+        side: Side,
+        orders: &[Order],
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let class = battle.ship(side).class(rules);
+        let mut seen = 0u16;
+        for order in orders {
+            let Some(member) = class.crew.get(usize::from(order.person)) else {
+                return Err(forbidden(false, format!("no crew member {}", order.person)));
+            };
+            if seen & (1 << order.person) != 0 {
+                return Err(forbidden(
+                    false,
+                    format!("{} was given two actions in one step", member.name),
+                ));
+            }
+            seen |= 1 << order.person;
+            let allowed = match order.action {
+                Action::Inspire => member.holds(Position::Captain),
+                Action::Scan | Action::JamSensors | Action::TargetingSolution { .. } => {
+                    member.holds(Position::Sensors)
+                }
+                Action::JamComms | Action::Communicate => member.holds(Position::Comms),
+                Action::Repair { .. } => member.positions.iter().any(|p| p.is_engineer()),
+                Action::Jump => member.holds(Position::EngineerJDrive),
+                Action::Aim { mount } | Action::Fire { mount, .. } => class
+                    .mounts
+                    .get(usize::from(mount))
+                    .is_some_and(|m| m.firer == Some(order.person)),
+                Action::Launch { weapon, .. } => class.mounts.iter().any(|m| {
+                    m.firer == Some(order.person)
+                        && m.slots
+                            .iter()
+                            .any(|&s| class.slots[usize::from(s)].weapon == weapon)
+                }),
+            };
+            if !allowed {
+                return Err(forbidden(
+                    false,
+                    format!("{} holds no position for {:?}", member.name, order.action),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Carries out one crew member's action.
+    fn act_on(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        order: Order,
+        defender_tactics: &dyn CrewTactics,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let enemy = side.other();
+        let label = battle.labels[side.index()];
+        let person = order.person;
+        let attacks = matches!(
+            order.action,
+            Action::Fire { .. } | Action::Launch { .. } | Action::JamSensors | Action::JamComms
+        );
+        if attacks && !battle.present(enemy) {
+            sink.emit(|| Event::Ruling {
+                text: format!(
+                    "{}'s action is lost: the enemy is out of the fight",
+                    battle.ship(side).class(rules).crew[usize::from(person)].name
+                ),
+            });
+            return Ok(());
+        }
+        battle
+            .act(side, person, "attack step")
+            .map_err(tactic_error)?;
+        // What is declared is built only when the sink keeps events.
+        let declare = |battle: &Battle, sink: &mut dyn EventSink, what: &dyn Fn() -> String| {
+            sink.emit(|| Event::Declared {
+                actor: format!(
+                    "{} ({})",
+                    battle.ship(side).class(rules).crew[usize::from(person)].name,
+                    label.name(rules)
+                ),
+                action: what(),
+            });
+        };
+        let jammed = |amount: i32| -> Dms {
+            let mut dms = Dms::new();
+            if amount != 0 {
+                dms.push(Dm {
+                    amount,
+                    why: Why::Jammed,
+                });
+            }
+            dms
+        };
+        match order.action {
+            Action::Inspire => {
+                declare(battle, sink, &|| rules.task(Task::Inspire).name.clone());
+                let check = self
+                    .check(
+                        &crew_checker(battle, side, person, Task::Inspire),
+                        &[],
+                        dice,
+                        sink,
+                    )
+                    .map_err(tactic_error)?;
+                let dm = rules.chain_dm(check.effect);
+                battle.side_mut(side).inspire_dm = dm;
+                sink.emit(|| Event::TableRow {
+                    table: "Task chain DM".into(),
+                    roll: check.effect,
+                    row: format!("DM {dm:+} to next turn's initiative"),
+                });
+            }
+            Action::Scan | Action::Communicate => {
+                let task = if order.action == Action::Scan {
+                    Task::Scan
+                } else {
+                    Task::Communicate
+                };
+                declare(battle, sink, &|| rules.task(task).name.clone());
+                let jam = if task == Task::Scan {
+                    battle.side(side).jam_sensors
+                } else {
+                    battle.side(side).jam_comms
+                };
+                self.check(
+                    &crew_checker(battle, side, person, task),
+                    &jammed(jam),
+                    dice,
+                    sink,
+                )
+                .map_err(tactic_error)?;
+            }
+            Action::JamSensors | Action::JamComms => {
+                let task = if order.action == Action::JamSensors {
+                    Task::JamSensors
+                } else {
+                    Task::JamComms
+                };
+                declare(battle, sink, &|| rules.task(task).name.clone());
+                let check = self
+                    .check(&crew_checker(battle, side, person, task), &[], dice, sink)
+                    .map_err(tactic_error)?;
+                if check.effect > 0 {
+                    let dm = -check.effect;
+                    let state = battle.side_mut(enemy);
+                    let slot = if task == Task::JamSensors {
+                        &mut state.jam_sensors_next
+                    } else {
+                        &mut state.jam_comms_next
+                    };
+                    *slot = (*slot).min(dm);
+                    sink.emit(|| Event::Effect {
+                        ship: battle.name(rules, enemy),
+                        effect: format!("jammed: {dm:+} to its checks of that kind next turn"),
+                    });
+                }
+            }
+            Action::TargetingSolution { mount } => {
+                let class = battle.ship(side).class(rules);
+                if class
+                    .mounts
+                    .get(usize::from(mount))
+                    .is_none_or(|m| m.firer.is_none())
+                {
+                    return Err(forbidden(false, format!("no gunner at mount {mount}")));
+                }
+                if battle.band > battle.ship(side).standing.max_band {
+                    return Err(forbidden(
+                        false,
+                        "the sensors do not reach the enemy".into(),
+                    ));
+                }
+                declare(battle, sink, &|| {
+                    format!(
+                        "{} for {}",
+                        rules.task(Task::TargetingSolution).name,
+                        class.mounts[usize::from(mount)].id
+                    )
+                });
+                let jam = battle.side(side).jam_sensors;
+                let check = self
+                    .check(
+                        &crew_checker(battle, side, person, Task::TargetingSolution),
+                        &jammed(jam),
+                        dice,
+                        sink,
+                    )
+                    .map_err(tactic_error)?;
+                self.chain(
+                    battle,
+                    side,
+                    mount,
+                    ChainSource::TargetingSolution,
+                    check.effect,
+                    sink,
+                );
+            }
+            Action::Repair { target } => {
+                self.repair(battle, side, person, target, dice, sink)
+                    .map_err(tactic_error)?;
+            }
+            Action::Jump => {
+                let state = battle.side(side);
+                let ship = battle.ship(side);
+                if !state.at_jump_point {
+                    return Err(forbidden(false, "the ship is not at a jump point".into()));
+                }
+                if ship.standing.no_jump || battle.grappled {
+                    return Err(forbidden(false, "the ship cannot jump".into()));
+                }
+                declare(battle, sink, &|| rules.task(Task::Jump).name.clone());
+                let check = self
+                    .check(
+                        &crew_checker(battle, side, person, Task::Jump),
+                        &[],
+                        dice,
+                        sink,
+                    )
+                    .map_err(tactic_error)?;
+                if check.success {
+                    battle.side_mut(side).jumping = true;
+                    sink.emit(|| Event::Effect {
+                        ship: label.name(rules),
+                        effect: "activates its jump drive: it leaves at the end of the turn".into(),
+                    });
+                }
+            }
+            Action::Aim { mount } => {
+                let max = rules.constants.aim_max;
+                let class = battle.ship(side).class(rules);
+                let has_direct = class.mounts.get(usize::from(mount)).is_some_and(|m| {
+                    m.slots.iter().any(|&s| {
+                        rules.weapon(class.slots[usize::from(s)].weapon).kind == WeaponKind::Direct
+                            || rules.weapon(class.slots[usize::from(s)].weapon).kind
+                                == WeaponKind::Missile
+                    })
+                });
+                let aim = battle.side(side).aim[usize::from(mount)];
+                if !has_direct || aim >= max {
+                    return Err(forbidden(
+                        false,
+                        format!("mount {mount} cannot aim again (aimed {aim} of {max})"),
+                    ));
+                }
+                battle.side_mut(side).aim[usize::from(mount)] = aim + 1;
+                declare(battle, sink, &|| {
+                    format!(
+                        "aims {} at the {} ({} of {max}: {:+} to its next attack)",
+                        class.mounts[usize::from(mount)].id,
+                        battle.name(rules, enemy),
+                        aim + 1,
+                        i32::from(aim + 1) * rules.constants.aim_dm
+                    )
+                });
+            }
+            Action::Fire { mount, weapon } => {
+                let chooser: &dyn ReactionChooser = if battle.surprised == Some(enemy) {
+                    &NoReactions
+                } else {
+                    &TacticsReactions {
+                        tactics: defender_tactics,
+                    }
+                };
+                self.fire(battle, side, mount, weapon, chooser, dice, sink)
+                    .map_err(tactic_error)?;
+            }
+            Action::Launch { weapon, missiles } => {
+                self.launch(battle, side, person, weapon, missiles, dice, sink)
+                    .map_err(tactic_error)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A gunner launches a salvo: a Simple check; on success every missile
+    /// of it leaves together and flies by the band.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the battle, who launches what, dice and sink all take part"
+    )]
+    pub fn launch(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        person: u8,
+        weapon: crate::model::WeaponId,
+        missiles: u8,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        self.check_launch(battle, side, weapon, missiles)?;
+        let class = battle.ship(side).class(rules);
+        let Some(mount) = class.mounts.iter().position(|m| {
+            m.firer == Some(person)
+                && m.slots
+                    .iter()
+                    .any(|&s| class.slots[usize::from(s)].weapon == weapon)
+        }) else {
+            return Err(ResolveError::Refused(
+                "the launching gunner holds no mount with that launcher".into(),
+            ));
+        };
+        let mount = mount as u8;
+        let skill = rules
+            .mount_kind(class.mounts[usize::from(mount)].kind)
+            .skill;
+        let label = battle.labels[side.index()];
+        sink.emit(|| Event::Declared {
+            actor: format!(
+                "{} ({})",
+                class.crew[usize::from(person)].name,
+                label.name(rules)
+            ),
+            action: format!(
+                "launches a salvo of {missiles} {} at {} range",
+                rules.weapon(weapon).name,
+                rules.band(battle.band).name
+            ),
+        });
+        let check = self.check(
+            &Checker {
+                ship: battle.ship(side),
+                label,
+                person,
+                task: Task::Launch,
+                mount_skill: Some(skill),
+                also_skill: None,
+                bane: false,
+            },
+            &[],
+            dice,
+            sink,
+        )?;
+        let mut dms = Dms::new();
+        self.take_aim_and_chains(battle, side, mount, &mut dms);
+        if !check.success {
+            sink.emit(|| Event::Ruling {
+                text: "a failed launch check sends no missile: they stay in the magazine".into(),
+            });
+            return Ok(());
+        }
+        let dm: i32 = dms.iter().map(|d| d.amount).sum();
+        let salvo = self.make_salvo(battle, side, weapon, missiles, dm);
+        if salvo.rounds_left > 0 && dm != 0 {
+            sink.emit(|| Event::Ruling {
+                text:
+                    "the salvo attacks in a later round: the gunner's aim and chained DMs are lost"
+                        .into(),
+            });
+        }
+        let flight = salvo.rounds_left;
+        sink.emit(|| Event::Effect {
+            ship: label.name(rules),
+            effect: if flight == 0 {
+                "its salvo attacks this round".into()
+            } else {
+                format!("its salvo attacks in {flight} round(s)")
+            },
+        });
+        battle
+            .salvos
+            .try_push(salvo)
+            .map_err(|_| ResolveError::Internal("too many salvos in flight".into()))
+    }
+
+    /// Whether a repair target is damaged and can be jury-rigged now.
+    pub fn can_repair(&self, battle: &Battle, side: Side, target: Repairable) -> bool {
+        let rules = &self.rules;
+        let ship = battle.ship(side);
+        match target {
+            Repairable::Location(l) => {
+                let l = usize::from(l);
+                let Some(location) = rules.criticals.locations.get(l) else {
+                    return false;
+                };
+                let severity = ship.severity[l];
+                severity > 0
+                    && ship.jury_rigged & (1 << l) == 0
+                    && l != rules.criticals.hull
+                    && location.rows[usize::from(severity) - 1].repairable
+                    && location.cumulative[usize::from(severity)]
+                        != crate::model::Standing::default()
+            }
+            Repairable::Weapon(s) => ship
+                .weapons
+                .get(usize::from(s))
+                .is_some_and(|c| matches!(c, Condition::Bane | Condition::Disabled)),
+        }
+    }
+
+    /// Repair Systems: Mechanic or the location's Engineer specialty, with a
+    /// DM for the damage's severity. Success jury-rigs a location (its
+    /// standing effects stop until it is hit again) or puts a weapon back in
+    /// action.
+    pub fn repair(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        person: u8,
+        target: Repairable,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        if !self.can_repair(battle, side, target) {
+            return Err(ResolveError::Refused(format!(
+                "nothing to repair at {target:?}"
+            )));
+        }
+        let crit = &rules.criticals;
+        let ship = battle.ship(side);
+        let (severity, skill) = match target {
+            Repairable::Location(l) => (
+                ship.severity[usize::from(l)],
+                crit.locations[usize::from(l)].repair_skill,
+            ),
+            Repairable::Weapon(s) => {
+                let severity = if ship.weapons[usize::from(s)] == Condition::Bane {
+                    1
+                } else {
+                    2
+                };
+                (severity, None)
+            }
+        };
+        // What is repaired, named only for events.
+        let name = |ship: &crate::ship::Ship| match target {
+            Repairable::Location(l) => crit.locations[usize::from(l)].name.clone(),
+            Repairable::Weapon(s) => {
+                let class = ship.class(rules);
+                let weapon = rules.weapon(class.slots[usize::from(s)].weapon);
+                format!("{} ({})", weapon.name, ship.weapons[usize::from(s)].id())
+            }
+        };
+        let label = battle.labels[side.index()];
+        sink.emit(|| Event::Declared {
+            actor: format!(
+                "{} ({})",
+                ship.class(rules).crew[usize::from(person)].name,
+                label.name(rules)
+            ),
+            action: format!("{}: {}", rules.task(Task::Repair).name, name(ship)),
+        });
+        let mut dms = Dms::new();
+        crate::attack::push_dm(
+            &mut dms,
+            i32::from(severity) * crit.repair_dm_per_severity,
+            Why::Severity(severity),
+        );
+        let check = self.check(
+            &Checker {
+                ship,
+                label,
+                person,
+                task: Task::Repair,
+                mount_skill: None,
+                also_skill: skill,
+                bane: false,
+            },
+            &dms,
+            dice,
+            sink,
+        )?;
+        if check.success {
+            sink.emit(|| Event::Effect {
+                ship: label.name(rules),
+                effect: format!(
+                    "{} jury-rigged: its effects stop until it is hit again",
+                    name(battle.ship(side))
+                ),
+            });
+            let ship = battle.ship_mut(side);
+            match target {
+                Repairable::Location(l) => {
+                    ship.jury_rigged |= 1 << l;
+                    ship.refresh(rules);
+                }
+                Repairable::Weapon(s) => ship.weapons[usize::from(s)] = Condition::Ready,
+            }
+        }
+        Ok(())
+    }
+
+    /// Salvos whose flight ends this round attack, in launch order.
+    pub fn missile_step(
+        &self,
+        battle: &mut Battle,
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let mut i = 0;
+        while i < battle.salvos.len() {
+            if battle.salvos[i].rounds_left > 0 {
+                i += 1;
+                continue;
+            }
+            let salvo = battle.salvos.remove(i);
+            let target = salvo.owner.other();
+            if !battle.present(target) {
+                sink.emit(|| Event::Ruling {
+                    text: format!(
+                        "the {}'s salvo finds no target: the {} is out of the fight",
+                        battle.name(rules, salvo.owner),
+                        battle.name(rules, target)
+                    ),
+                });
+                continue;
+            }
+            let tactics_chooser = TacticsReactions {
+                tactics: tactics[target.index()],
+            };
+            let chooser: &dyn ReactionChooser = if battle.surprised == Some(target) {
+                &NoReactions
+            } else {
+                &tactics_chooser
+            };
+            self.strike_salvo(battle, &salvo, chooser, dice, sink)
+                .map_err(tactic_error)?;
+        }
+        Ok(())
+    }
+
+    /// The end of a round: jumps, missiles fly on, the round's state clears.
+    pub fn end_of_round(&self, battle: &mut Battle, sink: &mut dyn EventSink) {
+        let rules = &self.rules;
+        for side in Side::BOTH {
+            let present = battle.present(side);
+            let state = battle.side_mut(side);
+            if state.jumping && present {
+                state.jumped = true;
+                sink.emit(|| Event::Effect {
+                    ship: battle.name(rules, side),
+                    effect: "jumps away from the Alderson point".into(),
+                });
+            }
+            let state = battle.side_mut(side);
+            state.jumping = false;
+            state.used = 0;
+            state.launched = 0;
+            state.chains.clear();
+            state.acted = 0;
+            state.thrust_left = 0;
+            state.applied = 0;
+            state.jam_sensors = std::mem::take(&mut state.jam_sensors_next);
+            state.jam_comms = std::mem::take(&mut state.jam_comms_next);
+        }
+        for salvo in battle.salvos.iter_mut() {
+            salvo.rounds_left = salvo.rounds_left.saturating_sub(1);
+        }
+        battle.surprised = None;
+    }
+
+    /// Setting up: the starting band and each side's scan for the enemy. A
+    /// side whose scan fails while the other's succeeds gives the other a
+    /// free round.
+    pub fn set_up(
+        &self,
+        battle: &mut Battle,
+        setup: &Setup,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let c = &rules.constants;
+        let band = match setup.start_band {
+            Some(band) => {
+                sink.emit(|| Event::Ruling {
+                    text: format!(
+                        "the scenario starts the ships at {} range",
+                        rules.band(band).name
+                    ),
+                });
+                band
+            }
+            None if setup.near_object => {
+                let face = dice.roll(Die::D6)?;
+                let band = c.near_object.value(face as i32);
+                sink.emit(|| Event::Roll {
+                    purpose: "starting band near a planet or other object".into(),
+                    dice: "d6".into(),
+                    faces: vec![face],
+                    total: face as i32,
+                });
+                sink.emit(|| Event::TableRow {
+                    table: "Starting band near an object".into(),
+                    roll: face as i32,
+                    row: rules.band(band).name.clone(),
+                });
+                band
+            }
+            None => {
+                sink.emit(|| Event::Ruling {
+                    text: format!(
+                        "a random encounter starts at {} range",
+                        rules.band(c.random_encounter).name
+                    ),
+                });
+                c.random_encounter
+            }
+        };
+        battle.band = band;
+        let mut found = [false; 2];
+        for side in Side::BOTH {
+            let class = battle.ship(side).class(rules);
+            let operator = class
+                .holder(Position::Sensors)
+                .ok_or_else(|| ResolveError::Internal("a ship without a sensor operator".into()))?;
+            sink.emit(|| Event::Declared {
+                actor: battle.name(rules, side),
+                action: "scans for the enemy".into(),
+            });
+            let check = self.check(
+                &Checker {
+                    ship: battle.ship(side),
+                    label: battle.labels[side.index()],
+                    person: operator,
+                    task: Task::Scan,
+                    mount_skill: None,
+                    also_skill: None,
+                    bane: false,
+                },
+                &[],
+                dice,
+                sink,
+            )?;
+            found[side.index()] = check.success;
+        }
+        battle.free_round = match found {
+            [true, false] => Some(Side::A),
+            [false, true] => Some(Side::B),
+            _ => None,
+        };
+        let free = battle.free_round;
+        sink.emit(|| Event::Ruling {
+            text: match free {
+                Some(side) => format!(
+                    "side {} failed its scan: the {} gets a free round of actions",
+                    side.other(),
+                    battle.name(rules, side)
+                ),
+                None => "no free round: both scans succeeded or both failed".into(),
+            },
+        });
+        Ok(())
+    }
+
+    /// The free round: the side that found the enemy acts alone, and the
+    /// surprised side can neither act nor react.
+    pub fn free_round(
+        &self,
+        battle: &mut Battle,
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let Some(side) = battle.free_round.take() else {
+            return Ok(());
+        };
+        battle.surprised = Some(side.other());
+        battle.order = [side, side.other()];
+        let acting = [side == Side::A, side == Side::B];
+        self.maneuver_step(battle, acting, tactics, dice, sink)?;
+        self.attack_step(battle, acting, tactics, dice, sink)?;
+        self.missile_step(battle, tactics, dice, sink)?;
+        self.end_of_round(battle, sink);
+        Ok(())
+    }
+
+    /// The initiative step: both sides roll; the higher acts first in the
+    /// attack step (a tie is settled by a d6: 1-3 side A, 4-6 side B).
+    pub fn initiative_step(
+        &self,
+        battle: &mut Battle,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let mut totals = [i32::MIN; 2];
+        for side in Side::BOTH {
+            if battle.present(side) {
+                totals[side.index()] = self.roll_initiative(battle, side, dice, sink)?.total;
+            }
+        }
+        let first = match totals[0].cmp(&totals[1]) {
+            std::cmp::Ordering::Greater => Side::A,
+            std::cmp::Ordering::Less => Side::B,
+            std::cmp::Ordering::Equal => {
+                let face = dice.roll(Die::D6)?;
+                let first = if face <= 3 { Side::A } else { Side::B };
+                sink.emit(|| Event::Roll {
+                    purpose: format!(
+                        "initiative tie: 1-3 side A, 4-6 side B; side {first} acts first"
+                    ),
+                    dice: "d6".into(),
+                    faces: vec![face],
+                    total: face as i32,
+                });
+                first
+            }
+        };
+        battle.order = [first, first.other()];
+        Ok(())
+    }
+
+    /// Whether a side's ship can still fight: present and armed.
+    pub fn can_fight(&self, battle: &Battle, side: Side) -> bool {
+        battle.present(side) && battle.ship(side).is_armed(&self.rules)
+    }
+}
+
+/// The check of a crew member's own task, with no mount and no Bane.
+fn crew_checker(battle: &Battle, side: Side, person: u8, task: Task) -> Checker<'_> {
+    Checker {
+        ship: battle.ship(side),
+        label: battle.labels[side.index()],
+        person,
+        task,
+        mount_skill: None,
+        also_skill: None,
+        bane: false,
+    }
+}
+
+/// A rules engine bound to a setup: the crew-2d6 turn sequence.
+pub struct Sequence<'a> {
+    /// The rules.
+    pub system: &'a Crew2d6,
+    /// How the engagement is set up.
+    pub setup: Setup,
+}
+
+impl TurnSequence for Sequence<'_> {
+    type State = Battle;
+    type Phase = Phase;
+    type Tactics = dyn CrewTactics;
+
+    fn phases(&self, turn: u32) -> &[Phase] {
+        if turn == 1 { &FIRST_TURN } else { &TURN }
+    }
+
+    fn play_phase(
+        &self,
+        phase: Phase,
+        _turn: u32,
+        battle: &mut Battle,
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let system = self.system;
+        match phase {
+            Phase::Setup => system.set_up(battle, &self.setup, dice, sink),
+            Phase::FreeRound => system.free_round(battle, tactics, dice, sink),
+            Phase::Initiative => system.initiative_step(battle, dice, sink),
+            Phase::Maneuver => system.maneuver_step(battle, [true, true], tactics, dice, sink),
+            Phase::Attack => system.attack_step(battle, [true, true], tactics, dice, sink),
+            Phase::Missiles => system.missile_step(battle, tactics, dice, sink),
+            Phase::EndOfTurn => {
+                system.end_of_round(battle, sink);
+                Ok(())
+            }
+        }
+    }
+
+    fn verdict(&self, battle: &Battle) -> Option<Verdict> {
+        match (battle.sides[0].jumped, battle.sides[1].jumped) {
+            (true, true) => return Some(Verdict::Draw),
+            (true, false) => return Some(Verdict::Escaped(Side::A)),
+            (false, true) => return Some(Verdict::Escaped(Side::B)),
+            (false, false) => {}
+        }
+        match (
+            self.system.can_fight(battle, Side::A),
+            self.system.can_fight(battle, Side::B),
+        ) {
+            (true, true) => None,
+            (true, false) => Some(Verdict::Winner(Side::A)),
+            (false, true) => Some(Verdict::Winner(Side::B)),
+            (false, false) => Some(Verdict::Draw),
+        }
+    }
+}
+
+/// A duel set up once and played many times.
+#[derive(Debug, Clone)]
+pub struct Duel {
+    system: Crew2d6,
+    start: Battle,
+    setup: Setup,
+    max_turns: u32,
+    tactics: DefaultTactics,
+}
+
+impl Duel {
+    /// Plays one trial with the given tactics for both sides; also returns
+    /// the final state.
+    pub fn play_with(
+        &self,
+        tactics: [&(dyn CrewTactics + 'static); 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(TrialOutcome, Battle), ResolveError> {
+        let mut battle = self.start.clone();
+        let sequence = Sequence {
+            system: &self.system,
+            setup: self.setup,
+        };
+        let (verdict, turns) =
+            broadside_core::play(&sequence, &mut battle, tactics, self.max_turns, dice, sink)?;
+        let outcome = outcome_of(&self.system, &battle, verdict, turns);
+        Ok((outcome, battle))
+    }
+
+    /// The battle at the start of every trial.
+    pub fn start(&self) -> &Battle {
+        &self.start
+    }
+
+    /// The setup every trial begins with.
+    pub fn setup(&self) -> Setup {
+        self.setup
+    }
+}
+
+/// The trial outcome read from the final state.
+fn outcome_of(system: &Crew2d6, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
+    let rules = &system.rules;
+    let fates = Side::BOTH.map(|side| {
+        let ship = battle.ship(side);
+        ShipFate {
+            side,
+            loss: if ship.is_wrecked() {
+                Some(Loss::Destroyed)
+            } else if !ship.is_armed(rules) && !battle.side(side).jumped {
+                Some(Loss::Disarmed)
+            } else {
+                None
+            },
+            hull: (ship.hull, ship.class(rules).hull),
+        }
+    });
+    TrialOutcome::from_fates(verdict, turns, fates)
+}
+
+impl Engagement for Duel {
+    fn play(
+        &self,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<TrialOutcome, ResolveError> {
+        let tactics: [&dyn CrewTactics; 2] = [&self.tactics, &self.tactics];
+        self.play_with(tactics, dice, sink)
+            .map(|(outcome, _)| outcome)
+    }
+}
+
+/// The `jump-point` option's values.
+pub const JUMP_POINTS: &[&str] = &["none", "a", "b", "both"];
+/// The `encounter` option's values.
+pub const ENCOUNTERS: &[&str] = &["random", "near-object"];
+
+impl Crew2d6 {
+    /// A duel between the two ships a request names.
+    pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
+        let rules = &self.rules;
+        let known = || rules.ships.iter().map(|s| s.id.as_str());
+        let a = rules
+            .class_id(&request.a)
+            .ok_or_else(|| ResolveError::unknown("ship", &request.a, known()))?;
+        let b = rules
+            .class_id(&request.b)
+            .ok_or_else(|| ResolveError::unknown("ship", &request.b, known()))?;
+        if request.max_turns == 0 {
+            return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
+        }
+        let options = &request.options;
+        let start_band = match options.text("start-band") {
+            None => None,
+            Some(id) => Some(Band::from_id(id).ok_or_else(|| {
+                ResolveError::unknown("start-band", id, crate::model::BAND_IDS.iter().copied())
+            })?),
+        };
+        let near_object = match options.text("encounter") {
+            None | Some("random") => false,
+            Some("near-object") => true,
+            Some(other) => {
+                return Err(ResolveError::unknown(
+                    "encounter",
+                    other,
+                    ENCOUNTERS.iter().copied(),
+                ));
+            }
+        };
+        if start_band.is_some() && options.text("encounter").is_some() {
+            return Err(ResolveError::bad_option(
+                "start-band",
+                "give the starting band or the kind of encounter, not both",
+            ));
+        }
+        let jump_points = match options.text("jump-point") {
+            None | Some("none") => [false, false],
+            Some("a") => [true, false],
+            Some("b") => [false, true],
+            Some("both") => [true, true],
+            Some(other) => {
+                return Err(ResolveError::unknown(
+                    "jump-point",
+                    other,
+                    JUMP_POINTS.iter().copied(),
+                ));
+            }
+        };
+        let mut start = Battle::new(
+            rules,
+            a,
+            b,
+            start_band.unwrap_or(rules.constants.random_encounter),
+            true,
+        );
+        for side in Side::BOTH {
+            start.side_mut(side).at_jump_point = jump_points[side.index()];
+        }
+        Ok(Duel {
+            system: self.clone(),
+            start,
+            setup: Setup {
+                start_band,
+                near_object,
+                jump_points,
+            },
+            max_turns: request.max_turns,
+            tactics: DefaultTactics,
+        })
+    }
+}
+
+/// Sets up a duel from a request.
+pub(crate) fn prepare(
+    system: &Crew2d6,
+    request: &DuelRequest,
+) -> Result<Box<dyn Engagement>, ResolveError> {
+    Ok(Box::new(system.duel(request)?))
+}

@@ -1,0 +1,106 @@
+//! The 2d6 crew-position system: Traveller (Mongoose 2nd edition) space combat under a house-rule cheat sheet.
+//!
+//! Each ship is crewed by people holding positions (Captain, Pilot, Sensor
+//! Operator, Comms Officer, Gunners, Engineers), and every action is a 2D
+//! task check: 2D + skill + characteristic DM against a difficulty, whose
+//! Effect may chain into a later check. Ships stand at a range band, not on
+//! a map; initiative decides the order and the reactions a ship may take;
+//! direct fire resolves at once and missile salvos fly by band. Hits take
+//! armour and hull, and a high Effect or mounting damage lands critical
+//! hits. Jumps are made only at marked jump points (Alderson points). All
+//! numbers come from `rulesets/crew-2d6/`; this crate holds the procedures.
+
+pub mod attack;
+pub mod battle;
+pub mod check;
+pub mod damage;
+pub mod data;
+pub mod engagement;
+pub mod model;
+mod ruleset;
+pub mod ship;
+pub mod tactics;
+
+use broadside_core::{DataErrors, Registration, SourceFile};
+
+pub use attack::{
+    Attack, AttackOutcome, Incoming, MissileCount, NoReactions, ReactionChooser, ReactionKind,
+    ReactionOutcome, Reactions, Weaponry,
+};
+pub use battle::{Battle, Salvo, SideState};
+pub use check::{CheckResult, Checker, Label};
+pub use damage::{Applied, Cause, CriticalHit, Hit};
+pub use engagement::{Duel, Initiative, Overcharged, Phase, Sequence, Setup};
+pub use model::{Band, Rules};
+pub use ship::{Condition, Ship};
+pub use tactics::{Action, CombatManeuver, CrewTactics, DefaultTactics, Order, Orders, Repairable};
+
+/// The system's id.
+pub const ID: &str = "crew-2d6";
+
+/// The crew-2d6 rule system, loaded from its data.
+#[derive(Debug, Clone)]
+pub struct Crew2d6 {
+    /// The validated data.
+    pub rules: Rules,
+}
+
+impl Crew2d6 {
+    /// Validates ruleset files into the system.
+    pub fn load(files: &[SourceFile]) -> Result<Crew2d6, DataErrors> {
+        Ok(Crew2d6 {
+            rules: data::load(files)?,
+        })
+    }
+
+    /// The system loaded from its embedded data of record.
+    pub fn embedded() -> Result<Crew2d6, DataErrors> {
+        Crew2d6::load(&REGISTRATION.embedded_sources())
+    }
+
+    /// A fresh ship of the class with this id.
+    pub fn ship(&self, id: &str) -> Option<Ship> {
+        self.rules
+            .class_id(id)
+            .map(|class| Ship::new(&self.rules, class))
+    }
+}
+
+/// The data of record, embedded at build time.
+const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "checks.toml",
+        include_str!("../../../rulesets/crew-2d6/checks.toml"),
+    ),
+    (
+        "tasks.toml",
+        include_str!("../../../rulesets/crew-2d6/tasks.toml"),
+    ),
+    (
+        "ranges.toml",
+        include_str!("../../../rulesets/crew-2d6/ranges.toml"),
+    ),
+    (
+        "weapons.toml",
+        include_str!("../../../rulesets/crew-2d6/weapons.toml"),
+    ),
+    (
+        "criticals.toml",
+        include_str!("../../../rulesets/crew-2d6/criticals.toml"),
+    ),
+    (
+        "rules.toml",
+        include_str!("../../../rulesets/crew-2d6/rules.toml"),
+    ),
+    (
+        "ships.toml",
+        include_str!("../../../rulesets/crew-2d6/ships.toml"),
+    ),
+];
+
+/// How the CLI registers this system.
+pub const REGISTRATION: Registration = Registration {
+    id: ID,
+    embedded: EMBEDDED,
+    load: |files| Crew2d6::load(files).map(|s| Box::new(s) as Box<dyn broadside_core::Ruleset>),
+};

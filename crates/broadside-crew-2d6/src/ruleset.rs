@@ -1,0 +1,1207 @@
+//! The crew-2d6 system behind core's object-safe `Ruleset`: ship sheets with crews, tables, options and the resolve report.
+
+use std::collections::BTreeMap;
+
+use broadside_core::{
+    AttackResolution, Dice, DuelRequest, Engagement, EventSink, OptionKind, OptionSpec,
+    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, Side, TableRowView, TableView,
+};
+use serde::Serialize;
+
+use crate::attack::{Attack, AttackOutcome, Reactions, Weaponry};
+use crate::battle::Battle;
+use crate::engagement::{ENCOUNTERS, JUMP_POINTS};
+use crate::model::{
+    BAND_IDS, Band, ChainMode, MissileArmour, Position, Rules, WeaponKind, title_case,
+};
+use crate::ship::Ship;
+use crate::{Crew2d6, ID};
+
+const RESOLVE_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "weapon",
+        value_name: "W",
+        help: "the attacker's weapon (beam-laser, pulse-laser, missile-rack, ...)",
+        kind: OptionKind::Text,
+        required: true,
+    },
+    OptionSpec {
+        name: "range-band",
+        value_name: "BAND",
+        help: "the range band between the ships",
+        kind: OptionKind::Choice(BAND_IDS),
+        required: true,
+    },
+    OptionSpec {
+        name: "aim",
+        value_name: "N",
+        help: "Aim actions the gunner took before firing (+2 each, at most 3)",
+        kind: OptionKind::Number { min: 0, max: 3 },
+        required: false,
+    },
+    OptionSpec {
+        name: "salvo",
+        value_name: "N",
+        help: "missiles in the salvo (default: one per usable launcher, within the magazine)",
+        kind: OptionKind::Number { min: 1, max: 255 },
+        required: false,
+    },
+    OptionSpec {
+        name: "dodge",
+        value_name: "",
+        help: "the target's Pilot dodges (Difficult, one thrust; the attack takes -Effect)",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "point-defense",
+        value_name: "",
+        help: "the target's best laser turret fires point defence at the salvo (Effect = missiles destroyed)",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "sand",
+        value_name: "",
+        help: "the target fires sand at a laser (success takes 1D off the damage)",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+];
+
+const DUEL_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "start-band",
+        value_name: "BAND",
+        help: "the scenario's starting range band (default: the encounter's)",
+        kind: OptionKind::Choice(BAND_IDS),
+        required: false,
+    },
+    OptionSpec {
+        name: "encounter",
+        value_name: "KIND",
+        help: "random (starts at Very Long) or near-object (d6: 1-2 Medium, 3-6 Long); default random",
+        kind: OptionKind::Choice(ENCOUNTERS),
+        required: false,
+    },
+    OptionSpec {
+        name: "jump-point",
+        value_name: "SIDE",
+        help: "which side starts at a marked jump point (Alderson point) and may jump away; default none",
+        kind: OptionKind::Choice(JUMP_POINTS),
+        required: false,
+    },
+];
+
+/// A mount as ship sheets show it.
+#[derive(Debug, Serialize)]
+struct MountSheet {
+    id: String,
+    kind: String,
+    weapons: Vec<String>,
+}
+
+/// A crew member's characteristics, in the printed order.
+#[derive(Debug, Serialize)]
+struct Characteristics {
+    str: u8,
+    dex: u8,
+    end: u8,
+    int: u8,
+    edu: u8,
+    soc: u8,
+}
+
+impl Characteristics {
+    fn of(member: &crate::model::CrewMember) -> Characteristics {
+        use crate::model::Characteristic as C;
+        Characteristics {
+            str: member.characteristic(C::Str),
+            dex: member.characteristic(C::Dex),
+            end: member.characteristic(C::End),
+            int: member.characteristic(C::Int),
+            edu: member.characteristic(C::Edu),
+            soc: member.characteristic(C::Soc),
+        }
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "STR {} DEX {} END {} INT {} EDU {} SOC {}",
+            self.str, self.dex, self.end, self.int, self.edu, self.soc
+        )
+    }
+}
+
+/// A crew member as ship sheets show them.
+#[derive(Debug, Serialize)]
+struct CrewSheet {
+    name: String,
+    positions: Vec<String>,
+    skills: BTreeMap<String, i8>,
+    characteristics: Characteristics,
+}
+
+/// A ship class as `broadside ships` lists it.
+#[derive(Debug, Serialize)]
+struct ClassSheet {
+    id: String,
+    name: String,
+    tons: i32,
+    tl: i32,
+    hull: i32,
+    armour: i32,
+    thrust: i32,
+    jump: i32,
+    sensors: String,
+    sensors_dm: i32,
+    mounts: Vec<MountSheet>,
+    magazines: BTreeMap<String, u16>,
+    crew: Vec<CrewSheet>,
+    source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notes: Option<String>,
+}
+
+fn position_id(class: &crate::model::ShipClass, p: Position) -> String {
+    match p {
+        Position::Gunner(m) => format!("gunner:{}", class.mounts[usize::from(m)].id),
+        other => Position::NAMED
+            .iter()
+            .find(|(q, _)| *q == other)
+            .map_or_else(String::new, |(_, name)| (*name).to_owned()),
+    }
+}
+
+impl ClassSheet {
+    fn of(rules: &Rules, class: &crate::model::ShipClass) -> ClassSheet {
+        ClassSheet {
+            id: class.id.clone(),
+            name: class.name.clone(),
+            tons: class.tons,
+            tl: class.tl,
+            hull: class.hull,
+            armour: class.armour,
+            thrust: class.thrust,
+            jump: class.jump,
+            sensors: class.sensors.clone(),
+            sensors_dm: class.sensors_dm,
+            mounts: class
+                .mounts
+                .iter()
+                .map(|m| MountSheet {
+                    id: m.id.clone(),
+                    kind: rules.mount_kind(m.kind).id.clone(),
+                    weapons: m
+                        .slots
+                        .iter()
+                        .map(|&s| rules.weapon(class.slots[usize::from(s)].weapon).id.clone())
+                        .collect(),
+                })
+                .collect(),
+            magazines: class
+                .magazines
+                .iter()
+                .map(|&(w, n)| (rules.weapon(w).id.clone(), n))
+                .collect(),
+            crew: class
+                .crew
+                .iter()
+                .map(|member| CrewSheet {
+                    name: member.name.clone(),
+                    positions: member
+                        .positions
+                        .iter()
+                        .map(|&p| position_id(class, p))
+                        .collect(),
+                    skills: member
+                        .skills
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, level)| Some((rules.skills[i].id.clone(), (*level)?)))
+                        .collect(),
+                    characteristics: Characteristics::of(member),
+                })
+                .collect(),
+            source: class.source.clone(),
+            notes: class.notes.clone(),
+        }
+    }
+}
+
+impl Sheet for ClassSheet {
+    fn lines(&self) -> Vec<String> {
+        let mounts: Vec<String> = self
+            .mounts
+            .iter()
+            .map(|m| format!("{} {} ({})", m.kind, m.id, m.weapons.join(", ")))
+            .collect();
+        let mut lines = vec![format!(
+            "{}: {} t, TL {}, hull {}, armour {}, thrust {}, jump {}, {} sensors; {}",
+            self.name,
+            self.tons,
+            self.tl,
+            self.hull,
+            self.armour,
+            self.thrust,
+            self.jump,
+            self.sensors,
+            mounts.join("; ")
+        )];
+        for member in &self.crew {
+            let skills: Vec<String> = member
+                .skills
+                .iter()
+                .map(|(skill, level)| format!("{skill} {level}"))
+                .collect();
+
+            lines.push(format!(
+                "  {} crew: {} [{}]: {}; {}",
+                self.id,
+                member.name,
+                member.positions.join(", "),
+                if skills.is_empty() {
+                    "no skills".to_owned()
+                } else {
+                    skills.join(", ")
+                },
+                member.characteristics.text()
+            ));
+        }
+        lines
+    }
+}
+
+impl ShipSheet for ClassSheet {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn row(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("ship", self.id.clone()),
+            ("tons", self.tons.to_string()),
+            ("TL", self.tl.to_string()),
+            ("hull", self.hull.to_string()),
+            ("armour", self.armour.to_string()),
+            ("thrust", self.thrust.to_string()),
+            ("jump", self.jump.to_string()),
+            (
+                "sensors",
+                format!("{} ({:+})", self.sensors, self.sensors_dm),
+            ),
+            (
+                "mounts",
+                self.mounts
+                    .iter()
+                    .map(|m| format!("{}: {}", m.id, m.weapons.join(" + ")))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+            ("crew", self.crew.len().to_string()),
+        ]
+    }
+}
+
+/// A location's critical hit state in a report.
+#[derive(Debug, Serialize)]
+struct LocationState {
+    location: String,
+    severity: u8,
+    jury_rigged: bool,
+}
+
+/// A ship's state after an attack, as reports show it.
+#[derive(Debug, Serialize)]
+pub(crate) struct ShipReport {
+    ship: String,
+    hull: i32,
+    hull_max: i32,
+    armour: i32,
+    armour_max: i32,
+    thrust: i32,
+    wrecked: bool,
+    criticals: Vec<LocationState>,
+    weapons_harmed: Vec<String>,
+    magazines: BTreeMap<String, u16>,
+}
+
+impl ShipReport {
+    pub(crate) fn of(rules: &Rules, ship: &Ship) -> ShipReport {
+        let class = ship.class(rules);
+        ShipReport {
+            ship: class.id.clone(),
+            hull: ship.hull,
+            hull_max: class.hull,
+            armour: ship.armour,
+            armour_max: class.armour,
+            thrust: ship.thrust(rules),
+            wrecked: ship.is_wrecked(),
+            criticals: rules
+                .criticals
+                .locations
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| ship.severity[i] > 0)
+                .map(|(i, l)| LocationState {
+                    location: l.id.clone(),
+                    severity: ship.severity[i],
+                    jury_rigged: ship.jury_rigged & (1 << i) != 0,
+                })
+                .collect(),
+            weapons_harmed: class
+                .slots
+                .iter()
+                .zip(&ship.weapons)
+                .filter(|(_, c)| **c != crate::ship::Condition::Ready)
+                .map(|(slot, c)| {
+                    format!(
+                        "{} in {}: {}",
+                        rules.weapon(slot.weapon).id,
+                        class.mounts[usize::from(slot.mount)].id,
+                        c.id()
+                    )
+                })
+                .collect(),
+            magazines: class
+                .magazines
+                .iter()
+                .zip(&ship.magazines)
+                .map(|(&(w, _), &n)| (rules.weapon(w).id.clone(), n))
+                .collect(),
+        }
+    }
+
+    fn line(&self) -> String {
+        let mut line = format!(
+            "{}: hull {} of {}, armour {} of {}, thrust {}",
+            self.ship, self.hull, self.hull_max, self.armour, self.armour_max, self.thrust
+        );
+        if self.wrecked {
+            line.push_str(", wrecked");
+        }
+        if !self.criticals.is_empty() {
+            let crits: Vec<String> = self
+                .criticals
+                .iter()
+                .map(|c| format!("{} {}", c.location, c.severity))
+                .collect();
+            line.push_str(&format!("; critical hits: {}", crits.join(", ")));
+        }
+        if !self.weapons_harmed.is_empty() {
+            line.push_str(&format!("; weapons: {}", self.weapons_harmed.join(", ")));
+        }
+        line
+    }
+}
+
+/// The attack's dice in a report.
+#[derive(Debug, Serialize)]
+struct RollReport {
+    dice: Vec<u32>,
+    total: i32,
+}
+
+/// One reaction in a report.
+#[derive(Debug, Serialize)]
+struct ReactionReport {
+    reaction: &'static str,
+    roll: RollReport,
+    total: i32,
+    target: i32,
+    effect: i32,
+    success: bool,
+    burned_initiative: bool,
+    /// Missiles removed, DM taken off the attack, or damage taken off.
+    amount: i32,
+}
+
+/// A salvo's missiles in a report.
+#[derive(Debug, Serialize)]
+struct MissileReport {
+    launched: u8,
+    shot_down: u8,
+    jammed: u8,
+    attacking: u8,
+    flight_rounds: u8,
+}
+
+/// One critical hit in a report.
+#[derive(Debug, Serialize)]
+struct CriticalReport {
+    location: String,
+    severity_before: u8,
+    severity: u8,
+    cause: &'static str,
+    effect: String,
+}
+
+/// The result of `broadside resolve crew-2d6`.
+#[derive(Debug, Serialize)]
+struct ResolveReport {
+    attacker: String,
+    weapon: String,
+    target_ship: String,
+    range_band: &'static str,
+    mode: &'static str,
+    firer: Option<String>,
+    roll: RollReport,
+    dm: i32,
+    total: i32,
+    target_number: i32,
+    effect: i32,
+    hit: bool,
+    reactions: Vec<ReactionReport>,
+    missiles: Option<MissileReport>,
+    damage_roll: Option<i32>,
+    multiplier: Option<i32>,
+    armour: Option<i32>,
+    /// Hull points the target lost in all: the hit and its critical hits.
+    damage: i32,
+    criticals: Vec<CriticalReport>,
+    target: ShipReport,
+}
+
+impl Sheet for ResolveReport {
+    fn lines(&self) -> Vec<String> {
+        let dice: Vec<String> = self.roll.dice.iter().map(u32::to_string).collect();
+        let what = match &self.missiles {
+            Some(m) => format!("a salvo of {} {}", m.launched, self.weapon),
+            None => self.weapon.clone(),
+        };
+        let mut lines = vec![format!(
+            "{} attacks {} with {what} at {} range: 2D [{}] = {}, total {} against {}+: {}, Effect {:+}",
+            self.attacker,
+            self.target_ship,
+            self.range_band,
+            dice.join(", "),
+            self.roll.total,
+            self.total,
+            self.target_number,
+            match &self.missiles {
+                Some(m) if m.attacking == 0 => "no missile left to attack",
+                _ if self.hit => "hit",
+                _ => "miss",
+            },
+            self.effect
+        )];
+        for r in &self.reactions {
+            let faces: Vec<String> = r.roll.dice.iter().map(u32::to_string).collect();
+            lines.push(format!(
+                "{}: 2D [{}], total {} against {}+: {} (Effect {:+}){}{}",
+                r.reaction,
+                faces.join(", "),
+                r.total,
+                r.target,
+                if r.success { "success" } else { "failure" },
+                r.effect,
+                match r.reaction {
+                    "point-defence" | "ecm" => format!(", {} missile(s) removed", r.amount),
+                    "dodge" => format!(", attack DM -{}", r.amount),
+                    _ => format!(", damage -{}", r.amount),
+                },
+                if r.burned_initiative {
+                    ", initiative burned"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if let Some(m) = &self.missiles {
+            lines.push(format!(
+                "missiles: {} launched, {} shot down, {} jammed, {} attacking",
+                m.launched, m.shot_down, m.jammed, m.attacking
+            ));
+        }
+        if let (Some(roll), Some(mult), Some(armour)) =
+            (self.damage_roll, self.multiplier, self.armour)
+        {
+            lines.push(format!(
+                "damage dice {roll}, armour {armour}, multiplier {mult}: {} hull damage in all",
+                self.damage
+            ));
+        }
+        for c in &self.criticals {
+            lines.push(format!(
+                "critical hit ({}): {} severity {}: {}",
+                c.cause, c.location, c.severity, c.effect
+            ));
+        }
+        lines.push(self.target.line());
+        lines
+    }
+}
+
+impl Crew2d6 {
+    fn table_views(&self) -> Vec<TableView> {
+        let rules = &self.rules;
+        let c = &rules.constants;
+        let rows = |items: Vec<(String, Vec<String>)>| -> Vec<TableRowView> {
+            items
+                .into_iter()
+                .map(|(label, cells)| TableRowView { label, cells })
+                .collect()
+        };
+        let mut tables = vec![
+            TableView {
+                id: "difficulties".into(),
+                title: "Task difficulties (2D + skill + DMs; Effect = total - target)".into(),
+                row_header: "difficulty".into(),
+                columns: vec!["target".into()],
+                rows: rows(
+                    rules
+                        .difficulties
+                        .iter()
+                        .map(|(name, t)| (name.clone(), vec![format!("{t}+")]))
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "characteristic-dm".into(),
+                title: format!(
+                    "Characteristic DMs (an unskilled check is at {:+})",
+                    rules.unskilled
+                ),
+                row_header: "value".into(),
+                columns: vec!["dm".into()],
+                rows: rows(
+                    rules
+                        .characteristic_dm
+                        .rows
+                        .iter()
+                        .map(|r| (r.label(), vec![format!("{:+}", r.value)]))
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "chain-dm".into(),
+                title: match rules.chain_mode {
+                    ChainMode::Table => "Task chain DMs (in use for chained Effects)".into(),
+                    ChainMode::Effect => {
+                        "Task chain DMs (not in use: chained Effects pass as themselves)".into()
+                    }
+                },
+                row_header: "effect".into(),
+                columns: vec!["dm".into()],
+                rows: rows(
+                    rules
+                        .chain
+                        .rows
+                        .iter()
+                        .map(|r| (r.label(), vec![format!("{:+}", r.value)]))
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "reactions".into(),
+                title: format!(
+                    "Number of reactions by initiative (each more burns {:+} initiative next turn)",
+                    c.burn
+                ),
+                row_header: "initiative".into(),
+                columns: vec!["reactions".into()],
+                rows: rows(
+                    rules
+                        .reactions
+                        .rows
+                        .iter()
+                        .map(|r| (r.label(), vec![r.value.to_string()]))
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "range-bands".into(),
+                title: "Range bands".into(),
+                row_header: "band".into(),
+                columns: vec![
+                    "name".into(),
+                    "distance".into(),
+                    "attack dm".into(),
+                    "thrust to leave".into(),
+                    "missile flight (rounds)".into(),
+                ],
+                rows: rows(
+                    rules
+                        .bands
+                        .iter()
+                        .map(|b| {
+                            (
+                                b.band.id().to_owned(),
+                                vec![
+                                    b.name.clone(),
+                                    b.distance.clone(),
+                                    format!("{:+}", b.attack_dm),
+                                    b.thrust.to_string(),
+                                    b.missile_flight.to_string(),
+                                ],
+                            )
+                        })
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "starting-band".into(),
+                title: format!(
+                    "Starting band near a planet or other object (d6); a random encounter starts at {}",
+                    rules.band(c.random_encounter).name
+                ),
+                row_header: "d6".into(),
+                columns: vec!["band".into()],
+                rows: rows(
+                    c.near_object
+                        .rows
+                        .iter()
+                        .map(|r| (r.label(), vec![r.value.id().to_owned()]))
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "weapons".into(),
+                title: "Weapons".into(),
+                row_header: "weapon".into(),
+                columns: vec![
+                    "name".into(),
+                    "tl".into(),
+                    "kind".into(),
+                    "range".into(),
+                    "damage".into(),
+                    "attack dm".into(),
+                    "traits".into(),
+                    "magazine".into(),
+                ],
+                rows: rows(
+                    rules
+                        .weapons
+                        .iter()
+                        .map(|w| {
+                            let mut traits = Vec::new();
+                            if w.point_defence {
+                                traits.push("point defence".to_owned());
+                            }
+                            if w.sand_stops {
+                                traits.push("stopped by sand".to_owned());
+                            }
+                            if w.ap > 0 {
+                                traits.push(format!("AP {}", w.ap));
+                            }
+                            if w.smart {
+                                traits.push("smart".to_owned());
+                            }
+                            (
+                                w.id.clone(),
+                                vec![
+                                    w.name.clone(),
+                                    w.tl.to_string(),
+                                    match w.kind {
+                                        WeaponKind::Direct => "direct",
+                                        WeaponKind::Missile => "missile",
+                                        WeaponKind::Sandcaster => "sandcaster",
+                                    }
+                                    .to_owned(),
+                                    w.range.id().to_owned(),
+                                    w.damage.map_or_else(|| "-".to_owned(), |d| d.to_string()),
+                                    format!("{:+}", w.attack_dm),
+                                    traits.join(", "),
+                                    if w.magazine > 0 {
+                                        w.magazine.to_string()
+                                    } else {
+                                        "-".to_owned()
+                                    },
+                                ],
+                            )
+                        })
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "mounts".into(),
+                title: "Mount kinds".into(),
+                row_header: "mount".into(),
+                columns: vec![
+                    "capacity".into(),
+                    "damage multiplier".into(),
+                    "skill".into(),
+                    "fired by".into(),
+                ],
+                rows: rows(
+                    rules
+                        .mount_kinds
+                        .iter()
+                        .map(|k| {
+                            (
+                                k.id.clone(),
+                                vec![
+                                    k.capacity.to_string(),
+                                    k.multiplier.to_string(),
+                                    rules.skills[usize::from(k.skill)].id.clone(),
+                                    if k.pilot { "pilot" } else { "gunner" }.to_owned(),
+                                ],
+                            )
+                        })
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "identical-weapons".into(),
+                title: "Identical weapons firing together from one mount".into(),
+                row_header: "weapons".into(),
+                columns: vec![
+                    "attack dm".into(),
+                    "point defence dm".into(),
+                    "damage per die".into(),
+                ],
+                rows: rows(
+                    (1u8..=3)
+                        .map(|n| {
+                            (
+                                n.to_string(),
+                                vec![
+                                    format!("{:+}", rules.identical.attack(n)),
+                                    format!("{:+}", rules.identical.point_defence(n)),
+                                    format!("{:+}", rules.identical.damage_per_die(n)),
+                                ],
+                            )
+                        })
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "skills".into(),
+                title: "Skills the system knows".into(),
+                row_header: "skill".into(),
+                columns: vec!["name".into()],
+                rows: rows(
+                    rules
+                        .skills
+                        .iter()
+                        .map(|s| (s.id.clone(), vec![s.name.clone()]))
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "tasks".into(),
+                title: "Task checks of every action and reaction".into(),
+                row_header: "task".into(),
+                columns: vec![
+                    "name".into(),
+                    "position".into(),
+                    "skill".into(),
+                    "characteristic".into(),
+                    "difficulty".into(),
+                    "thrust".into(),
+                ],
+                rows: rows(
+                    rules
+                        .tasks
+                        .iter()
+                        .map(|t| {
+                            let skills = if t.mount_skill {
+                                "the mount's Gunner specialty".to_owned()
+                            } else {
+                                t.skills
+                                    .iter()
+                                    .map(|&s| rules.skills[usize::from(s)].id.clone())
+                                    .collect::<Vec<_>>()
+                                    .join(" or ")
+                            };
+                            (
+                                t.task.id().to_owned(),
+                                vec![
+                                    t.name.clone(),
+                                    t.position.clone(),
+                                    skills,
+                                    t.characteristics
+                                        .iter()
+                                        .map(|c| c.abbreviation())
+                                        .collect::<Vec<_>>()
+                                        .join(" or "),
+                                    format!("{} {}+", title_case(&t.difficulty_name), t.difficulty),
+                                    t.thrust.to_string(),
+                                ],
+                            )
+                        })
+                        .collect(),
+                ),
+            },
+            TableView {
+                id: "critical-locations".into(),
+                title: format!(
+                    "Critical hit location (2D); a hit at Effect {}+ that does damage is critical, severity = damage / {} rounded up",
+                    rules.criticals.effect, rules.criticals.damage_per_severity
+                ),
+                row_header: "2d6".into(),
+                columns: vec!["location".into(), "name".into()],
+                rows: rows(
+                    rules
+                        .criticals
+                        .locations
+                        .iter()
+                        .map(|l| (l.roll.to_string(), vec![l.id.clone(), l.name.clone()]))
+                        .collect(),
+                ),
+            },
+        ];
+        let severities = usize::from(rules.criticals.max_severity);
+        tables.push(TableView {
+            id: "critical-effects".into(),
+            title: "Critical hit effects by severity (standing effects add up)".into(),
+            row_header: "location".into(),
+            columns: (1..=severities).map(|s| format!("severity {s}")).collect(),
+            rows: rows(
+                rules
+                    .criticals
+                    .locations
+                    .iter()
+                    .map(|l| {
+                        (
+                            l.id.clone(),
+                            l.rows.iter().map(|r| r.text.clone()).collect(),
+                        )
+                    })
+                    .collect(),
+            ),
+        });
+        tables.push(TableView {
+            id: "rules".into(),
+            title: "Numbers of the rules outside the tables".into(),
+            row_header: "rule".into(),
+            columns: vec!["value".into()],
+            rows: rows(vec![
+                (
+                    "random-encounter".into(),
+                    vec![c.random_encounter.id().to_owned()],
+                ),
+                (
+                    "initiative-tactics".into(),
+                    vec![match c.tactics_mode {
+                        ChainMode::Effect => "the Effect, good or bad".to_owned(),
+                        ChainMode::Table => "chained".to_owned(),
+                    }],
+                ),
+                ("burn-initiative".into(), vec![format!("{:+}", c.burn)]),
+                ("aim-dm".into(), vec![format!("{:+}", c.aim_dm)]),
+                ("aim-max".into(), vec![c.aim_max.to_string()]),
+                (
+                    "overcharge-max-multiple".into(),
+                    vec![c.overcharge_max_multiple.to_string()],
+                ),
+                (
+                    "overcharge-one-hit-at".into(),
+                    vec![format!("{:+}", c.overcharge_one_hit_at)],
+                ),
+                (
+                    "overcharge-two-hits-at".into(),
+                    vec![format!("{:+}", c.overcharge_two_hits_at)],
+                ),
+                (
+                    "missile-attack".into(),
+                    vec![format!(
+                        "{} {}+",
+                        title_case(&c.missile_attack_name),
+                        c.missile_attack
+                    )],
+                ),
+                (
+                    "missile-per-extra".into(),
+                    vec![format!("{:+}", c.per_extra_missile)],
+                ),
+                (
+                    "missile-tl-dm".into(),
+                    vec![format!("{:+} to {:+}", c.tl_dm_min, c.tl_dm_max)],
+                ),
+                (
+                    "smart-lost-at".into(),
+                    vec![
+                        Band::ALL
+                            .iter()
+                            .filter(|b| c.smart_lost_at[b.index()])
+                            .map(|b| b.id())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ],
+                ),
+                (
+                    "missile-zero-effect-multiplier".into(),
+                    vec![c.zero_effect_multiplier.to_string()],
+                ),
+                (
+                    "missile-cap-at-missiles".into(),
+                    vec![c.cap_at_missiles.to_string()],
+                ),
+                (
+                    "missile-armour".into(),
+                    vec![match c.missile_armour {
+                        MissileArmour::PerMissile => "per missile".to_owned(),
+                        MissileArmour::Once => "once".to_owned(),
+                    }],
+                ),
+                ("sand-reduction".into(), vec![c.sand_reduction.to_string()]),
+                (
+                    "sand-add-effect".into(),
+                    vec![c.sand_add_effect.to_string()],
+                ),
+                (
+                    "sustained-percent".into(),
+                    vec![rules.criticals.sustained_percent.to_string()],
+                ),
+                (
+                    "repair-dm-per-severity".into(),
+                    vec![format!("{:+}", rules.criticals.repair_dm_per_severity)],
+                ),
+            ]),
+        });
+        tables
+    }
+}
+
+impl Ruleset for Crew2d6 {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Traveller (Mongoose 2nd edition) space combat, house rules with Alderson points"
+    }
+
+    fn description(&self) -> &'static str {
+        "crew positions make 2D task checks against 8+; chained Effects, reactions by initiative, missile salvos, range bands and critical hits"
+    }
+
+    fn ships(&self) -> Vec<Box<dyn ShipSheet>> {
+        self.rules
+            .ships
+            .iter()
+            .map(|class| Box::new(ClassSheet::of(&self.rules, class)) as Box<dyn ShipSheet>)
+            .collect()
+    }
+
+    fn tables(&self) -> Vec<TableView> {
+        self.table_views()
+    }
+
+    fn resolve_options(&self) -> &'static [OptionSpec] {
+        RESOLVE_OPTIONS
+    }
+
+    fn resolve(
+        &self,
+        request: &ResolveRequest,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Box<dyn Sheet>, ResolveError> {
+        let rules = &self.rules;
+        let options = &request.options;
+        let known_ships = || rules.ships.iter().map(|s| s.id.as_str());
+        let a = rules
+            .class_id(&request.attacker)
+            .ok_or_else(|| ResolveError::unknown("ship", &request.attacker, known_ships()))?;
+        let b = rules
+            .class_id(&request.target)
+            .ok_or_else(|| ResolveError::unknown("ship", &request.target, known_ships()))?;
+        let weapon_name = options.required_text("weapon")?;
+        let weapon = rules.weapon_id(weapon_name).ok_or_else(|| {
+            ResolveError::unknown(
+                "weapon",
+                weapon_name,
+                rules.weapons.iter().map(|w| w.id.as_str()),
+            )
+        })?;
+        let band_name = options.required_text("range-band")?;
+        let band = Band::from_id(band_name).ok_or_else(|| {
+            ResolveError::unknown("range-band", band_name, BAND_IDS.iter().copied())
+        })?;
+        let aim = match options.number("aim")? {
+            None => 0,
+            Some(n) if (0..=i64::from(rules.constants.aim_max)).contains(&n) => n as u8,
+            Some(n) => {
+                return Err(ResolveError::bad_option(
+                    "aim",
+                    format!("{n} aims: at most {}", rules.constants.aim_max),
+                ));
+            }
+        };
+        let mut battle = Battle::new(rules, a, b, band, false);
+        // A single attack has no initiative step: the target has the thrust
+        // of its drive for a dodge, and any reaction it is asked for.
+        let thrust = battle.ship(Side::B).thrust(rules);
+        battle.side_mut(Side::B).thrust = thrust;
+        battle.side_mut(Side::B).thrust_left = thrust;
+        let class = battle.ship(Side::A).class(rules);
+        let w = rules.weapon(weapon);
+        let Some(first_mount) = class
+            .slots
+            .iter()
+            .find(|s| s.weapon == weapon)
+            .map(|s| s.mount)
+        else {
+            return Err(ResolveError::Refused(format!(
+                "the {} carries no {weapon_name}",
+                request.attacker
+            )));
+        };
+        let reactions = Reactions {
+            dodge: options.flag("dodge"),
+            point_defence: u8::from(options.flag("point-defense")),
+            ecm: false,
+            sand: options.flag("sand"),
+        };
+        let salvo = options.number("salvo")?;
+        let (weaponry, mount) = match w.kind {
+            WeaponKind::Direct => {
+                if salvo.is_some() {
+                    return Err(ResolveError::bad_option(
+                        "salvo",
+                        format!("the {weapon_name} is not a missile"),
+                    ));
+                }
+                // The first mount of the weapon that can fire it, else the
+                // first mount of it (whose refusal then says why).
+                let mount = (0..class.mounts.len() as u8)
+                    .find(|&m| self.can_fire(&battle, Side::A, m, weapon))
+                    .unwrap_or(first_mount);
+                (Weaponry::Direct { mount, weapon }, mount)
+            }
+            WeaponKind::Missile => {
+                let missiles = match salvo {
+                    Some(n) => u8::try_from(n)
+                        .map_err(|_| ResolveError::bad_option("salvo", "too many missiles"))?,
+                    None => {
+                        let magazine = battle.ship(Side::A).magazine(rules, weapon).unwrap_or(0);
+                        let launchers = self.launchers(&battle, Side::A, weapon);
+                        u16::from(launchers).min(magazine) as u8
+                    }
+                };
+                (Weaponry::Salvo { weapon, missiles }, first_mount)
+            }
+            WeaponKind::Sandcaster => {
+                return Err(ResolveError::Refused(format!(
+                    "a {} is used only as a reaction",
+                    w.name
+                )));
+            }
+        };
+        battle.side_mut(Side::A).aim[usize::from(mount)] = aim;
+        let attack = Attack {
+            attacker: Side::A,
+            weaponry,
+            reactions,
+        };
+        let hull_before = battle.ship(Side::B).hull;
+        let outcome = self.resolve_attack(&mut battle, &attack, dice, sink)?;
+        let flight = rules.band(band).missile_flight;
+        Ok(Box::new(self.report(
+            request,
+            weapon_name,
+            band,
+            mount,
+            &battle,
+            &outcome,
+            hull_before,
+            flight,
+        )))
+    }
+
+    fn duel_options(&self) -> &'static [OptionSpec] {
+        DUEL_OPTIONS
+    }
+
+    fn prepare_duel(&self, request: &DuelRequest) -> Result<Box<dyn Engagement>, ResolveError> {
+        crate::engagement::prepare(self, request)
+    }
+}
+
+impl Crew2d6 {
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "a report gathers the request, the battle and the outcome"
+    )]
+    fn report(
+        &self,
+        request: &ResolveRequest,
+        weapon: &str,
+        band: Band,
+        mount: u8,
+        battle: &Battle,
+        outcome: &AttackOutcome,
+        hull_before: i32,
+        flight: u8,
+    ) -> ResolveReport {
+        let rules = &self.rules;
+        let class = battle.ship(Side::A).class(rules);
+        let firer = match outcome.missiles {
+            Some(_) => None,
+            None => class.mounts[usize::from(mount)]
+                .firer
+                .map(|p| class.crew[usize::from(p)].name.clone()),
+        };
+        let target = battle.ship(Side::B);
+        let check = &outcome.check;
+        let applied = outcome.damage.as_ref();
+        ResolveReport {
+            attacker: request.attacker.clone(),
+            weapon: weapon.to_owned(),
+            target_ship: request.target.clone(),
+            range_band: band.id(),
+            mode: if outcome.missiles.is_some() {
+                "salvo"
+            } else {
+                "direct-fire"
+            },
+            firer,
+            roll: RollReport {
+                dice: check.faces(),
+                total: check.roll,
+            },
+            dm: outcome.dm,
+            total: outcome.total,
+            target_number: check.target,
+            effect: outcome.effect,
+            hit: outcome.hit,
+            reactions: outcome
+                .reactions
+                .iter()
+                .map(|r| ReactionReport {
+                    reaction: r.kind.id(),
+                    roll: RollReport {
+                        dice: r.check.faces(),
+                        total: r.check.roll,
+                    },
+                    total: r.check.total,
+                    target: r.check.target,
+                    effect: r.check.effect,
+                    success: r.check.success,
+                    burned_initiative: r.burned,
+                    amount: r.amount,
+                })
+                .collect(),
+            missiles: outcome.missiles.map(|m| MissileReport {
+                launched: m.launched,
+                shot_down: m.shot_down,
+                jammed: m.jammed,
+                attacking: m.attacking,
+                flight_rounds: flight,
+            }),
+            damage_roll: applied.map(|a| a.damage_roll),
+            multiplier: applied.map(|a| a.multiplier),
+            armour: applied.map(|a| a.armour),
+            damage: hull_before - target.hull,
+            criticals: applied
+                .map(|a| {
+                    a.criticals
+                        .iter()
+                        .map(|c| {
+                            let location = &rules.criticals.locations[usize::from(c.location)];
+                            CriticalReport {
+                                location: location.id.clone(),
+                                severity_before: c.from,
+                                severity: c.to,
+                                cause: c.cause.id(),
+                                effect: location.rows[usize::from(c.to) - 1].text.clone(),
+                            }
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            target: ShipReport::of(rules, target),
+        }
+    }
+}

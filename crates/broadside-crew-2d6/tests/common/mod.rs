@@ -1,0 +1,472 @@
+//! Shared `check` helpers for the crew-2d6 tests: one per area, so an API change touches one place.
+//!
+//! The test files say what the rules do; these helpers say how to ask the
+//! code. Snapshot helpers write named snapshots to `tests/snapshots/`, each
+//! recording its inputs (`info`) and the published rule it reproduces
+//! (`description`), so a reviewer can check every number against the source.
+
+#![allow(
+    dead_code,
+    reason = "each test file uses the helpers of its own area only"
+)]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use broadside_core::{
+    Dice, DuelRequest, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
+    ResolveRequest, Ruleset, ScriptedDice, Side, SourceFile,
+};
+use broadside_crew_2d6::{
+    Battle, CombatManeuver, Crew2d6, CrewTactics, Incoming, Order, Orders, REGISTRATION, Reactions,
+    model::Band,
+};
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------------------
+// Loading the system
+// ---------------------------------------------------------------------------
+
+/// The system, loaded once from its embedded data of record.
+pub fn system() -> &'static Crew2d6 {
+    static SYSTEM: OnceLock<Crew2d6> = OnceLock::new();
+    SYSTEM.get_or_init(|| match Crew2d6::embedded() {
+        Ok(system) => system,
+        Err(errors) => panic!("the embedded crew-2d6 data does not load:\n{errors}"),
+    })
+}
+
+/// The embedded data files, for tests that load altered copies.
+pub fn sources() -> Vec<SourceFile> {
+    REGISTRATION.embedded_sources()
+}
+
+/// A copy of the data with the first `from` in `file` replaced by `to`;
+/// `from` must be there, so that a change of the data of record cannot
+/// silently void a test.
+pub fn edited(files: &[SourceFile], file: &str, from: &str, to: &str) -> Vec<SourceFile> {
+    let mut files = files.to_vec();
+    let source = files
+        .iter_mut()
+        .find(|f| f.name == file)
+        .unwrap_or_else(|| panic!("no {file} in the data"));
+    assert!(
+        source.text.contains(from),
+        "{file} no longer contains {from:?}; update the test"
+    );
+    source.text = source.text.replacen(from, to, 1);
+    files
+}
+
+/// The data with text appended to one file.
+pub fn appended(files: &[SourceFile], file: &str, text: &str) -> Vec<SourceFile> {
+    let mut files = files.to_vec();
+    let source = files
+        .iter_mut()
+        .find(|f| f.name == file)
+        .unwrap_or_else(|| panic!("no {file} in the data"));
+    source.text.push_str(text);
+    files
+}
+
+/// Loads data that must load.
+pub fn load(files: &[SourceFile]) -> Crew2d6 {
+    Crew2d6::load(files).unwrap_or_else(|e| panic!("the data does not load:\n{e}"))
+}
+
+/// Loads data that must not load; every problem as `file: key: message`.
+pub fn load_errors(files: &[SourceFile]) -> Vec<String> {
+    match Crew2d6::load(files) {
+        Ok(_) => panic!("the data loaded, but should not have"),
+        Err(errors) => errors.0.iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// Asserts that some problem mentions every fragment.
+pub fn check_data_error(errors: &[String], fragments: &[&str]) {
+    assert!(
+        errors
+            .iter()
+            .any(|e| fragments.iter().all(|f| e.contains(f))),
+        "no problem mentions all of {fragments:?}; problems:\n{}",
+        errors.join("\n")
+    );
+}
+
+/// A test-only warship of the given system's data: a barbette with a
+/// particle beam and a fixed railgun, to exercise mounts no sample carries.
+pub const GUNBOAT: &str = r#"
+[gunboat]
+name = "Gunboat"
+source = "authored by the tests: a barbette and a fixed mount"
+tons = 200
+tl = 12
+hull = 80
+armour = 3
+thrust = 3
+jump = 0
+sensors = "military"
+sensors-dm = 0
+mount = [
+  { id = "barbette-1", kind = "barbette", weapons = ["particle-beam"] },
+  { id = "fixed-1", kind = "fixed", weapons = ["railgun"] },
+]
+
+[[gunboat.crew]]
+name = "Test Captain"
+positions = ["captain", "pilot"]
+skills = { pilot = 1, tactics-naval = 1, gunnery-turret = 1 }
+characteristics = { str = 7, dex = 7, end = 7, int = 7, edu = 7, soc = 7 }
+
+[[gunboat.crew]]
+name = "Test Gunner"
+positions = ["sensors", "gunner:barbette-1"]
+skills = { electronics-sensors = 1, gunnery-turret = 1 }
+characteristics = { str = 7, dex = 7, end = 7, int = 7, edu = 7, soc = 7 }
+"#;
+
+/// The system with the test-only [`GUNBOAT`].
+pub fn with_gunboat() -> &'static Crew2d6 {
+    static SYSTEM: OnceLock<Crew2d6> = OnceLock::new();
+    SYSTEM.get_or_init(|| load(&appended(&sources(), "ships.toml", GUNBOAT)))
+}
+
+// ---------------------------------------------------------------------------
+// Snapshots
+// ---------------------------------------------------------------------------
+
+fn snapshot_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
+}
+
+/// Asserts a named snapshot recording its inputs and citing its source.
+pub fn check_named(name: &str, source: &str, inputs: &Value, transcript: &str) {
+    insta::with_settings!({
+        info => inputs,
+        description => source,
+        omit_expression => true,
+        snapshot_path => snapshot_dir(),
+        prepend_module_to_snapshot => false,
+    }, {
+        insta::assert_snapshot!(name, transcript);
+    });
+}
+
+/// Events as numbered lines.
+pub fn numbered(events: &[Event]) -> String {
+    let mut out = String::from("events:\n");
+    for (i, event) in events.iter().enumerate() {
+        out.push_str(&format!("{:>3}. {event}\n", i + 1));
+    }
+    out
+}
+
+fn dice_text(dice: &[u32]) -> String {
+    let shown: Vec<String> = dice.iter().map(u32::to_string).collect();
+    shown.join(", ")
+}
+
+/// Asserts that a script was used up exactly.
+pub fn assert_all_used(dice: &ScriptedDice, what: &str) {
+    assert!(
+        dice.remaining().is_empty(),
+        "{what}: scripted dice left unused: {:?}",
+        dice.remaining()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Resolving attacks through the object-safe Ruleset
+// ---------------------------------------------------------------------------
+
+/// A flag option (`--dodge`).
+pub fn flag() -> OptionValue {
+    OptionValue::Flag
+}
+
+/// A number option (`--salvo 2`).
+pub fn num(n: i64) -> OptionValue {
+    OptionValue::Number(n)
+}
+
+/// A text option (`--weapon beam-laser`).
+pub fn text(t: &str) -> OptionValue {
+    OptionValue::Text(t.to_owned())
+}
+
+/// Options from pairs.
+pub fn options(pairs: &[(&str, OptionValue)]) -> Options {
+    let mut opts = Options::new();
+    for (name, value) in pairs {
+        opts.set(name, value.clone());
+    }
+    opts
+}
+
+/// What one `Ruleset::resolve` call produced.
+#[derive(Debug)]
+pub struct Resolution {
+    /// The report's text lines.
+    pub lines: Vec<String>,
+    /// The report as JSON.
+    pub json: Value,
+    /// Every event, in order.
+    pub events: Vec<Event>,
+}
+
+/// Resolves one attack of `system` with any dice, checking the options
+/// against the specs first as the command line does.
+pub fn resolve_in(
+    system: &Crew2d6,
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+    dice: &mut dyn Dice,
+) -> Result<Resolution, ResolveError> {
+    let ruleset: &dyn Ruleset = system;
+    let options = options(pairs);
+    options.validate(ruleset.resolve_options())?;
+    let request = ResolveRequest {
+        attacker: attacker.to_owned(),
+        target: target.to_owned(),
+        options,
+    };
+    let mut log = EventLog::default();
+    let report = ruleset.resolve(&request, dice, &mut log)?;
+    let json = serde_json::to_value(&*report).expect("reports serialise");
+    Ok(Resolution {
+        lines: report.lines(),
+        json,
+        events: log.events,
+    })
+}
+
+/// Resolves one attack of the data of record with any dice.
+pub fn resolve_with(
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+    dice: &mut dyn Dice,
+) -> Result<Resolution, ResolveError> {
+    resolve_in(system(), attacker, target, pairs, dice)
+}
+
+/// Resolves one attack with scripted dice; also returns how many were used.
+pub fn resolve(
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+    dice: &[u32],
+) -> (Result<Resolution, ResolveError>, usize) {
+    let mut scripted = ScriptedDice::new(dice);
+    let result = resolve_with(attacker, target, pairs, &mut scripted);
+    (result, scripted.used())
+}
+
+/// The inputs of a resolution, as snapshots record them.
+fn resolve_inputs(
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+    dice: &[u32],
+) -> Value {
+    let mut opts = serde_json::Map::new();
+    for (name, value) in pairs {
+        opts.insert(
+            (*name).to_owned(),
+            match value {
+                OptionValue::Flag => json!(true),
+                OptionValue::Number(n) => json!(n),
+                OptionValue::Text(t) => json!(t),
+            },
+        );
+    }
+    json!({"system": "crew-2d6", "attacker": attacker, "target": target, "options": opts, "dice": dice})
+}
+
+/// Snapshots one resolution of `system` with scripted dice that must all be used.
+pub fn check_resolve_in(
+    system: &Crew2d6,
+    name: &str,
+    source: &str,
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+    dice: &[u32],
+) -> Resolution {
+    let mut scripted = ScriptedDice::new(dice);
+    let resolution = resolve_in(system, attacker, target, pairs, &mut scripted)
+        .unwrap_or_else(|e| panic!("{name}: the attack was not resolved: {e}"));
+    assert_all_used(&scripted, name);
+    let inputs = resolve_inputs(attacker, target, pairs, dice);
+    let mut out = format!("{attacker} attacks {target}; dice {}\n", dice_text(dice));
+    out.push_str(&numbered(&resolution.events));
+    out.push_str("lines:\n");
+    for line in &resolution.lines {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out.push_str("json:\n");
+    out.push_str(&serde_json::to_string_pretty(&resolution.json).expect("JSON prints"));
+    out.push('\n');
+    check_named(name, source, &inputs, &out);
+    resolution
+}
+
+/// Snapshots one resolution of the data of record.
+pub fn check_resolve(
+    name: &str,
+    source: &str,
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+    dice: &[u32],
+) -> Resolution {
+    check_resolve_in(system(), name, source, attacker, target, pairs, dice)
+}
+
+/// Asserts that a resolution is refused with a message containing
+/// `fragment`, having rolled nothing.
+pub fn check_refused(attacker: &str, target: &str, pairs: &[(&str, OptionValue)], fragment: &str) {
+    let (result, used) = resolve(attacker, target, pairs, &[3, 3, 3, 3, 3, 3, 3, 3, 3, 3]);
+    match result {
+        Err(ResolveError::Refused(message)) => assert!(
+            message.contains(fragment),
+            "refusal '{message}' lacks '{fragment}'"
+        ),
+        other => panic!("expected a refusal mentioning '{fragment}', got {other:?}"),
+    }
+    assert_eq!(used, 0, "a refused attack rolls nothing");
+}
+
+// ---------------------------------------------------------------------------
+// Battles and engagement steps
+// ---------------------------------------------------------------------------
+
+/// A battle between two fresh ships of the data of record, sides shown.
+pub fn battle(a: &str, b: &str, band: Band) -> Battle {
+    battle_in(system(), a, b, band)
+}
+
+/// A battle between two fresh ships of a system.
+pub fn battle_in(system: &Crew2d6, a: &str, b: &str, band: Band) -> Battle {
+    let rules = &system.rules;
+    let class = |id: &str| {
+        rules
+            .class_id(id)
+            .unwrap_or_else(|| panic!("no ship class '{id}'"))
+    };
+    Battle::new(rules, class(a), class(b), band, true)
+}
+
+/// The index of a mount by id on a side's ship.
+pub fn mount(battle: &Battle, side: Side, id: &str) -> u8 {
+    let class = battle.ship(side).class(&system().rules);
+    class
+        .mounts
+        .iter()
+        .position(|m| m.id == id)
+        .unwrap_or_else(|| panic!("no mount '{id}'")) as u8
+}
+
+/// The index of a weapon by id.
+pub fn weapon(id: &str) -> u8 {
+    system()
+        .rules
+        .weapon_id(id)
+        .unwrap_or_else(|| panic!("no weapon '{id}'"))
+}
+
+/// The index of a critical hit location by id.
+pub fn location(id: &str) -> usize {
+    system()
+        .rules
+        .criticals
+        .locations
+        .iter()
+        .position(|l| l.id == id)
+        .unwrap_or_else(|| panic!("no location '{id}'"))
+}
+
+/// Scripted dice and a full log, for a transcript of several steps.
+pub struct Script {
+    /// The dice.
+    pub dice: ScriptedDice,
+    /// Every event so far.
+    pub log: EventLog,
+    /// The dice given, for the snapshot's inputs.
+    pub given: Vec<u32>,
+}
+
+impl Script {
+    /// A script of these dice.
+    pub fn new(dice: &[u32]) -> Script {
+        Script {
+            dice: ScriptedDice::new(dice),
+            log: EventLog::default(),
+            given: dice.to_vec(),
+        }
+    }
+
+    /// The dice and sink, to pass to rules code.
+    pub fn parts(&mut self) -> (&mut dyn Dice, &mut dyn EventSink) {
+        (&mut self.dice, &mut self.log)
+    }
+
+    /// Snapshots the transcript: notes, then every event; the dice must all
+    /// have been used.
+    pub fn check(&self, name: &str, source: &str, setup: Value, notes: &str) {
+        assert_all_used(&self.dice, name);
+        let inputs = json!({"system": "crew-2d6", "setup": setup, "dice": self.given});
+        let mut out = format!("{notes}\ndice {}\n", dice_text(&self.given));
+        out.push_str(&numbered(&self.log.events));
+        check_named(name, source, &inputs, &out);
+    }
+}
+
+/// Tactics that give the same answers every time, for scripted steps.
+#[derive(Debug, Clone, Default)]
+pub struct ScriptedTactics {
+    /// Overcharge each round.
+    pub overcharge: bool,
+    /// Thrust applied each round.
+    pub maneuver: i32,
+    /// The combat maneuver each round.
+    pub combat: Option<CombatManeuver>,
+    /// The crew's orders each attack step.
+    pub actions: Vec<Order>,
+    /// Reactions to every attack.
+    pub reactions: Reactions,
+}
+
+impl CrewTactics for ScriptedTactics {
+    fn overcharge(&self, _: &Crew2d6, _: &Battle, _: Side) -> bool {
+        self.overcharge
+    }
+    fn maneuver(&self, _: &Crew2d6, _: &Battle, _: Side) -> i32 {
+        self.maneuver
+    }
+    fn combat_maneuver(&self, _: &Crew2d6, _: &Battle, _: Side) -> CombatManeuver {
+        self.combat.unwrap_or(CombatManeuver::None)
+    }
+    fn actions(&self, _: &Crew2d6, _: &Battle, _: Side) -> Orders {
+        self.actions.iter().copied().collect()
+    }
+    fn reactions(&self, _: &Crew2d6, _: &Battle, _: Side, _: &Incoming) -> Reactions {
+        self.reactions
+    }
+}
+
+/// A duel request of the data of record.
+pub fn duel_request(
+    a: &str,
+    b: &str,
+    max_turns: u32,
+    pairs: &[(&str, OptionValue)],
+) -> DuelRequest {
+    DuelRequest {
+        a: a.to_owned(),
+        b: b.to_owned(),
+        max_turns,
+        options: options(pairs),
+    }
+}

@@ -1,0 +1,239 @@
+//! Property tests of the system's invariants: bounds that hold whatever the dice and the declaration.
+
+mod common;
+
+use broadside_core::{NullSink, Ruleset, ScriptedDice, SeededDice, Side, Verdict, play_trial};
+use broadside_crew_2d6::check::roll_2d;
+use broadside_crew_2d6::model::{BAND_IDS, Band};
+use broadside_crew_2d6::{Applied, Hit, Reactions};
+use common::{battle, duel_request, flag, num, resolve_with, system, text};
+use proptest::prelude::*;
+
+const SHIPS: [&str; 4] = ["scout", "trader", "corvette", "escort"];
+
+fn weapon_ids() -> Vec<String> {
+    system()
+        .rules
+        .weapons
+        .iter()
+        .map(|w| w.id.clone())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Any declaration resolves or is refused as the user's error; never a
+    /// panic, an internal error or a dice error with seeded dice. A report
+    /// keeps the target within its bounds.
+    #[test]
+    fn any_declaration_resolves_or_is_refused(
+        attacker in 0..SHIPS.len(),
+        target in 0..SHIPS.len(),
+        weapon in 0..8usize,
+        band in 0..BAND_IDS.len(),
+        aim in 0..=3i64,
+        salvo in proptest::option::of(1..=4i64),
+        dodge: bool,
+        point_defence: bool,
+        sand: bool,
+        seed: u64,
+    ) {
+        let weapons = weapon_ids();
+        let mut pairs = vec![
+            ("weapon", text(&weapons[weapon % weapons.len()])),
+            ("range-band", text(BAND_IDS[band])),
+            ("aim", num(aim)),
+        ];
+        if let Some(n) = salvo {
+            pairs.push(("salvo", num(n)));
+        }
+        for (on, name) in [(dodge, "dodge"), (point_defence, "point-defense"), (sand, "sand")] {
+            if on {
+                pairs.push((name, flag()));
+            }
+        }
+        let mut dice = SeededDice::new(seed);
+        match resolve_with(SHIPS[attacker], SHIPS[target], &pairs, &mut dice) {
+            Ok(r) => {
+                let j = &r.json;
+                let t = &j["target"];
+                prop_assert!(t["hull"].as_i64().unwrap() >= 0);
+                prop_assert!(t["hull"].as_i64() <= t["hull_max"].as_i64());
+                prop_assert!(t["armour"].as_i64().unwrap() >= 0);
+                prop_assert!(t["armour"].as_i64() <= t["armour_max"].as_i64());
+                // A salvo whose every missile is stopped makes no attack: it
+                // misses whatever its dice showed.
+                let stopped = j["missiles"]["attacking"].as_u64() == Some(0);
+                prop_assert_eq!(j["hit"].as_bool().unwrap(), !stopped && j["effect"].as_i64().unwrap() >= 0);
+                prop_assert_eq!(j["total"].as_i64().unwrap(), j["roll"]["total"].as_i64().unwrap() + j["dm"].as_i64().unwrap());
+                prop_assert!(j["damage"].as_i64().unwrap() >= 0);
+                if !j["hit"].as_bool().unwrap() {
+                    prop_assert_eq!(j["damage"].as_i64(), Some(0));
+                }
+                for c in j["criticals"].as_array().unwrap() {
+                    let s = c["severity"].as_u64().unwrap();
+                    prop_assert!((1..=6).contains(&s));
+                    prop_assert!(c["severity_before"].as_u64().unwrap() < s);
+                }
+            }
+            Err(broadside_core::ResolveError::Refused(_) | broadside_core::ResolveError::BadOption { .. }) => {}
+            Err(other) => prop_assert!(false, "{pairs:?}: {other}"),
+        }
+    }
+
+    /// Damage never takes a ship below zero hull or armour, severities stay
+    /// within 1-6, and the standing effects always match the severities.
+    #[test]
+    fn damage_keeps_ships_within_bounds(
+        target in 0..SHIPS.len(),
+        hits in proptest::collection::vec((0..8usize, -2..14i32, 1..=3u8), 1..12),
+        seed: u64,
+    ) {
+        let sys = system();
+        let rules = &sys.rules;
+        let mut b = battle("corvette", SHIPS[target], Band::Short);
+        let label = b.labels[1];
+        let weapons: Vec<u8> = (0..rules.weapons.len() as u8)
+            .filter(|&w| rules.weapon(w).damage.is_some())
+            .collect();
+        let mut dice = SeededDice::new(seed);
+        for (w, effect, identical) in hits {
+            let weapon = weapons[w % weapons.len()];
+            let missile = rules.weapon(weapon).damage.is_some() && rules.weapon(weapon).smart;
+            let hit = Hit {
+                weapon,
+                effect,
+                identical: if missile { 1 } else { identical },
+                multiplier: 1,
+                sand: 0,
+                missiles: missile.then_some(identical),
+            };
+            let ship = b.ship_mut(Side::B);
+            let before = ship.clone();
+            let applied: Applied = sys.allocate_labelled(&hit, ship, label, &mut dice, &mut NullSink).unwrap();
+            prop_assert!(ship.hull >= 0 && ship.hull <= before.hull);
+            prop_assert!(ship.armour >= 0 && ship.armour <= before.armour);
+            prop_assert!(ship.severity.iter().all(|&s| s <= 6));
+            prop_assert_eq!(applied.wrecked, ship.hull == 0);
+            for (i, (&now, &then)) in ship.severity.iter().zip(&before.severity).enumerate() {
+                prop_assert!(now >= then, "location {} fell", i);
+            }
+            let mut refreshed = ship.clone();
+            refreshed.refresh(rules);
+            prop_assert_eq!(&refreshed.standing, &ship.standing);
+            if ship.is_wrecked() {
+                break;
+            }
+        }
+    }
+
+    /// A check under a Bane counts the lowest two of three dice.
+    #[test]
+    fn a_bane_keeps_the_lowest_two(faces in proptest::array::uniform3(1..=6u32), dm in -5..5i32) {
+        let mut dice = ScriptedDice::new(faces);
+        let result = roll_2d(&mut dice, true, dm, 8).unwrap();
+        let mut sorted = faces;
+        sorted.sort_unstable();
+        prop_assert_eq!(result.roll, (sorted[0] + sorted[1]) as i32);
+        prop_assert_eq!(result.total, result.roll + dm);
+        prop_assert_eq!(result.success, result.effect >= 0);
+    }
+
+    /// Reactions never go below the table's least, thrust never goes
+    /// negative, and a reaction beyond the allowance always burns.
+    #[test]
+    fn reactions_and_burning(initiative in -20..40i32, dodges in 1..6usize, seed: u64) {
+        let sys = system();
+        let rules = &sys.rules;
+        let allowed = rules.reactions_at(initiative);
+        prop_assert!((1..=4).contains(&allowed));
+        let mut b = battle("escort", "corvette", Band::Short);
+        b.sides[1].reactions = allowed;
+        b.sides[1].thrust_left = 4;
+        let mut dice = SeededDice::new(seed);
+        let dodge = Reactions { dodge: true, ..Reactions::default() };
+        let t1 = common::mount(&b, Side::A, "turret-1");
+        let t3 = common::mount(&b, Side::A, "turret-3");
+        let mut taken = 0u8;
+        for (i, mount) in [t1, t3].into_iter().cycle().take(dodges.min(2)).enumerate() {
+            let weapon = if i == 0 { common::weapon("beam-laser") } else { common::weapon("pulse-laser") };
+            if b.ship(Side::B).is_wrecked() {
+                break;
+            }
+            let outcome = sys.fire(&mut b, Side::A, mount, weapon, &dodge, &mut dice, &mut NullSink).unwrap();
+            taken += 1;
+            prop_assert_eq!(outcome.reactions[0].burned, taken > allowed);
+        }
+        prop_assert!(b.sides[1].thrust_left >= 0);
+        prop_assert_eq!(b.sides[1].burn_penalty, rules.constants.burn * i32::from(taken.saturating_sub(allowed)));
+    }
+
+    /// Row tables are read monotonically: a higher characteristic never has
+    /// a worse DM, a higher Effect never chains a worse DM, a higher
+    /// initiative never allows fewer reactions.
+    #[test]
+    fn tables_are_monotonic(a in -30..40i32, b in -30..40i32) {
+        let rules = &system().rules;
+        let (lo, hi) = (a.min(b), a.max(b));
+        prop_assert!(rules.chain_dm(lo) <= rules.chain_dm(hi));
+        prop_assert!(rules.reactions_at(lo) <= rules.reactions_at(hi));
+        let (clo, chi) = (lo.clamp(0, 30) as u8, hi.clamp(0, 30) as u8);
+        prop_assert!(rules.characteristic_dm(clo) <= rules.characteristic_dm(chi));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Duels end as their state says, replay exactly from their seed, and
+    /// keep every ship within its bounds.
+    #[test]
+    fn duels_end_consistently(
+        a in 0..SHIPS.len(),
+        b in 0..SHIPS.len(),
+        band in proptest::option::of(0..BAND_IDS.len()),
+        jump in 0..4usize,
+        seed: u64,
+        trial in 0..1000u64,
+    ) {
+        let ruleset: &dyn Ruleset = system();
+        let mut pairs = vec![("jump-point", text(["none", "a", "b", "both"][jump]))];
+        if let Some(band) = band {
+            pairs.push(("start-band", text(BAND_IDS[band])));
+        }
+        let request = duel_request(SHIPS[a], SHIPS[b], 12, &pairs);
+        let duel = system().duel(&request).unwrap();
+        let engagement = ruleset.prepare_duel(&request).unwrap();
+        let outcome = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
+        let again = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
+        prop_assert_eq!(&outcome, &again);
+        let mut dice = SeededDice::for_trial(seed, trial);
+        let tactics = broadside_crew_2d6::DefaultTactics;
+        let (same, end) = duel.play_with([&tactics, &tactics], &mut dice, &mut NullSink).unwrap();
+        prop_assert_eq!(&same, &outcome);
+        prop_assert!(outcome.turns <= 12);
+        let rules = &system().rules;
+        for side in Side::BOTH {
+            let ship = end.ship(side);
+            prop_assert!(ship.hull >= 0 && ship.hull <= ship.class(rules).hull);
+            prop_assert!(ship.armour >= 0);
+            let class = ship.class(rules);
+            for (m, &(_, full)) in ship.magazines.iter().zip(&class.magazines) {
+                prop_assert!(*m <= full);
+            }
+        }
+        match outcome.verdict {
+            Verdict::Winner(side) => {
+                prop_assert!(!system().can_fight(&end, side.other()));
+                prop_assert!(system().can_fight(&end, side));
+            }
+            Verdict::Escaped(side) => prop_assert!(end.side(side).jumped),
+            Verdict::Draw => prop_assert!(
+                (!system().can_fight(&end, Side::A) && !system().can_fight(&end, Side::B))
+                    || (end.side(Side::A).jumped && end.side(Side::B).jumped)
+            ),
+            Verdict::Undecided => prop_assert_eq!(outcome.turns, 12),
+        }
+    }
+}

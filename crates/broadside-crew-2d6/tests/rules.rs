@@ -1,0 +1,770 @@
+//! Fall-back rules, rulings and edge cases of bad input, each checked on its own.
+
+mod common;
+
+use broadside_core::{
+    AttackResolution, EventLog, NullSink, Ruleset, ScriptedDice, Side, TurnSequence, Verdict,
+};
+use broadside_crew_2d6::model::Band;
+use broadside_crew_2d6::{
+    Action, Attack, CrewTactics, Order, Reactions, Repairable, Sequence, Setup, Weaponry,
+};
+use common::{
+    Script, ScriptedTactics, battle, battle_in, check_refused, edited, flag, load, location, mount,
+    num, resolve, resolve_in, sources, system, text, weapon,
+};
+
+/// Bad input: a salvo larger than the magazine is refused, and
+/// so is one larger than the launchers fire in a round; neither rolls dice.
+#[test]
+fn a_salvo_larger_than_the_magazine_is_refused() {
+    let salvo = |n| {
+        vec![
+            ("weapon", text("missile-rack")),
+            ("range-band", text("short")),
+            ("salvo", num(n)),
+        ]
+    };
+    check_refused("escort", "trader", &salvo(25), "larger than the magazine");
+    check_refused(
+        "escort",
+        "trader",
+        &salvo(3),
+        "usable Missile Rack (smart missiles) launch in a round",
+    );
+}
+
+/// Bad input: an unknown range band is refused before anything
+/// is resolved, naming the bands that exist.
+#[test]
+fn an_unknown_range_band_is_refused() {
+    let (result, used) = resolve(
+        "corvette",
+        "trader",
+        &[("weapon", text("beam-laser")), ("range-band", text("far"))],
+        &[3, 3],
+    );
+    match result {
+        Err(broadside_core::ResolveError::Unknown { kind, name, known }) => {
+            assert_eq!((kind, name.as_str()), ("range-band", "far"));
+            assert!(known.contains("very-long"), "{known}");
+        }
+        other => panic!("expected an unknown range band, got {other:?}"),
+    }
+    assert_eq!(used, 0);
+}
+
+/// Attacks the rules forbid are refused without rolling.
+#[test]
+fn forbidden_attacks_are_refused() {
+    let opts = |w: &str, band: &str| vec![("weapon", text(w)), ("range-band", text(band))];
+    check_refused(
+        "corvette",
+        "trader",
+        &opts("beam-laser", "long"),
+        "reaches Medium range",
+    );
+    check_refused(
+        "trader",
+        "corvette",
+        &opts("pulse-laser", "short"),
+        "carries no pulse-laser",
+    );
+    check_refused(
+        "trader",
+        "corvette",
+        &opts("sandcaster", "short"),
+        "only as a reaction",
+    );
+    let mut sand = opts("missile-rack", "short");
+    sand.push(("sand", flag()));
+    check_refused("escort", "trader", &sand, "sand does not stop");
+    let mut pd = opts("beam-laser", "short");
+    pd.push(("point-defense", flag()));
+    check_refused("corvette", "trader", &pd, "only against missile salvos");
+    let mut sand_on_particles = opts("beam-laser", "short");
+    sand_on_particles.push(("sand", flag()));
+    check_refused("trader", "scout", &sand_on_particles, "no sandcaster");
+}
+
+/// Unknown names and bad option values are the user's errors.
+#[test]
+fn unknown_names_and_bad_options() {
+    let (r, _) = resolve(
+        "cruiser",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+        ],
+        &[],
+    );
+    assert!(
+        matches!(
+            r,
+            Err(broadside_core::ResolveError::Unknown { kind: "ship", .. })
+        ),
+        "{r:?}"
+    );
+    let (r, _) = resolve(
+        "corvette",
+        "trader",
+        &[("weapon", text("lance")), ("range-band", text("short"))],
+        &[],
+    );
+    assert!(
+        matches!(
+            r,
+            Err(broadside_core::ResolveError::Unknown { kind: "weapon", .. })
+        ),
+        "{r:?}"
+    );
+    let (r, _) = resolve(
+        "corvette",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+            ("salvo", num(2)),
+        ],
+        &[],
+    );
+    assert!(
+        matches!(r, Err(broadside_core::ResolveError::BadOption { .. })),
+        "{r:?}"
+    );
+    let (r, _) = resolve(
+        "corvette",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+            ("aim", num(4)),
+        ],
+        &[],
+    );
+    assert!(
+        matches!(r, Err(broadside_core::ResolveError::BadOption { .. })),
+        "{r:?}"
+    );
+}
+
+/// Scripted dice that run out are an error, not a panic.
+#[test]
+fn scripted_dice_that_run_out_are_an_error() {
+    let (r, _) = resolve(
+        "corvette",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+        ],
+        &[6],
+    );
+    assert!(
+        matches!(r, Err(broadside_core::ResolveError::Dice(_))),
+        "{r:?}"
+    );
+}
+
+/// Ruling: a salvo that hits at Effect 0 does one missile's damage.
+#[test]
+fn a_salvo_hitting_at_effect_0_does_one_missiles_damage() {
+    // 2D 2 + 3 = 5, +1 second missile, +2 TL difference = 8: Effect 0.
+    let (r, used) = resolve(
+        "escort",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+        ],
+        &[2, 3, 1, 1, 1, 2],
+    );
+    let r = r.expect("resolves");
+    assert_eq!(used, 6);
+    assert_eq!(r.json["effect"], 0);
+    assert_eq!(r.json["multiplier"], 1);
+    assert_eq!(r.json["damage"], 4, "4D 5 - armour 1, once");
+    assert!(r.events.iter().any(|e| {
+        e.to_string()
+            .contains("at Effect 0 does 1 missile's damage")
+    }));
+}
+
+/// Ruling: the Effect multiplies a salvo's damage, but never beyond the
+/// missiles that attacked.
+#[test]
+fn the_missile_multiplier_never_exceeds_the_missiles() {
+    // 6 + 6 + 1 + 2 = 15, Effect +7, two missiles: x2, not x7. Effect 7
+    // with damage is a critical hit, scripted to Cargo.
+    let (r, _) = resolve(
+        "escort",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+        ],
+        &[6, 6, 1, 1, 1, 1, 4, 5],
+    );
+    let r = r.expect("resolves");
+    assert_eq!(r.json["multiplier"], 2);
+    assert_eq!(r.json["damage"], 6, "(4 - 1) x 2");
+}
+
+/// Ruling, as data: armour taken once from the multiplied total instead.
+#[test]
+fn missile_armour_once_is_a_data_choice() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "armour = \"per-missile\"",
+        "armour = \"once\"",
+    ));
+    let mut dice = ScriptedDice::new([6, 6, 1, 1, 1, 1, 4, 5]);
+    let r = resolve_in(
+        &system,
+        "escort",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+        ],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["damage"], 7, "4 x 2 - 1");
+}
+
+/// The Smart trait is lost at Adjacent and Close: no TL difference DM.
+#[test]
+fn smart_missiles_lose_the_tl_dm_at_close_range() {
+    let (r, _) = resolve(
+        "escort",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("close")),
+            ("salvo", num(1)),
+        ],
+        &[3, 3],
+    );
+    let r = r.expect("resolves");
+    assert_eq!(r.json["total"], 6, "no DM at all");
+    assert!(
+        r.events
+            .iter()
+            .any(|e| e.to_string().contains("Smart trait is lost"))
+    );
+}
+
+/// A salvo launched at Very Long range flies four rounds; resolved alone,
+/// it is taken as it arrives, and the report says how long it flew.
+#[test]
+fn missile_flight_by_band() {
+    let (r, _) = resolve(
+        "escort",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("very-long")),
+            ("salvo", num(1)),
+        ],
+        &[1, 1],
+    );
+    let r = r.expect("resolves");
+    assert_eq!(r.json["missiles"]["flight_rounds"], 4);
+    let rules = &system().rules;
+    let flights: Vec<u8> = rules.bands.iter().map(|b| b.missile_flight).collect();
+    assert_eq!(flights, [0, 0, 0, 0, 1, 4, 10]);
+}
+
+/// Ruling, as data: chained Effects pass as themselves in "effect" mode.
+#[test]
+fn chain_mode_effect_passes_the_effect_itself() {
+    let table = system();
+    let effect = load(&edited(
+        &sources(),
+        "checks.toml",
+        "[chain]\nmode = \"table\"",
+        "[chain]\nmode = \"effect\"",
+    ));
+    for (e, dm) in [(-7, -3), (-3, -2), (-1, -1), (0, 0), (3, 1), (6, 2)] {
+        assert_eq!(table.rules.chain_dm(e), dm, "table at {e}");
+        assert_eq!(effect.rules.chain_dm(e), e, "effect at {e}");
+    }
+}
+
+/// Reaction counts beyond the printed ranges: below 0 is one, above 13 four.
+#[test]
+fn reaction_counts_at_the_ends() {
+    let rules = &system().rules;
+    let counts: Vec<u8> = [-5, 0, 4, 5, 8, 9, 12, 13, 30]
+        .iter()
+        .map(|&i| rules.reactions_at(i))
+        .collect();
+    assert_eq!(counts, [1, 1, 1, 2, 2, 3, 3, 4, 4]);
+}
+
+/// An overcharge Effect of -6 or worse does two hits to the M-drive: an
+/// unskilled Engineer (-3) rolls 1 + 2 = 3, total 0, Effect -8.
+#[test]
+fn an_overcharge_of_effect_minus_6_does_two_hits() {
+    let system = load(&edited(
+        &sources(),
+        "ships.toml",
+        "skills = { engineer-m-drive = 1, engineer-power = 0, engineer-j-drive = 0, mechanic = 1 }",
+        "skills = { mechanic = 1 }",
+    ));
+    let mut b = battle_in(&system, "trader", "corvette", Band::Long);
+    let mut dice = ScriptedDice::new([1, 2]);
+    let result = system
+        .overcharge(&mut b, Side::A, &mut dice, &mut NullSink)
+        .expect("overcharge");
+    assert_eq!((result.check.effect, result.hits), (-8, 2));
+    assert_eq!(b.ship(Side::A).severity[location("m-drive")], 2);
+    assert_eq!(
+        b.ship(Side::A).thrust(&system.rules),
+        0,
+        "thrust 1, less 1 at severity 2"
+    );
+}
+
+/// A location hit again rises to the new severity or one above its own,
+/// whichever is higher, and no further than 6.
+#[test]
+fn repeated_criticals_rise_and_stop_at_6() {
+    let sys = system();
+    let mut b = battle("corvette", "escort", Band::Short);
+    let label = b.labels[1];
+    let ship = b.ship_mut(Side::B);
+    let mut applied = broadside_crew_2d6::Applied::default();
+    let sensors = location("sensors") as u8;
+    let mut log = EventLog::default();
+    let mut dice = ScriptedDice::new([]);
+    for (severity, expected) in [(1, 1), (1, 2), (4, 4), (2, 5), (6, 6), (1, 6)] {
+        sys.critical(
+            ship,
+            label,
+            sensors,
+            severity,
+            broadside_crew_2d6::Cause::Attack,
+            &mut applied,
+            &mut dice,
+            &mut log,
+        )
+        .expect("no dice needed");
+        assert_eq!(ship.severity[usize::from(sensors)], expected);
+    }
+    assert!(
+        log.events
+            .iter()
+            .any(|e| e.to_string().contains("already at severity 6"))
+    );
+    assert_eq!(ship.standing.max_band, Band::Adjacent);
+}
+
+/// A weapon critical with no weapon left to harm does nothing more, and a
+/// wrecked ship takes no critical hits.
+#[test]
+fn weapon_criticals_with_nothing_left_and_wrecks() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::Short);
+    let label = b.labels[1];
+    let ship = b.ship_mut(Side::B);
+    for c in ship.weapons.iter_mut() {
+        *c = broadside_crew_2d6::Condition::Destroyed;
+    }
+    let mut applied = broadside_crew_2d6::Applied::default();
+    let mut log = EventLog::default();
+    let mut dice = ScriptedDice::new([]);
+    let weapon_location = location("weapon") as u8;
+    sys.critical(
+        ship,
+        label,
+        weapon_location,
+        1,
+        broadside_crew_2d6::Cause::Attack,
+        &mut applied,
+        &mut dice,
+        &mut log,
+    )
+    .expect("no dice needed");
+    assert!(
+        log.events
+            .iter()
+            .any(|e| e.to_string().contains("no weapon is left"))
+    );
+    ship.hull = 0;
+    sys.critical(
+        ship,
+        label,
+        weapon_location,
+        1,
+        broadside_crew_2d6::Cause::Attack,
+        &mut applied,
+        &mut dice,
+        &mut log,
+    )
+    .expect("no dice needed");
+    assert_eq!(
+        ship.severity[usize::from(weapon_location)],
+        1,
+        "a wreck takes no more"
+    );
+}
+
+/// Repair Systems jury-rigs a location: its thrust loss stops until it is
+/// hit again. The corvette's M-drive engineer (2, EDU 9: +1) at severity 2
+/// (DM -2) rolls 4 + 4 = 8 + 1 = 9 against 8.
+#[test]
+fn repair_jury_rigs_until_hit_again() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::Short);
+    let m_drive = location("m-drive") as u8;
+    let label = b.labels[0];
+    let mut applied = broadside_crew_2d6::Applied::default();
+    sys.critical(
+        b.ship_mut(Side::A),
+        label,
+        m_drive,
+        2,
+        broadside_crew_2d6::Cause::Attack,
+        &mut applied,
+        &mut ScriptedDice::new([]),
+        &mut NullSink,
+    )
+    .expect("no dice");
+    assert_eq!(b.ship(Side::A).thrust(&sys.rules), 3);
+    let engineer = 6; // Olu Baye, engineer-m-drive and engineer-power
+    let mut dice = ScriptedDice::new([4, 4]);
+    sys.repair(
+        &mut b,
+        Side::A,
+        engineer,
+        Repairable::Location(m_drive),
+        &mut dice,
+        &mut NullSink,
+    )
+    .expect("repair");
+    assert_eq!(b.ship(Side::A).thrust(&sys.rules), 4, "jury-rigged");
+    assert!(!sys.can_repair(&b, Side::A, Repairable::Location(m_drive)));
+    sys.critical(
+        b.ship_mut(Side::A),
+        label,
+        m_drive,
+        1,
+        broadside_crew_2d6::Cause::Attack,
+        &mut applied,
+        &mut ScriptedDice::new([]),
+        &mut NullSink,
+    )
+    .expect("no dice");
+    assert_eq!(b.ship(Side::A).severity[usize::from(m_drive)], 3);
+    assert_eq!(
+        b.ship(Side::A).thrust(&sys.rules),
+        2,
+        "hit again: the repair is undone"
+    );
+    assert!(!sys.can_repair(&b, Side::A, Repairable::Location(location("hull") as u8)));
+}
+
+/// Range: closing thrust accumulates over rounds; both ships' thrust adds,
+/// a pursuit subtracts; leaving a band costs that band's thrust.
+#[test]
+fn range_bands_change_by_accumulated_thrust() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::Long);
+    b.sides[0].applied = 6;
+    b.sides[1].applied = 3;
+    sys.adjust_range(&mut b, &mut NullSink);
+    assert_eq!((b.band, b.closing), (Band::Long, 9));
+    b.sides[0].applied = 4;
+    b.sides[1].applied = -1;
+    sys.adjust_range(&mut b, &mut NullSink);
+    assert_eq!((b.band, b.closing), (Band::Medium, 2));
+    b.sides[0].applied = 0;
+    b.sides[1].applied = -7;
+    sys.adjust_range(&mut b, &mut NullSink);
+    assert_eq!(
+        (b.band, b.closing),
+        (Band::Long, 0),
+        "2 - 7 = -5 opens out of Medium"
+    );
+}
+
+/// Setting up: a failed scan gives the other side a free round; near an
+/// object the starting band is rolled on a d6.
+#[test]
+fn setting_up_and_the_free_round() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::VeryLong);
+    // A near object: 2 on the d6 is Medium. The corvette's scan (2, EDU 9
+    // +1) 3 + 3 = 9 succeeds; the trader's (0, INT 8 +0, civilian -2) 3 + 3
+    // = 4 fails: the corvette gets a free round.
+    let setup = Setup {
+        start_band: None,
+        near_object: true,
+        jump_points: [false, false],
+    };
+    let mut dice = ScriptedDice::new([2, 3, 3, 3, 3]);
+    sys.set_up(&mut b, &setup, &mut dice, &mut NullSink)
+        .expect("setting up");
+    assert_eq!(b.band, Band::Medium);
+    assert_eq!(b.free_round, Some(Side::A));
+    // In the free round the trader cannot react: the scripted tactics ask
+    // for a dodge, which the engine does not even ask for.
+    let t1 = mount(&b, Side::A, "turret-1");
+    let corvette = ScriptedTactics {
+        actions: vec![Order {
+            person: 3,
+            action: Action::Fire {
+                mount: t1,
+                weapon: weapon("beam-laser"),
+            },
+        }],
+        ..ScriptedTactics::default()
+    };
+    let trader = ScriptedTactics {
+        reactions: Reactions {
+            dodge: true,
+            ..Reactions::default()
+        },
+        ..ScriptedTactics::default()
+    };
+    let tactics: [&dyn CrewTactics; 2] = [&corvette, &trader];
+    let mut dice = ScriptedDice::new([1, 1, 1, 6, 6]);
+    sys.free_round(&mut b, tactics, &mut dice, &mut NullSink)
+        .expect("the free round");
+    assert_eq!(
+        dice.used(),
+        3,
+        "the attack's dice and its damage, and no dodge"
+    );
+    assert_eq!(b.surprised, None);
+}
+
+/// Jumps happen only at a marked jump point: a tactic that jumps elsewhere
+/// is an internal error; at the point a successful check leaves at the end
+/// of the turn and the engagement ends with an escape.
+#[test]
+fn jumps_only_at_alderson_points() {
+    let sys = system();
+    let jump = |at_point: bool| {
+        let mut b = battle("trader", "corvette", Band::Long);
+        b.sides[0].at_jump_point = at_point;
+        let trader = ScriptedTactics {
+            actions: vec![Order {
+                person: 4,
+                action: Action::Jump,
+            }],
+            ..ScriptedTactics::default()
+        };
+        let idle = ScriptedTactics::default();
+        let tactics: [&dyn CrewTactics; 2] = [&trader, &idle];
+        let mut dice = ScriptedDice::new([3, 3]);
+        let result = sys.attack_step(&mut b, [true, false], tactics, &mut dice, &mut NullSink);
+        (result, b)
+    };
+    let (result, _) = jump(false);
+    assert!(
+        matches!(result, Err(broadside_core::ResolveError::Internal(_))),
+        "{result:?}"
+    );
+    let (result, mut b) = jump(true);
+    result.expect("the jump check");
+    assert!(b.sides[0].jumping);
+    sys.end_of_round(&mut b, &mut NullSink);
+    let sequence = Sequence {
+        system: sys,
+        setup: Setup::default(),
+    };
+    assert_eq!(sequence.verdict(&b), Some(Verdict::Escaped(Side::A)));
+}
+
+/// A tactic that asks for a reaction the ship cannot make is a bug: an
+/// internal error, never silently corrected.
+#[test]
+fn illegal_tactics_are_internal_errors() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::Short);
+    let t1 = mount(&b, Side::A, "turret-1");
+    let corvette = ScriptedTactics {
+        actions: vec![Order {
+            person: 3,
+            action: Action::Fire {
+                mount: t1,
+                weapon: weapon("beam-laser"),
+            },
+        }],
+        ..ScriptedTactics::default()
+    };
+    let trader = ScriptedTactics {
+        reactions: Reactions {
+            point_defence: 1,
+            ..Reactions::default()
+        },
+        ..ScriptedTactics::default()
+    };
+    let tactics: [&dyn CrewTactics; 2] = [&corvette, &trader];
+    let mut dice = ScriptedDice::new([3, 3]);
+    let result = sys.attack_step(&mut b, [true, true], tactics, &mut dice, &mut NullSink);
+    assert!(
+        matches!(result, Err(broadside_core::ResolveError::Internal(_))),
+        "{result:?}"
+    );
+    // A gunner given a mount that is not theirs.
+    let mut b = battle("corvette", "trader", Band::Short);
+    let wrong = ScriptedTactics {
+        actions: vec![Order {
+            person: 4,
+            action: Action::Fire {
+                mount: t1,
+                weapon: weapon("beam-laser"),
+            },
+        }],
+        ..ScriptedTactics::default()
+    };
+    let idle = ScriptedTactics::default();
+    let tactics: [&dyn CrewTactics; 2] = [&wrong, &idle];
+    let result = sys.attack_step(
+        &mut b,
+        [true, true],
+        tactics,
+        &mut ScriptedDice::new([]),
+        &mut NullSink,
+    );
+    assert!(
+        matches!(result, Err(broadside_core::ResolveError::Internal(_))),
+        "{result:?}"
+    );
+}
+
+/// An initiative tie is settled by a d6: 1-3 side A, 4-6 side B.
+#[test]
+fn initiative_ties_are_rolled_off() {
+    let sys = system();
+    let mut b = battle("corvette", "corvette", Band::Long);
+    // Both: Tactics 2 + 3 = 5 + 3 = 8 (Effect 0), initiative 1 + 1 + 6 = 8.
+    let mut dice = ScriptedDice::new([2, 3, 1, 1, 2, 3, 1, 1, 5]);
+    sys.initiative_step(&mut b, &mut dice, &mut NullSink)
+        .expect("initiative");
+    assert_eq!(b.order, [Side::B, Side::A]);
+}
+
+/// Boarding holds the ships together: the range stays Adjacent.
+#[test]
+fn boarding_grapples_at_adjacent() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::Adjacent);
+    b.sides[0].thrust_left = 4;
+    // Corvette Pilot 2 + DEX 1: 5 + 5 + 3 = 13 (Effect +5); trader's 1 + 0:
+    // 3 + 3 + 1 = 7 (Effect -1).
+    let mut dice = ScriptedDice::new([5, 5, 3, 3]);
+    sys.boarding(&mut b, Side::A, &mut dice, &mut NullSink)
+        .expect("boarding");
+    assert!(b.grappled);
+    b.sides[1].applied = -1;
+    let mut log = EventLog::default();
+    sys.adjust_range(&mut b, &mut log);
+    assert_eq!(b.band, Band::Adjacent);
+    let mut far = battle("corvette", "trader", Band::Close);
+    far.sides[0].thrust_left = 4;
+    assert!(
+        sys.boarding(&mut far, Side::A, &mut ScriptedDice::new([]), &mut NullSink)
+            .is_err()
+    );
+}
+
+/// A refused attack through `AttackResolution` changes nothing and emits
+/// nothing.
+#[test]
+fn a_refused_attack_changes_nothing() {
+    let sys = system();
+    let b = battle("corvette", "trader", Band::Long);
+    let mut after = b.clone();
+    let attack = Attack {
+        attacker: Side::A,
+        weaponry: Weaponry::Direct {
+            mount: 0,
+            weapon: weapon("beam-laser"),
+        },
+        reactions: Reactions::default(),
+    };
+    let mut log = EventLog::default();
+    let mut dice = ScriptedDice::new([6, 6, 6]);
+    let result = sys.resolve_attack(&mut after, &attack, &mut dice, &mut log);
+    assert!(matches!(
+        result,
+        Err(broadside_core::ResolveError::Refused(_))
+    ));
+    assert_eq!(after, b);
+    assert!(log.events.is_empty());
+    assert_eq!(dice.used(), 0);
+}
+
+/// Tables: every table has a kebab-case id and rows that `cell` finds,
+/// including "4-", "13+" and ranges.
+#[test]
+fn tables_read_by_label_and_number() {
+    let tables = Ruleset::tables(system());
+    for table in &tables {
+        assert_eq!(
+            table.id,
+            broadside_core::ruleset::kebab(&table.id),
+            "{}",
+            table.id
+        );
+        for row in &table.rows {
+            assert_eq!(
+                row.cells.len(),
+                table.columns.len(),
+                "{} {}",
+                table.id,
+                row.label
+            );
+        }
+    }
+    let find = |id: &str| {
+        tables
+            .iter()
+            .find(|t| t.id == id)
+            .unwrap_or_else(|| panic!("no table {id}"))
+    };
+    let reactions = find("reactions");
+    assert_eq!(reactions.cell("-2", None).unwrap(), "1");
+    assert_eq!(reactions.cell("7", None).unwrap(), "2");
+    assert_eq!(reactions.cell("13+", None).unwrap(), "4");
+    assert_eq!(reactions.cell("20", None).unwrap(), "4");
+    let chain = find("chain-dm");
+    assert_eq!(chain.cell("-4", None).unwrap(), "-2");
+    assert_eq!(chain.cell("9", None).unwrap(), "+2");
+    assert_eq!(find("characteristic-dm").cell("10", None).unwrap(), "+1");
+    assert_eq!(
+        find("critical-locations")
+            .cell("8", Some("location"))
+            .unwrap(),
+        "m-drive"
+    );
+    assert_eq!(
+        find("range-bands")
+            .cell("very-long", Some("attack dm"))
+            .unwrap(),
+        "-4"
+    );
+    assert_eq!(find("starting-band").cell("2", None).unwrap(), "medium");
+}
+
+/// The scripted run from the free round onward is stable under replay:
+/// the same dice give the same battle.
+#[test]
+fn steps_replay_exactly() {
+    let sys = system();
+    let run = || {
+        let mut b = battle("corvette", "trader", Band::Short);
+        let mut script = Script::new(&[3, 4, 2, 2, 5, 6, 1, 2, 4]);
+        let (dice, sink) = script.parts();
+        sys.initiative_step(&mut b, dice, sink).expect("initiative");
+        b
+    };
+    assert_eq!(run(), run());
+}
