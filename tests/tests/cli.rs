@@ -103,7 +103,13 @@ fn table_damage_table() {
 /// Seed 000, Damage Table example: a modified roll of 83 is a defense hit.
 #[test]
 fn table_damage_table_row_83() {
+    // A row of a table with several columns, without a column, is the whole row.
     let out = cli_ok(&["table", "percentile", "damage-table", "83"]);
+    assert_eq!(
+        out,
+        "result: defense-hit\ntype of damage: Defense hit: ICM; SS; PS; ES; MS\n"
+    );
+    let out = cli_ok(&["table", "percentile", "damage-table", "83", "result"]);
     assert_eq!(out, "defense-hit\n");
     let out = cli_ok(&[
         "table",
@@ -113,9 +119,10 @@ fn table_damage_table_row_83() {
         "type of damage",
     ]);
     assert_eq!(out, "Defense hit: ICM; SS; PS; ES; MS\n");
-    // The open-ended first row reads negative rolls.
-    // `--` lets a negative roll through as a value rather than a flag.
-    let out = cli_ok(&["table", "percentile", "damage-table", "--", "-19"]);
+    // The open-ended first row reads negative rolls, given plainly or after `--`.
+    let out = cli_ok(&["table", "percentile", "damage-table", "--", "-19", "result"]);
+    assert_eq!(out, "double-hull-hit\n");
+    let out = cli_ok(&["table", "percentile", "damage-table", "-19", "result"]);
     assert_eq!(out, "double-hull-hit\n");
 }
 

@@ -223,3 +223,54 @@ fn an_unknown_ship_is_bad_input() {
         "unknown ship 'battlestar'",
     );
 }
+
+/// The swarm table's smallest column is a swarm of 3; a smaller swarm reads
+/// it but never scores more hits than it has craft. Seeded carrier duels show
+/// swarms of 1 and 2 reading rows that print 3 hits.
+#[test]
+fn a_swarm_never_scores_more_hits_than_it_has_craft() {
+    let mut capped = 0;
+    for trial in ["1", "2", "3", "4", "5", "6", "7", "8"] {
+        let log = cli_ok(&[
+            "duel",
+            "action-d10",
+            "carrier",
+            "destroyer",
+            "--seed",
+            "7",
+            "--replay",
+            trial,
+        ]);
+        let lines: Vec<&str> = log.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(rest) = line.split("(a swarm of ").nth(1) else {
+                continue;
+            };
+            let size: u32 = rest
+                .split(')')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("a swarm size");
+            let printed: u32 = line
+                .rsplit(": ")
+                .next()
+                .and_then(|h| h.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .expect("a hit count");
+            if printed > size {
+                capped += 1;
+                assert_eq!(
+                    lines.get(i + 1).copied(),
+                    Some(
+                        format!("ruling: a swarm of {size} scores at most {size} hit(s)").as_str()
+                    ),
+                    "trial {trial}: {line}"
+                );
+            }
+        }
+    }
+    assert!(
+        capped > 0,
+        "the seeded duels no longer show a small swarm reading the 3 column"
+    );
+}

@@ -521,7 +521,10 @@ impl ActionD10 {
                 let _ = outcome.rolls.try_push(face);
                 let roll = face as i32 + number;
                 let row = rules.swarm.row(roll);
-                let hits = row.hits[column];
+                // The smallest column is a swarm of 3; a smaller swarm reads
+                // it, but cannot score more hits than it has craft.
+                let printed = row.hits[column];
+                let hits = printed.min(strike.swarm.try_into().unwrap_or(printed));
                 sink.emit(|| Event::Roll {
                     purpose: format!("swarm roll, {number:+}"),
                     dice: "1d10".into(),
@@ -534,8 +537,13 @@ impl ActionD10 {
                         rules.swarm.columns[column], strike.swarm
                     ),
                     roll,
-                    row: format!("row {}: {hits} hit(s)", row.label),
+                    row: format!("row {}: {printed} hit(s)", row.label),
                 });
+                if hits < printed {
+                    sink.emit(|| Event::Ruling {
+                        text: format!("a swarm of {} scores at most {hits} hit(s)", strike.swarm),
+                    });
+                }
                 outcome.hits += hits;
             }
         } else {

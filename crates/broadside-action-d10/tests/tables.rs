@@ -86,7 +86,7 @@ fn swarmer_hits_open_rows_are_found_by_number() {
         );
     }
     assert_eq!(cell("swarmer-hits", "11", Some("3")).unwrap(), "3");
-    assert_eq!(cell("swarmer-hits", "1", None).unwrap(), "1");
+    assert_eq!(cell("swarmer-hits", "1", Some("3")).unwrap(), "1");
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn sub_tables_read_by_roll() {
 #[test]
 fn weapon_tables_read_by_range() {
     assert_eq!(cell("heavy-laser", "5", Some("to-hit")).unwrap(), "6");
-    assert_eq!(cell("rocket-pack", "0", None).unwrap(), "+2");
+    assert_eq!(cell("rocket-pack", "0", Some("row modifier")).unwrap(), "+2");
     assert_eq!(
         cell("weapons", "seeker-launcher", Some("kind")).unwrap(),
         "seeker"

@@ -191,6 +191,26 @@ fn table_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     })?;
     match m.get_one::<String>("row") {
         None => print_table(table, json, out),
+        Some(row) if m.get_one::<String>("column").is_none() && table.columns.len() > 1 => {
+            // A row without a column: the whole row, one cell per column.
+            let found = table.find_row(row)?;
+            if json {
+                let cells: serde_json::Map<String, Value> = table
+                    .columns
+                    .iter()
+                    .cloned()
+                    .zip(found.cells.iter().map(|c| json!(c)))
+                    .collect();
+                return json_line(
+                    out,
+                    &json!({"system": id, "table": table.id, "row": found.label, "cells": cells}),
+                );
+            }
+            for (column, cell) in table.columns.iter().zip(&found.cells) {
+                writeln!(out, "{column}: {cell}")?;
+            }
+            Ok(())
+        }
         Some(row) => {
             let column = m.get_one::<String>("column").map(String::as_str);
             let cell = table.cell(row, column)?;

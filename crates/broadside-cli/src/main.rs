@@ -76,6 +76,14 @@ fn main() -> ExitCode {
             let rendered = error.render().to_string();
             let first = rendered.lines().next().unwrap_or("error: bad arguments");
             let text = first.strip_prefix("error: ").unwrap_or(first);
+            // clap lists missing arguments on lines of their own; name them
+            // on the one line.
+            let text = match error.get(ContextKind::InvalidArg) {
+                Some(ContextValue::Strings(args)) if text.ends_with(':') => {
+                    format!("{text} {}", args.join(", "))
+                }
+                _ => text.to_owned(),
+            };
             let known = [ContextKind::ValidValue, ContextKind::ValidSubcommand]
                 .into_iter()
                 .find_map(|kind| match error.get(kind) {

@@ -238,14 +238,24 @@ pub struct TableRowView {
 }
 
 impl TableView {
-    /// The cell at a row and column label, or the first column's cell when
-    /// no column is named. Row and column labels are matched exactly, then
+    /// The cell at a row and column label; a column need not be named when
+    /// the table has only one. Row and column labels are matched exactly, then
     /// by kebab-case id of the label, then (rows only) by a number falling in
     /// a `from-to` row label.
     pub fn cell(&self, row: &str, column: Option<&str>) -> Result<&str, ResolveError> {
         let row_view = self.find_row(row)?;
         let index = match column {
-            None => 0,
+            None if self.columns.len() <= 1 => 0,
+            None => {
+                return Err(ResolveError::bad_option(
+                    "column",
+                    format!(
+                        "table {} has several columns: name one of {}",
+                        self.id,
+                        self.columns.join(", ")
+                    ),
+                ));
+            }
             Some(column) => self
                 .columns
                 .iter()
