@@ -524,7 +524,7 @@ impl ActionD10 {
                 // The smallest column is a swarm of 3; a smaller swarm reads
                 // it, but cannot score more hits than it has craft.
                 let printed = row.hits[column];
-                let hits = printed.min(strike.swarm.try_into().unwrap_or(printed));
+                let hits = printed.min(strike.swarm);
                 sink.emit(|| Event::Roll {
                     purpose: format!("swarm roll, {number:+}"),
                     dice: "1d10".into(),

@@ -108,7 +108,10 @@ fn sub_tables_read_by_roll() {
 #[test]
 fn weapon_tables_read_by_range() {
     assert_eq!(cell("heavy-laser", "5", Some("to-hit")).unwrap(), "6");
-    assert_eq!(cell("rocket-pack", "0", Some("row modifier")).unwrap(), "+2");
+    assert_eq!(
+        cell("rocket-pack", "0", Some("row modifier")).unwrap(),
+        "+2"
+    );
     assert_eq!(
         cell("weapons", "seeker-launcher", Some("kind")).unwrap(),
         "seeker"
