@@ -1325,8 +1325,9 @@ impl AttackResolution for Crew2d6 {
                         self.rules.band(battle.band).name
                     ),
                 });
-                let mut salvo = self.make_salvo(battle, side, weapon, missiles, 0);
-                salvo.dm = dm.clamp(-100, 100) as i8;
+                // The same rule as in play: the gunner's DMs count only for
+                // a salvo that attacks this round.
+                let salvo = self.make_salvo(battle, side, weapon, missiles, dm);
                 let flight = salvo.rounds_left;
                 if flight > 0 {
                     sink.emit(|| Event::Ruling {
