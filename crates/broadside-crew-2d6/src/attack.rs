@@ -686,15 +686,7 @@ impl Crew2d6 {
         battle.side_mut(side).thrust_left -= task.thrust;
         let burned = self.take_reaction(battle, side, sink);
         let check = self.check(
-            &Checker {
-                ship: battle.ship(side),
-                label: battle.labels[side.index()],
-                person: pilot,
-                task: Task::Dodge,
-                mount_skill: None,
-                also_skill: None,
-                bane: false,
-            },
+            &Checker::plain(battle, side, pilot, Task::Dodge),
             &[],
             dice,
             sink,
@@ -910,15 +902,7 @@ impl Crew2d6 {
         });
         let burned = self.take_reaction(battle, side, sink);
         let check = self.check(
-            &Checker {
-                ship: battle.ship(side),
-                label: battle.labels[side.index()],
-                person: operator,
-                task: Task::Ecm,
-                mount_skill: None,
-                also_skill: None,
-                bane: false,
-            },
+            &Checker::plain(battle, side, operator, Task::Ecm),
             &[],
             dice,
             sink,

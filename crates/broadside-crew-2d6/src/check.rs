@@ -10,6 +10,7 @@ use arrayvec::ArrayVec;
 use broadside_core::{Dice, Die, Event, EventSink, ResolveError, Side};
 
 use crate::Crew2d6;
+use crate::battle::Battle;
 use crate::model::{Band, Characteristic, ClassId, Rules, SkillId, Task, WeaponId};
 use crate::ship::Ship;
 
@@ -151,6 +152,22 @@ pub struct Checker<'a> {
     pub also_skill: Option<SkillId>,
     /// The attack suffers a Bane.
     pub bane: bool,
+}
+
+impl<'a> Checker<'a> {
+    /// A check by a crew member of a side's ship on a task, with no mount
+    /// specialty, no second skill and no Bane: most checks of the rules.
+    pub fn plain(battle: &'a Battle, side: Side, person: u8, task: Task) -> Checker<'a> {
+        Checker {
+            ship: battle.ship(side),
+            label: battle.labels[side.index()],
+            person,
+            task,
+            mount_skill: None,
+            also_skill: None,
+            bane: false,
+        }
+    }
 }
 
 impl Crew2d6 {

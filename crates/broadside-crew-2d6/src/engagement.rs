@@ -275,16 +275,8 @@ impl Crew2d6 {
             .filter_map(|p| class.holder(p))
             .filter(|&p| battle.side(side).acted & (1 << p) == 0)
             .max_by_key(|&p| {
-                self.skill_level(&Checker {
-                    ship: battle.ship(side),
-                    label,
-                    person: p,
-                    task: Task::Overcharge,
-                    mount_skill: None,
-                    also_skill: None,
-                    bane: false,
-                })
-                .0
+                self.skill_level(&Checker::plain(battle, side, p, Task::Overcharge))
+                    .0
             })
             .ok_or_else(|| {
                 ResolveError::Refused(format!(
@@ -298,15 +290,7 @@ impl Crew2d6 {
             action: rules.task(Task::Overcharge).name.clone(),
         });
         let check = self.check(
-            &Checker {
-                ship: battle.ship(side),
-                label,
-                person: engineer,
-                task: Task::Overcharge,
-                mount_skill: None,
-                also_skill: None,
-                bane: false,
-            },
+            &Checker::plain(battle, side, engineer, Task::Overcharge),
             &[],
             dice,
             sink,
@@ -512,15 +496,7 @@ impl Crew2d6 {
             ),
         });
         let check = self.check(
-            &Checker {
-                ship: battle.ship(side),
-                label,
-                person: pilot,
-                task: Task::Maneuver,
-                mount_skill: None,
-                also_skill: None,
-                bane: false,
-            },
+            &Checker::plain(battle, side, pilot, Task::Maneuver),
             &[],
             dice,
             sink,
@@ -582,15 +558,7 @@ impl Crew2d6 {
             action: format!("{} for {}", task.name, m.id),
         });
         let check = self.check(
-            &Checker {
-                ship: battle.ship(side),
-                label,
-                person: pilot,
-                task: Task::LineUpShot,
-                mount_skill: None,
-                also_skill: None,
-                bane: false,
-            },
+            &Checker::plain(battle, side, pilot, Task::LineUpShot),
             &[],
             dice,
             sink,
@@ -677,29 +645,13 @@ impl Crew2d6 {
             action: format!("{} against the {}", task.name, battle.name(rules, defender)),
         });
         let mine = self.check(
-            &Checker {
-                ship: battle.ship(side),
-                label: battle.labels[side.index()],
-                person: pilot,
-                task: Task::Boarding,
-                mount_skill: None,
-                also_skill: None,
-                bane: false,
-            },
+            &Checker::plain(battle, side, pilot, Task::Boarding),
             &[],
             dice,
             sink,
         )?;
         let theirs = self.check(
-            &Checker {
-                ship: battle.ship(defender),
-                label: battle.labels[defender.index()],
-                person: their_pilot,
-                task: Task::Boarding,
-                mount_skill: None,
-                also_skill: None,
-                bane: false,
-            },
+            &Checker::plain(battle, defender, their_pilot, Task::Boarding),
             &[],
             dice,
             sink,
@@ -857,7 +809,7 @@ impl Crew2d6 {
                 declare(battle, sink, &|| rules.task(Task::Inspire).name.clone());
                 let check = self
                     .check(
-                        &crew_checker(battle, side, person, Task::Inspire),
+                        &Checker::plain(battle, side, person, Task::Inspire),
                         &[],
                         dice,
                         sink,
@@ -884,7 +836,7 @@ impl Crew2d6 {
                     battle.side(side).jam_comms
                 };
                 self.check(
-                    &crew_checker(battle, side, person, task),
+                    &Checker::plain(battle, side, person, task),
                     &jammed(jam),
                     dice,
                     sink,
@@ -899,7 +851,7 @@ impl Crew2d6 {
                 };
                 declare(battle, sink, &|| rules.task(task).name.clone());
                 let check = self
-                    .check(&crew_checker(battle, side, person, task), &[], dice, sink)
+                    .check(&Checker::plain(battle, side, person, task), &[], dice, sink)
                     .map_err(tactic_error)?;
                 if check.effect > 0 {
                     let dm = -check.effect;
@@ -941,7 +893,7 @@ impl Crew2d6 {
                 let jam = battle.side(side).jam_sensors;
                 let check = self
                     .check(
-                        &crew_checker(battle, side, person, Task::TargetingSolution),
+                        &Checker::plain(battle, side, person, Task::TargetingSolution),
                         &jammed(jam),
                         dice,
                         sink,
@@ -972,7 +924,7 @@ impl Crew2d6 {
                 declare(battle, sink, &|| rules.task(Task::Jump).name.clone());
                 let check = self
                     .check(
-                        &crew_checker(battle, side, person, Task::Jump),
+                        &Checker::plain(battle, side, person, Task::Jump),
                         &[],
                         dice,
                         sink,
@@ -1374,15 +1326,7 @@ impl Crew2d6 {
                 action: "scans for the enemy".into(),
             });
             let check = self.check(
-                &Checker {
-                    ship: battle.ship(side),
-                    label: battle.labels[side.index()],
-                    person: operator,
-                    task: Task::Scan,
-                    mount_skill: None,
-                    also_skill: None,
-                    bane: false,
-                },
+                &Checker::plain(battle, side, operator, Task::Scan),
                 &[],
                 dice,
                 sink,
@@ -1468,19 +1412,6 @@ impl Crew2d6 {
     /// Whether a side's ship can still fight: present and armed.
     pub fn can_fight(&self, battle: &Battle, side: Side) -> bool {
         battle.present(side) && battle.ship(side).is_armed(&self.rules)
-    }
-}
-
-/// The check of a crew member's own task, with no mount and no Bane.
-fn crew_checker(battle: &Battle, side: Side, person: u8, task: Task) -> Checker<'_> {
-    Checker {
-        ship: battle.ship(side),
-        label: battle.labels[side.index()],
-        person,
-        task,
-        mount_skill: None,
-        also_skill: None,
-        bane: false,
     }
 }
 
