@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::dice::DiceError;
+use crate::ruleset::SourceFile;
 
 /// Why an attack, engagement or query could not be resolved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -124,6 +125,30 @@ impl DataProblems {
             key: key.into(),
             message: message.into(),
         });
+    }
+
+    /// The file of this name among a ruleset's files, or `None` with a
+    /// problem recorded saying it is missing.
+    pub fn source<'a>(&mut self, files: &'a [SourceFile], name: &str) -> Option<&'a SourceFile> {
+        let found = files.iter().find(|f| f.name == name);
+        if found.is_none() {
+            self.push(name, "", "the file is missing");
+        }
+        found
+    }
+
+    /// Records a file that could not be read as data, at the line holding
+    /// byte `offset` when the reader says where.
+    pub fn unreadable(&mut self, file: &SourceFile, offset: Option<usize>, message: &str) {
+        let line = offset
+            .map(|at| {
+                format!(
+                    "line {}: ",
+                    file.text[..at.min(file.text.len())].lines().count().max(1)
+                )
+            })
+            .unwrap_or_default();
+        self.push(&file.name, "", format!("{line}{}", message.trim()));
     }
 
     /// Whether no problem was found.

@@ -275,21 +275,10 @@ fn parse<T: for<'de> Deserialize<'de>>(
     name: &str,
     problems: &mut DataProblems,
 ) -> Option<T> {
-    let Some(file) = files.iter().find(|f| f.name == name) else {
-        problems.push(name, "", "the file is missing");
-        return None;
-    };
-    match toml::from_str(&file.text) {
-        Ok(value) => Some(value),
-        Err(error) => {
-            let line = error
-                .span()
-                .map(|span| format!("line {}: ", file.text[..span.start].lines().count().max(1)))
-                .unwrap_or_default();
-            problems.push(name, "", format!("{line}{}", error.message().trim()));
-            None
-        }
-    }
+    let file = problems.source(files, name)?;
+    toml::from_str(&file.text)
+        .map_err(|e| problems.unreadable(file, e.span().map(|s| s.start), e.message()))
+        .ok()
 }
 
 /// A whole number checked against a range; out-of-range values are reported
