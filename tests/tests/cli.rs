@@ -57,7 +57,7 @@ fn systems_json_lists_percentile() {
 fn ships_percentile_text() {
     check_cli(
         "cli_ships_percentile_text",
-        "broadside ships percentile: the Advanced Game ship list (reference/percentile.md)",
+        "broadside ships percentile: the Advanced Game ship list (Knight Hawks rulebook)",
         &["ships", "percentile"],
     );
 }

@@ -160,7 +160,7 @@ fn break_apart_roll_28_breaks_apart() {
 fn head_on_laser_cannon_at_4_hexes() {
     check_resolve(
         "reference_head_on_laser_cannon_4_hexes_50_percent",
-        "reference/percentile.md, Fire: laser cannon against a reflective hull at 4 hexes, head-on: 60 + 10 - 20 = 50%",
+        "Knight Hawks rulebook, Fire: laser cannon against a reflective hull at 4 hexes, head-on: 60 + 10 - 20 = 50%",
         "frigate",
         "destroyer",
         &[
@@ -180,7 +180,7 @@ fn head_on_laser_cannon_at_4_hexes() {
 fn battleship_repair_turn() {
     check_repair(
         "reference_battleship_repair_turn",
-        "reference/percentile.md, Repairs: battleship DCR 200: fire 50 (89 fails), torpedoes 50 (24 repaired), drive 50 (62 fails), drive 50 (30: +1 ADF)",
+        "Knight Hawks rulebook, Repairs: battleship DCR 200: fire 50 (89 fails), torpedoes 50 (24 repaired), drive 50 (62 fails), drive 50 (30: +1 ADF)",
         "battleship",
         &[Damage::Fire, Damage::Weapon("torpedo"), Damage::Adf(1)],
         &[
