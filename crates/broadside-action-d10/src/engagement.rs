@@ -1979,13 +1979,13 @@ impl TurnSequence for Sequence<'_> {
             (0..battle.board.ships.len())
                 .any(|i| battle.sides[i] == side && battle.board.ships[i].status == Status::Escaped)
         };
-        match (fights(Side::A), fights(Side::B)) {
-            (true, true) => None,
-            (true, false) if escaped(Side::B) => Some(Verdict::Escaped(Side::B)),
-            (false, true) if escaped(Side::A) => Some(Verdict::Escaped(Side::A)),
-            (true, false) => Some(Verdict::Winner(Side::A)),
-            (false, true) => Some(Verdict::Winner(Side::B)),
-            (false, false) => Some(Verdict::Draw),
+        let (a, b) = (fights(Side::A), fights(Side::B));
+        // A side that is out of the fight because it jumped away escaped;
+        // it did not lose.
+        match Verdict::from_able(a, b) {
+            Some(Verdict::Winner(Side::A)) if escaped(Side::B) => Some(Verdict::Escaped(Side::B)),
+            Some(Verdict::Winner(Side::B)) if escaped(Side::A) => Some(Verdict::Escaped(Side::A)),
+            verdict => verdict,
         }
     }
 }

@@ -125,6 +125,19 @@ pub enum Verdict {
     Undecided,
 }
 
+impl Verdict {
+    /// The verdict from whether each side still has a ship that can fight:
+    /// `None` while both can, a winner when one can, a draw when neither can.
+    pub fn from_able(a: bool, b: bool) -> Option<Verdict> {
+        match (a, b) {
+            (true, true) => None,
+            (true, false) => Some(Verdict::Winner(Side::A)),
+            (false, true) => Some(Verdict::Winner(Side::B)),
+            (false, false) => Some(Verdict::Draw),
+        }
+    }
+}
+
 /// Plays a system's game turns as an ordered list of phases.
 ///
 /// # Contract for implementors

@@ -362,41 +362,28 @@ impl Crew2d6 {
             return;
         }
         battle.closing += net;
+        // Closing and opening are one rule mirrored: each band's thrust
+        // accumulated moves the ships one band, until the thrust left is
+        // short of the next band's cost or there is no band further.
         loop {
             let cost = rules.band(battle.band).thrust;
-            if battle.closing >= cost {
-                match battle.band.closer() {
-                    Some(band) => {
-                        battle.closing -= cost;
-                        battle.band = band;
-                        sink.emit(|| Event::Effect {
-                            ship: "both ships".into(),
-                            effect: format!("close to {} range", rules.band(band).name),
-                        });
-                    }
-                    None => {
-                        battle.closing = 0;
-                        break;
-                    }
-                }
+            let (next, sign, verb) = if battle.closing >= cost {
+                (battle.band.closer(), 1, "close")
             } else if battle.closing <= -cost {
-                match battle.band.farther() {
-                    Some(band) => {
-                        battle.closing += cost;
-                        battle.band = band;
-                        sink.emit(|| Event::Effect {
-                            ship: "both ships".into(),
-                            effect: format!("open to {} range", rules.band(band).name),
-                        });
-                    }
-                    None => {
-                        battle.closing = 0;
-                        break;
-                    }
-                }
+                (battle.band.farther(), -1, "open")
             } else {
                 break;
-            }
+            };
+            let Some(band) = next else {
+                battle.closing = 0;
+                break;
+            };
+            battle.closing -= sign * cost;
+            battle.band = band;
+            sink.emit(|| Event::Effect {
+                ship: "both ships".into(),
+                effect: format!("{verb} to {} range", rules.band(band).name),
+            });
         }
         let (band, closing) = (battle.band, battle.closing);
         sink.emit(|| Event::Effect {
@@ -1463,15 +1450,10 @@ impl TurnSequence for Sequence<'_> {
             (false, true) => return Some(Verdict::Escaped(Side::B)),
             (false, false) => {}
         }
-        match (
+        Verdict::from_able(
             self.system.can_fight(battle, Side::A),
             self.system.can_fight(battle, Side::B),
-        ) {
-            (true, true) => None,
-            (true, false) => Some(Verdict::Winner(Side::A)),
-            (false, true) => Some(Verdict::Winner(Side::B)),
-            (false, false) => Some(Verdict::Draw),
-        }
+        )
     }
 }
 

@@ -742,13 +742,8 @@ impl TurnSequence for Sequence<'_> {
     }
 
     fn verdict(&self, battle: &Battle) -> Option<Verdict> {
-        let lost = |side: Side| battle.board.ships[side.index()].is_destroyed();
-        match (lost(Side::A), lost(Side::B)) {
-            (false, false) => None,
-            (false, true) => Some(Verdict::Winner(Side::A)),
-            (true, false) => Some(Verdict::Winner(Side::B)),
-            (true, true) => Some(Verdict::Draw),
-        }
+        let able = |side: Side| !battle.board.ships[side.index()].is_destroyed();
+        Verdict::from_able(able(Side::A), able(Side::B))
     }
 }
 

@@ -1067,12 +1067,7 @@ impl TurnSequence for Sequence<'_> {
     }
 
     fn verdict(&self, battle: &Battle) -> Option<Verdict> {
-        match (battle.can_fight(Side::A), battle.can_fight(Side::B)) {
-            (true, true) => None,
-            (true, false) => Some(Verdict::Winner(Side::A)),
-            (false, true) => Some(Verdict::Winner(Side::B)),
-            (false, false) => Some(Verdict::Draw),
-        }
+        Verdict::from_able(battle.can_fight(Side::A), battle.can_fight(Side::B))
     }
 }
 
