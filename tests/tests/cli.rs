@@ -100,6 +100,19 @@ fn table_damage_table() {
     );
 }
 
+/// Seed 000, Combat Table: the weapons in the printed order (laser cannon,
+/// laser battery, proton and electron beam batteries, disruptor cannon,
+/// torpedo, assault rocket, rocket battery, mines, seeker missile), not
+/// sorted by name.
+#[test]
+fn table_combat_table_in_printed_order() {
+    check_cli(
+        "cli_table_combat_table",
+        "broadside table percentile combat-table: seed 000, Advanced Game Combat Table, rows in the printed order",
+        &["table", "percentile", "combat-table"],
+    );
+}
+
 /// Seed 000, Damage Table example: a modified roll of 83 is a defense hit.
 #[test]
 fn table_damage_table_row_83() {

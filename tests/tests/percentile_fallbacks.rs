@@ -700,15 +700,29 @@ fn icms_beyond_those_ready_are_refused() {
     );
 }
 
-/// Seed 000: mines attack only ships in their own hex.
+/// Seed 000: mines detonate when an enemy ship enters their hex, and a
+/// seeker when it enters a ship's hex or a ship enters its own: both attack
+/// only ships in their own hex, and the refusal says so in the singular.
 #[test]
-fn mines_at_range_are_refused() {
+fn mines_and_seekers_at_range_are_refused() {
     let b = board(vec![
         ("minelayer", ship("minelayer")),
         ("destroyer", ship("destroyer")),
     ]);
     let m = weapon_mount(&b.ships[0], "mine");
-    check_refused("mines at range 1", &b, &attack(m, 1), "own hex");
+    check_refused(
+        "mines at range 1",
+        &b,
+        &attack(m, 1),
+        "a placed weapon (Mines) can attack only a ship in its own hex (range 0), not one at range 1",
+    );
+    let s = weapon_mount(&b.ships[0], "seeker-missile");
+    check_refused(
+        "a seeker at range 1",
+        &b,
+        &attack(s, 1),
+        "a placed weapon (Seeker Missile) can attack only a ship in its own hex (range 0), not one at range 1",
+    );
 }
 
 /// A weapon the attacker does not carry is refused by `Ruleset::resolve`,

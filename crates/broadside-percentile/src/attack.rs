@@ -3,10 +3,10 @@
 use arrayvec::ArrayVec;
 use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError};
 
-use crate::Percentile;
 use crate::damage::{Applied, Hit};
 use crate::model::{Column, Defence, Rules, Weapon, WeaponId};
 use crate::ship::Ship;
+use crate::{Percentile, count_of};
 
 /// The ships an attack is resolved among, with the names events use.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -182,7 +182,11 @@ impl Percentile {
             && let Some(per_icm) = weapon.per_icm
         {
             let n = i32::from(strike.icms);
-            modify(per_icm * n, &|| format!("{n} ICMs at {per_icm} each"), sink);
+            modify(
+                per_icm * n,
+                &|| format!("{} at {per_icm} each", count_of(n, "ICM", "ICMs")),
+                sink,
+            );
         }
         if attacker.is_some_and(|a| a.damaged.combat_control) {
             modify(
@@ -249,7 +253,7 @@ impl Percentile {
         }
         if weapon.placed && attack.range != 0 {
             return Err(ResolveError::Refused(format!(
-                "{} attack only a ship in their own hex (range 0), not at range {}",
+                "a placed weapon ({}) can attack only a ship in its own hex (range 0), not one at range {}",
                 weapon.name, attack.range
             )));
         }
@@ -338,7 +342,11 @@ impl Percentile {
             }
             sink.emit(|| Event::Declared {
                 actor: board.names[launcher].clone(),
-                action: format!("launches {} ICMs against the {}", strike.icms, weapon.name),
+                action: format!(
+                    "launches {} against the {}",
+                    count_of(strike.icms, "ICM", "ICMs"),
+                    weapon.name
+                ),
             });
         }
 

@@ -3,9 +3,9 @@
 
 use broadside_core::{DamageAllocation, Dice, DiceExpr, Die, Event, EventSink, ResolveError};
 
-use crate::Percentile;
 use crate::model::{Defence, Effect, Loss, Rules, WeaponId};
 use crate::ship::Ship;
+use crate::{Percentile, count_of};
 
 /// What made a hit: named only when the log is written, so a hit costs no
 /// allocation in a Monte Carlo run.
@@ -364,7 +364,11 @@ impl Percentile {
         let max = self.rules.class(target.class).hull;
         sink.emit(|| Event::Effect {
             ship: name.to_owned(),
-            effect: format!("loses {damage} hull points ({} of {max} left)", target.hull),
+            effect: format!(
+                "loses {} ({} of {max} left)",
+                count_of(damage, "hull point", "hull points"),
+                target.hull
+            ),
         });
         if target.hull == 0 {
             sink.emit(|| Event::Effect {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use broadside_core::{DataErrors, DataProblems, DiceExpr, SourceFile};
 use serde::Deserialize;
+use toml::Spanned;
 
 use crate::model::{
     Cell, Column, Constants, DamageRow, Defence, DefenceInfo, Effect, Loss, Rules, ShipClass,
@@ -173,7 +174,8 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
             );
         }
     }
-    let weapons: Option<BTreeMap<String, RawWeapon>> = parse(files, "weapons.toml", &mut problems);
+    let weapons: Option<BTreeMap<String, Spanned<RawWeapon>>> =
+        parse(files, "weapons.toml", &mut problems);
     let defences: Option<BTreeMap<String, RawDefence>> =
         parse(files, "defences.toml", &mut problems);
     let combat: Option<BTreeMap<String, RawCombatRow>> =
@@ -301,14 +303,20 @@ fn validate_defences(
 }
 
 fn validate_weapons(
-    raw: BTreeMap<String, RawWeapon>,
+    raw: BTreeMap<String, Spanned<RawWeapon>>,
     mut combat: BTreeMap<String, RawCombatRow>,
     problems: &mut DataProblems,
 ) -> Vec<Weapon> {
     const FILE: &str = "weapons.toml";
     const TABLE: &str = "combat-table.toml";
+    // Weapons keep the order weapons.toml lists them in, the Combat Table's
+    // printed order, so that tables print as the rulebook does: a map of
+    // tables forgets that order, but each entry's place in the file remains.
+    let mut raw: Vec<(String, Spanned<RawWeapon>)> = raw.into_iter().collect();
+    raw.sort_by_key(|(_, w)| w.span().start);
     let mut out = Vec::new();
     for (id, w) in raw {
+        let w = w.into_inner();
         let key = |field: &str| format!("{id}.{field}");
         let range = match (w.placed, w.range) {
             (true, None) => 0,

@@ -12,11 +12,11 @@ use broadside_core::{
     TrialOutcome, TurnSequence, Verdict,
 };
 
-use crate::Percentile;
 use crate::attack::{Board, Strike};
 use crate::hazards::RepairAttempt;
 use crate::model::{Defence, WeaponId};
 use crate::tactics::{DefaultTactics, PercentileTactics};
+use crate::{Percentile, count_of};
 
 /// Where a ship is and how it moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -416,7 +416,10 @@ impl Percentile {
             battle.mines.remove(m);
             sink.emit(|| Event::Declared {
                 actor: format!("side {}'s mines at {}", field.owner, field.hex),
-                action: format!("detonate against {} ship(s)", victims.len()),
+                action: format!(
+                    "detonate against {}",
+                    count_of(victims.len() as i64, "ship", "ships")
+                ),
             });
             for victim in victims {
                 if !battle.board.ships[victim].is_destroyed() {
@@ -590,6 +593,10 @@ impl Percentile {
             facing = turn_toward(at, facing, goal);
             if !self.ships_in(battle, at).is_empty() {
                 battle.seekers[s].hex = at;
+                sink.emit(|| Event::Effect {
+                    ship: format!("side {}'s seeker", battle.seekers[s].owner),
+                    effect: format!("enters {at}, a hex with a ship, and stops there"),
+                });
                 return self
                     .seeker_detonates(battle, s, tactics, dice, sink)
                     .map(|()| true);
@@ -599,6 +606,11 @@ impl Percentile {
         seeker.hex = at;
         seeker.facing = facing;
         seeker.moves += 1;
+        let owner = seeker.owner;
+        sink.emit(|| Event::Effect {
+            ship: format!("side {owner}'s seeker"),
+            effect: format!("stops at {at} facing {}", facing.index()),
+        });
         if hexes >= 12 {
             // The turn it moves 12 hexes it explodes wherever it is.
             sink.emit(|| Event::Ruling {
@@ -775,11 +787,11 @@ impl Percentile {
         sink.emit(|| Event::Effect {
             ship: name.clone(),
             effect: format!(
-                "moves at speed {} to {} facing {} ({} turns)",
+                "moves at speed {} to {} facing {} ({})",
                 at.speed,
                 at.hex,
                 at.facing.index(),
-                turns.len()
+                count_of(turns.len() as i64, "turn", "turns")
             ),
         });
         // A masking screen lasts only while the ship holds course and speed.
@@ -917,6 +929,16 @@ impl Percentile {
                 used.push(option.mount);
                 declared.push((i, option));
             }
+        }
+        if !declared.is_empty() {
+            sink.emit(|| Event::Declared {
+                actor: format!("side {side}"),
+                action: if defensive {
+                    "fires defensively, as the side that did not move".into()
+                } else {
+                    "fires offensively, as the side that moved".into()
+                },
+            });
         }
         for (i, option) in declared {
             if battle.board.ships[option.target].is_destroyed() {

@@ -2,8 +2,8 @@
 
 use broadside_core::{Dice, Die, Event, EventSink, ResolveError};
 
-use crate::Percentile;
 use crate::ship::{Repairable, Ship};
+use crate::{Percentile, count_of};
 
 /// One repair attempt of a Repair Turn: what, and how many DCR points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -234,8 +234,10 @@ impl Percentile {
                     total: rolled,
                 });
                 format!(
-                    "{restored} hull points repaired ({} of {})",
-                    ship.hull, class.hull
+                    "{} repaired ({} of {})",
+                    count_of(restored, "hull point", "hull points"),
+                    ship.hull,
+                    class.hull
                 )
             }
             Repairable::Drive => {

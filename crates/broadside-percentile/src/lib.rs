@@ -26,6 +26,17 @@ pub use model::Rules;
 pub use ship::{Repairable, Ship};
 pub use tactics::{DefaultTactics, PercentileTactics};
 
+/// `n` followed by the singular or plural noun, as the log prints counts
+/// ("1 ICM", "2 ICMs").
+pub(crate) fn count_of(n: impl Into<i64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// The system's id.
 pub const ID: &str = "percentile";
 
