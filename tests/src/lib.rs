@@ -84,6 +84,16 @@ pub fn percentile_with_civilians() -> &'static Percentile {
     })
 }
 
+/// The percentile system with some numbers of `rules.toml` changed: the
+/// house-rule options, chiefly, which the data of record leaves off.
+pub fn percentile_with(
+    change: impl FnOnce(&mut broadside_percentile::model::Constants),
+) -> Percentile {
+    let mut system = percentile().clone();
+    change(&mut system.rules.constants);
+    system
+}
+
 // ---------------------------------------------------------------------------
 // Ships and their state
 // ---------------------------------------------------------------------------

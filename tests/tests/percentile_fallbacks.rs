@@ -11,10 +11,10 @@ use broadside_core::{Die, ResolveError, ScriptedDice};
 use broadside_percentile::model::{Column, Defence};
 use broadside_percentile::{Attack, Board, Percentile, SystemLost};
 use broadside_tests::{
-    Damage, allocate, allocate_fire, any_weapon_mount, attack, board, check_fire_fallback,
-    check_hull_fallback, check_hull_fallback_in, check_refused, check_resolve, damaged_ship, fire,
-    fire_with, num, percentile, percentile_with_civilians, resolve, resolve_with, ship, ship_of,
-    systems_destroyed, text, weapon_mount,
+    Damage, allocate, allocate_fire, allocate_in, any_weapon_mount, attack, board,
+    check_fire_fallback, check_hull_fallback, check_hull_fallback_in, check_refused, check_resolve,
+    damaged_ship, fire, fire_with, num, percentile, percentile_with, percentile_with_civilians,
+    resolve, resolve_with, ship, ship_of, systems_destroyed, text, weapon_mount,
 };
 
 // ---------------------------------------------------------------------------
@@ -123,34 +123,99 @@ fn weapon_hit_on_a_weapon_already_lost_is_a_hull_hit() {
     );
 }
 
-/// Seed 000, Weapon System Hit: a system already lost is skipped and the next
-/// listed system the ship still has is destroyed; it is not a hull hit while
-/// one remains. A destroyer whose laser cannon is gone takes 66 (DC; LC; AR;
-/// T; LB): no DC, LC lost, no AR, so its torpedoes are destroyed.
+/// Seed 000, Weapon System Hit: "If the damaged ship does not have that
+/// type of system, then the system listed second will be destroyed"; and
+/// "if a hit is scored on a ship's system that has already been destroyed by
+/// damage ..., that hit is treated as a hull hit". A destroyer whose laser
+/// cannon is gone takes 66 (DC; LC; AR; T; LB): it does not have a DC, so
+/// the hit passes to LC, which it has but which is destroyed: a hull hit of
+/// the laser battery's 1d10 = 4 (50 - 4 = 46 left), and its torpedoes stay.
 #[test]
-fn weapon_hit_skips_a_weapon_already_lost() {
+fn weapon_hit_on_a_listed_weapon_already_destroyed_is_a_hull_hit() {
     let destroyer = damaged_ship("destroyer", &[Damage::Weapon("laser-cannon")]);
-    let a = allocate(&destroyer, "laser-battery", false, &[66]);
+    check_hull_fallback(
+        "weapon hit 66 on a destroyer whose laser cannon is destroyed",
+        &destroyer,
+        "laser-battery",
+        &[66, 4],
+        4,
+    );
+}
+
+/// Seed 000, Weapon System Hit: the list names types of system. A
+/// battleship carries three laser batteries (three systems); with one
+/// destroyed it still has that type intact, so row 69 (LB; RB; T; AR; PB;
+/// EB; LC) destroys a second laser battery. With all three destroyed the
+/// same row is a hull hit: 1d10 = 8, 120 - 8 = 112.
+#[test]
+fn weapon_hit_on_a_type_with_an_intact_mount_destroys_it() {
+    let battleship = damaged_ship("battleship", &[Damage::Weapon("laser-battery")]);
+    let a = allocate(&battleship, "laser-battery", false, &[69]);
+    let lb = percentile().rules.weapon_id("laser-battery").unwrap();
+    assert!(!a.applied.fell_back);
+    assert_eq!(a.applied.system_lost, Some(SystemLost::Weapon(lb)));
+    assert_eq!(systems_destroyed(&a.after), 2);
+
+    let stripped = damaged_ship(
+        "battleship",
+        &[
+            Damage::Weapon("laser-battery"),
+            Damage::Weapon("laser-battery"),
+            Damage::Weapon("laser-battery"),
+        ],
+    );
+    check_hull_fallback(
+        "weapon hit 69 on a battleship with every laser battery destroyed",
+        &stripped,
+        "laser-battery",
+        &[69, 8],
+        8,
+    );
+}
+
+/// House rule `skip-destroyed-systems` (off by default): a destroyed system
+/// passes the hit on down the list like one the ship does not have. The
+/// destroyer without its laser cannon takes 66 (DC; LC; AR; T; LB): no DC,
+/// LC destroyed, no AR, so its torpedoes are destroyed and no hull is lost.
+#[test]
+fn skip_destroyed_systems_house_rule_passes_the_hit_down_the_list() {
+    let system = percentile_with(|c| c.skip_destroyed_systems = true);
+    let destroyer = damaged_ship("destroyer", &[Damage::Weapon("laser-cannon")]);
+    let a = allocate_in(&system, &destroyer, "laser-battery", false, &[66]);
     let torpedo = percentile().rules.weapon_id("torpedo").unwrap();
     assert!(!a.applied.fell_back);
     assert_eq!(a.applied.system_lost, Some(SystemLost::Weapon(torpedo)));
     assert_eq!(a.applied.hull_damage, 0);
     assert!(a.after.weapons[any_weapon_mount(&a.after, "torpedo")].destroyed);
     assert_eq!(systems_destroyed(&a.after), 2);
-}
 
-/// Seed 000, Defense Hit: handled like weapon hits. A destroyer whose ICMs
-/// are gone takes 83 (ICM; SS; PS; ES; MS): its masking screen goes. With
-/// masking screen and ICMs both gone, 76 (PS; ES; SS; MS; ICM) is a hull hit.
-#[test]
-fn defense_hit_on_defences_already_lost() {
+    // Defense hits likewise: without ICMs, 83 (ICM; SS; PS; ES; MS) takes the
+    // masking screen.
     let destroyer = damaged_ship("destroyer", &[Damage::Defence("icm")]);
-    let a = allocate(&destroyer, "laser-battery", false, &[83]);
+    let a = allocate_in(&system, &destroyer, "laser-battery", false, &[83]);
     assert_eq!(
         a.applied.system_lost,
         Some(SystemLost::Defence(Defence::MaskingScreen))
     );
     assert!(!a.applied.fell_back);
+}
+
+/// Seed 000, Defense Hit: "handled the same as weapon system hits". A
+/// destroyer whose ICMs are gone takes 83 (ICM; SS; PS; ES; MS): it has ICMs
+/// and they are destroyed, so it is a hull hit, 1d10 = 5, and its masking
+/// screen stays. With masking screen and ICMs both gone, 76 (PS; ES; SS; MS;
+/// ICM) passes PS, ES and SS, which a destroyer does not have, to MS: a hull
+/// hit again.
+#[test]
+fn defense_hit_on_defences_already_lost() {
+    let destroyer = damaged_ship("destroyer", &[Damage::Defence("icm")]);
+    check_hull_fallback(
+        "defense hit 83 on a destroyer whose ICMs are destroyed",
+        &destroyer,
+        "laser-battery",
+        &[83, 5],
+        5,
+    );
 
     let stripped = damaged_ship(
         "destroyer",
@@ -347,21 +412,50 @@ fn power_short_circuit_stops_screens_and_icms() {
 
 /// Seed 000, Disastrous Fire: "DCR cut in half; lose entire ADF and MR; -10%
 /// on all attacks; roll additional damage at +20 each turn". On a destroyer
-/// already burning with its combat control hit, the other parts apply (DCR
-/// 38, ADF 0, MR 0) and it is no hull hit. 97 + 20 (disruptor) = 117.
+/// already burning with its combat control hit, the parts that can happen
+/// apply (DCR 75 / 2 rounded up = 38, ADF 0, MR 0), and the parts already
+/// in effect are hull damage: "a result that would cause a second fire is
+/// treated as hull damage", and "any more hits on that system [combat
+/// control] are considered hull hits". One normal hull hit for the result:
+/// 97 + 20 (disruptor) = 117; 3d10 = 2 + 3 + 4 = 9, 50 - 9 = 41 left.
 #[test]
-fn disastrous_fire_applies_only_the_parts_not_in_effect() {
+fn disastrous_fire_on_a_burning_ship_applies_the_rest_and_a_hull_hit() {
     let destroyer = damaged_ship("destroyer", &[Damage::Fire, Damage::CombatControl]);
-    let a = allocate(&destroyer, "disruptor-cannon", false, &[97]);
+    let a = allocate(&destroyer, "disruptor-cannon", false, &[97, 2, 3, 4]);
     assert_eq!(a.applied.damage_roll, 117);
-    assert!(!a.applied.fell_back);
-    assert_eq!(a.applied.hull_damage, 0);
+    assert!(a.applied.fell_back);
+    assert_eq!(a.applied.hull_damage, 9);
     let mut expected = destroyer;
     expected.dcr = 38;
     expected.damaged.damage_control = true;
     expected.adf = 0;
     expected.mr = 0;
+    expected.hull = 41;
     assert_eq!(a.after, expected);
+    let lines: Vec<String> = a.events.iter().map(ToString::to_string).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("combat control is already damaged")
+                && l.contains("only one fire at a time")),
+        "{lines:#?}"
+    );
+}
+
+/// Seed 000, a burning ship's own fire roll: +20 on d100, so 97 gives 117, a
+/// Disastrous Fire, whose fire part would be a second fire. On an otherwise
+/// whole destroyer: DCR 38, ADF 0, MR 0, combat control damaged, and the
+/// second fire is a hull hit of the fire's 1d10 = 6 (50 - 6 = 44 left).
+#[test]
+fn a_fire_rolling_disastrous_fire_does_hull_damage_for_the_second_fire() {
+    let burning = damaged_ship("destroyer", &[Damage::Fire]);
+    let a = allocate_fire(&burning, &[97, 6]);
+    assert_eq!(a.applied.damage_roll, 117);
+    assert!(a.applied.fell_back);
+    assert_eq!(a.applied.hull_damage, 6);
+    assert_eq!((a.after.dcr, a.after.adf, a.after.mr), (38, 0, 0));
+    assert!(a.after.damaged.combat_control && a.after.damaged.fire);
+    assert_eq!(a.after.hull, 44);
 }
 
 /// Seed 000, Disastrous Fire on an undamaged ship: every part applies.

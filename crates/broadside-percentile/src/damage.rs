@@ -1,6 +1,7 @@
 //! Damage allocation: the Damage Table roll and what each row does to a ship,
 //! with every fall-back to a hull hit the rules name.
 
+use arrayvec::ArrayVec;
 use broadside_core::{DamageAllocation, Dice, DiceExpr, Die, Event, EventSink, ResolveError};
 
 use crate::model::{Defence, Effect, Loss, Rules, WeaponId};
@@ -67,7 +68,8 @@ pub struct Applied {
     pub damage_roll: i32,
     /// Index of the Damage Table row found.
     pub row: usize,
-    /// The row's result could not apply, and a hull hit was made instead.
+    /// The row's result, or part of a disastrous fire, could not apply, and
+    /// a normal hull hit was made for it.
     pub fell_back: bool,
     /// The system destroyed, if any.
     pub system_lost: Option<SystemLost>,
@@ -130,6 +132,9 @@ impl Percentile {
                 effect: text(),
             });
         };
+        let skip_destroyed = rules.constants.skip_destroyed_systems;
+        // The parts of a disastrous fire already in effect, for the log.
+        let mut blocked: ArrayVec<&'static str, 5> = ArrayVec::new();
         let fall_back = match &row.effect {
             Effect::Hull { multiplier } => {
                 applied.hull_damage = self.hull_hit(hit, *multiplier, target, name, dice, sink)?;
@@ -158,15 +163,21 @@ impl Percentile {
                 }
             }
             Effect::Weapon(list) => {
-                let found = list.iter().find_map(|&weapon| {
-                    target
-                        .weapons
-                        .iter()
-                        .position(|m| !m.destroyed && m.weapon == weapon)
-                });
+                let found = first_listed(
+                    list,
+                    skip_destroyed,
+                    |weapon| target.weapons.iter().any(|m| m.weapon == weapon),
+                    |weapon| {
+                        target
+                            .weapons
+                            .iter()
+                            .position(|m| !m.destroyed && m.weapon == weapon)
+                    },
+                );
                 match found {
-                    None => Some("it has none of the systems listed left"),
-                    Some(i) => {
+                    Listed::NoneCarried => Some("it has none of the systems listed left"),
+                    Listed::AlreadyDestroyed => Some(ALREADY_DESTROYED),
+                    Listed::Intact(i) => {
                         let mount = &mut target.weapons[i];
                         mount.destroyed = true;
                         applied.system_lost = Some(SystemLost::Weapon(mount.weapon));
@@ -178,15 +189,21 @@ impl Percentile {
                 }
             }
             Effect::Defence(list) => {
-                let found = list.iter().find_map(|&defence| {
-                    target
-                        .defences
-                        .iter()
-                        .position(|m| !m.destroyed && m.defence == defence)
-                });
+                let found = first_listed(
+                    list,
+                    skip_destroyed,
+                    |defence| target.defences.iter().any(|m| m.defence == defence),
+                    |defence| {
+                        target
+                            .defences
+                            .iter()
+                            .position(|m| !m.destroyed && m.defence == defence)
+                    },
+                );
                 match found {
-                    None => Some("it has none of the systems listed left"),
-                    Some(i) => {
+                    Listed::NoneCarried => Some("it has none of the systems listed left"),
+                    Listed::AlreadyDestroyed => Some(ALREADY_DESTROYED),
+                    Listed::Intact(i) => {
                         let defence = target.defences[i].defence;
                         target.defences[i].destroyed = true;
                         if target.screen == Some(defence) {
@@ -257,41 +274,59 @@ impl Percentile {
                 }
             }
             Effect::DisastrousFire { penalty } => {
-                // Each part applies unless already in effect; only when none
-                // can apply does the hit fall back to the hull.
-                let mut any = false;
-                if !target.damaged.damage_control {
+                // Each part that can still happen applies. A part already in
+                // effect is a hit on a system already hit (a second fire,
+                // combat or damage control hit again, no ADF or MR left to
+                // lose), which the rules make hull damage: one normal hull
+                // hit for the result, however many of its parts are blocked.
+                if target.damaged.damage_control {
+                    blocked.push("damage control is already hit");
+                } else {
                     self.halve_dcr(target, name, sink);
-                    any = true;
                 }
                 if target.adf > 0 {
                     target.adf = 0;
                     effect(sink, &|| "loses its entire ADF".into());
-                    any = true;
+                } else {
+                    blocked.push("it has no ADF left to lose");
                 }
                 if target.mr > 0 {
                     target.mr = 0;
                     effect(sink, &|| "loses its entire MR".into());
-                    any = true;
+                } else {
+                    blocked.push("it has no MR left to lose");
                 }
-                if !target.damaged.combat_control {
+                if target.damaged.combat_control {
+                    blocked.push("combat control is already damaged");
+                } else {
                     target.damaged.combat_control = true;
                     effect(sink, &|| {
                         format!("combat control damaged: {penalty} on all attacks")
                     });
-                    any = true;
                 }
-                if !target.damaged.fire {
+                if target.damaged.fire {
+                    blocked.push("a ship can have only one fire at a time");
+                } else {
                     target.damaged.fire = true;
                     effect(sink, &|| "electrical fire".into());
-                    any = true;
                 }
-                (!any).then_some("every part of it is already in effect")
+                match blocked.len() {
+                    0 => None,
+                    5 => Some("every part of it is already in effect"),
+                    _ => Some("part of it is already in effect"),
+                }
             }
         };
         if let Some(reason) = fall_back {
             sink.emit(|| Event::Ruling {
-                text: format!("{}: the {name} takes a normal hull hit instead", reason),
+                text: if blocked.is_empty() || blocked.len() == 5 {
+                    format!("{reason}: the {name} takes a normal hull hit instead")
+                } else {
+                    format!(
+                        "{reason} ({}): the {name} takes a normal hull hit for it",
+                        blocked.join("; ")
+                    )
+                },
             });
             applied.fell_back = true;
             applied.hull_damage = self.hull_hit(hit, 1, target, name, dice, sink)?;
@@ -388,6 +423,43 @@ impl Percentile {
             half_damage: false,
         }
     }
+}
+
+/// Why a weapon or defense hit whose first listed system is gone falls back.
+const ALREADY_DESTROYED: &str = "the first listed system it carries is already destroyed, and a hit on a destroyed system is a hull hit";
+
+/// Which system of a weapon-hit or defense-hit list a hit lands on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    /// This mount, intact, of the first listed system the ship carries.
+    Intact(usize),
+    /// The first listed system the ship carries is destroyed, every mount.
+    AlreadyDestroyed,
+    /// The ship carries none of the listed systems.
+    NoneCarried,
+}
+
+/// Walks a Damage Table list as seed 000 reads: a system the ship "does not
+/// have" passes the hit to the next one listed, while a system it has that
+/// is "already destroyed by damage" makes it a hull hit. With
+/// `skip_destroyed` (a house rule) destroyed systems pass it on as well.
+fn first_listed<T: Copy>(
+    list: &[T],
+    skip_destroyed: bool,
+    carries: impl Fn(T) -> bool,
+    intact: impl Fn(T) -> Option<usize>,
+) -> Listed {
+    for &system in list {
+        if !carries(system) {
+            continue;
+        }
+        match intact(system) {
+            Some(mount) => return Listed::Intact(mount),
+            None if skip_destroyed => continue,
+            None => return Listed::AlreadyDestroyed,
+        }
+    }
+    Listed::NoneCarried
 }
 
 impl DamageAllocation for Percentile {

@@ -157,6 +157,10 @@ struct RawConstants {
     repair_impossible_at_least: i64,
     hull_repair: String,
     repair_turn_every: i64,
+    #[serde(default)]
+    skip_destroyed_systems: bool,
+    #[serde(default)]
+    attracting_screen_against_icms: bool,
 }
 
 /// Validates a set of files into the rules, reporting every problem found.
@@ -473,6 +477,8 @@ fn validate_constants(raw: RawConstants, problems: &mut DataProblems) -> Constan
             100,
         )
         .max(1) as u32,
+        skip_destroyed_systems: raw.skip_destroyed_systems,
+        attracting_screen_against_icms: raw.attracting_screen_against_icms,
     }
 }
 

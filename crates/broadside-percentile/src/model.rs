@@ -307,6 +307,14 @@ pub struct Constants {
     pub hull_repair: DiceExpr,
     /// A Repair Turn follows every this many game turns.
     pub repair_turn_every: u32,
+    /// House rule, off by default: a weapon or defense hit whose first listed
+    /// system the ship carries is already destroyed passes on down the list,
+    /// instead of being the hull hit the rules make it.
+    pub skip_destroyed_systems: bool,
+    /// House rule, off by default: with ICMs launched, an attracting screen's
+    /// column is still used, instead of the reflective hull or masking screen
+    /// column the ICM rule names.
+    pub attracting_screen_against_icms: bool,
 }
 
 /// The whole validated ruleset.
