@@ -517,6 +517,7 @@ pub fn play_with(
     dice: &[u32],
 ) -> Played {
     play_tactics(
+        percentile(),
         battle,
         phases.iter().map(|&(turn, phase)| (turn, phase, tactics)),
         dice,
@@ -524,13 +525,12 @@ pub fn play_with(
 }
 
 fn play_tactics<'t>(
+    system: &Percentile,
     battle: &mut Battle,
     phases: impl Iterator<Item = (u32, Phase, [&'t (dyn PercentileTactics + 'static); 2])>,
     dice: &[u32],
 ) -> Played {
-    let sequence = Sequence {
-        system: percentile(),
-    };
+    let sequence = Sequence { system };
     let mut scripted = ScriptedDice::new(dice);
     let mut log = EventLog::default();
     let mut result = Ok(());
@@ -556,7 +556,19 @@ fn play_tactics<'t>(
 
 /// Plays the steps in order, each with its own answers, with scripted dice.
 pub fn play_steps(battle: &mut Battle, steps: &[Step<'_>], dice: &[u32]) -> Played {
+    play_steps_in(percentile(), battle, steps, dice)
+}
+
+/// [`play_steps`] under a given system (one with test-only ships, say),
+/// whose ship classes the battle was built from.
+pub fn play_steps_in(
+    system: &Percentile,
+    battle: &mut Battle,
+    steps: &[Step<'_>],
+    dice: &[u32],
+) -> Played {
     play_tactics(
+        system,
         battle,
         steps.iter().map(|s| {
             let tactics: [&(dyn PercentileTactics + 'static); 2] = [s.a, s.b];
@@ -564,6 +576,47 @@ pub fn play_steps(battle: &mut Battle, steps: &[Step<'_>], dice: &[u32]) -> Play
         }),
         dice,
     )
+}
+
+/// How playing an engagement to its end went.
+#[derive(Debug)]
+pub struct PlayedOut {
+    /// The verdict and the game turns played, or the first error.
+    pub result: Result<(Verdict, u32), ResolveError>,
+    /// Every event, a phase marker first for each phase played.
+    pub events: Vec<Event>,
+    /// Scripted dice not rolled.
+    pub dice_left: Vec<u32>,
+}
+
+/// Plays whole game turns from the battle as it stands, through core's
+/// `play` as a duel is played (the verdict asked before the first phase and
+/// after every phase), with the same tactics throughout and scripted dice,
+/// until the engagement ends or `max_turns` game turns have been played.
+pub fn play_out(
+    battle: &mut Battle,
+    tactics: [&(dyn PercentileTactics + 'static); 2],
+    max_turns: u32,
+    dice: &[u32],
+) -> PlayedOut {
+    let sequence = Sequence {
+        system: percentile(),
+    };
+    let mut scripted = ScriptedDice::new(dice);
+    let mut log = EventLog::default();
+    let result = broadside_core::play(
+        &sequence,
+        battle,
+        tactics,
+        max_turns,
+        &mut scripted,
+        &mut log,
+    );
+    PlayedOut {
+        result,
+        events: log.events,
+        dice_left: scripted.remaining().to_vec(),
+    }
 }
 
 /// Plays one phase of turn 1 with a script for each side.

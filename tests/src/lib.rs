@@ -94,6 +94,39 @@ pub fn percentile_with(
     system
 }
 
+/// A space station, authored here (not in the data of record) from the
+/// reference note's station row: 100 HP, ADF 0, MR 0, DCR about half its HP,
+/// one battery per 50 HP, and marked a station, which seekers ignore.
+pub const STATION: &str = r#"
+[station]
+name = "Space Station"
+source = "sample data authored by the tests: a space station of 100 HP"
+hull = 100
+adf = 0
+mr = 0
+dcr = 50
+weapons = ["laser-battery", "laser-battery"]
+defences = ["reflective-hull"]
+station = true
+"#;
+
+/// The percentile system with the test-only [`STATION`] added to its ships.
+pub fn percentile_with_station() -> &'static Percentile {
+    static SYSTEM: OnceLock<Percentile> = OnceLock::new();
+    SYSTEM.get_or_init(|| {
+        let mut files = broadside_percentile::REGISTRATION.embedded_sources();
+        let ships = files
+            .iter_mut()
+            .find(|f| f.name == "ships.toml")
+            .expect("the embedded data has a ships.toml");
+        ships.text.push_str(STATION);
+        match Percentile::load(&files) {
+            Ok(system) => system,
+            Err(errors) => panic!("the data with a station does not load:\n{errors}"),
+        }
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Ships and their state
 // ---------------------------------------------------------------------------

@@ -20,10 +20,10 @@ use broadside_percentile::{DefaultTactics, PercentileTactics, Phase, Repairable}
 use broadside_tests::Damage;
 use broadside_tests::engagement::{
     Script, add_ship, battle, check_destroyed_ships_do_not_act, check_duel_log, check_steps,
-    damage, defence_supply, duel, hex, lay_mines, offered, place, place_seeker, play_phase,
-    play_steps, play_with, step, weapon_supply,
+    damage, defence_supply, duel, hex, lay_mines, offered, place, place_seeker, play_out,
+    play_phase, play_steps, play_steps_in, play_with, step, weapon_supply,
 };
-use broadside_tests::percentile;
+use broadside_tests::{percentile, percentile_with_station};
 
 const E: Direction = Direction::EAST;
 const SE: Direction = Direction::SOUTH_EAST;
@@ -1152,4 +1152,191 @@ fn a_destroyer_mirror_match_is_close_to_even() {
         o.a_wins.count,
         o.b_wins.count
     );
+}
+
+// ---------------------------------------------------------------------------
+// When a side is beaten
+// ---------------------------------------------------------------------------
+
+/// Seed 000, "Recording Damage": "Damage will remain in effect until it is
+/// repaired (see Repair)"; the reference note's repair example: "50 on
+/// torpedoes (rolls 24: repaired)". A fighter whose only weapon system, its
+/// assault rockets, is destroyed is not beaten while the Repair Turn can
+/// restore them: after its movement phase the engagement goes on, and in the
+/// Repair Turn it gives all its DCR, 30 points, to the rockets and rolls 24:
+/// 24 is at or under 30 and below 90, so they are repaired, with their three
+/// rockets.
+#[test]
+fn a_side_is_not_beaten_while_it_can_repair_a_weapon() {
+    let mut b = battle("fighter", "assault-scout", 12);
+    damage(&mut b, 0, &[Damage::Weapon("assault-rocket")]);
+    assert!(!b.board.ships[0].is_armed());
+    let repair = Script::new().repairs(0, Repairable::Weapon(0), 30);
+    let played = check_steps(
+        "engagement_a_destroyed_weapon_the_repair_turn_restores",
+        "Seed 000, Recording Damage: damage stays until repaired; reference note, Repairs: a \
+         repair at or under its DCR points succeeds (30 points, rolled 24). A fighter whose \
+         assault rockets are destroyed is not beaten while they can be repaired.",
+        "a fighter with its assault rockets destroyed, before and in a Repair Turn",
+        &mut b,
+        &[
+            step(3, FirstMovement, &nothing(), &nothing()),
+            step(3, Repair, &repair, &nothing()),
+        ],
+        &[24],
+    );
+    assert_eq!(played.verdict, None);
+    assert!(b.board.ships[0].is_armed());
+    assert_eq!(weapon_supply(&b, 0, "assault-rocket"), Some(3));
+}
+
+/// Seed 000 and the reference note, Repairs: a roll of 99-00 means the
+/// system "cannot be repaired in space", and an LTD system with no supply
+/// left fires nothing even when repaired. A fighter whose destroyed assault
+/// rockets are beyond repair, or have no rocket left, can never fight again:
+/// side B wins at the end of the next phase. So does the assault scout's
+/// side if the fighter's rockets are fine but spent.
+#[test]
+fn a_side_with_no_weapon_it_can_fire_or_repair_is_beaten() {
+    for case in ["beyond repair", "destroyed and spent", "spent"] {
+        let mut b = battle("fighter", "assault-scout", 12);
+        let rockets = &mut b.board.ships[0].weapons[0];
+        match case {
+            "beyond repair" => {
+                rockets.destroyed = true;
+                rockets.beyond_repair = true;
+            }
+            "destroyed and spent" => {
+                rockets.destroyed = true;
+                rockets.supply = Some(0);
+            }
+            _ => rockets.supply = Some(0),
+        }
+        let played = play_phase(&mut b, FirstMovement, &nothing(), &nothing(), &[]);
+        played.result.as_ref().expect("the phase plays");
+        assert_eq!(played.verdict, Some(Verdict::Winner(Side::B)), "{case}");
+    }
+}
+
+/// Seed 000, Mines: mines laid go off when an enemy ship enters their hex,
+/// and Seeker missiles: a placed seeker waits for its owner to activate it.
+/// A minelayer with every weapon destroyed beyond repair still has a mine
+/// pattern laid, then a seeker placed: while either is in play its side is
+/// not beaten. With neither, side B wins.
+#[test]
+fn mines_laid_and_seekers_placed_keep_a_side_in_the_fight() {
+    let mut b = battle("minelayer", "destroyer", 12);
+    for mount in b.board.ships[0].weapons.iter_mut() {
+        mount.destroyed = true;
+        mount.beyond_repair = true;
+    }
+    lay_mines(&mut b, Side::A, hex(6, 0));
+    let played = play_phase(&mut b, FirstMovement, &nothing(), &nothing(), &[]);
+    played.result.as_ref().expect("the phase plays");
+    assert_eq!(played.verdict, None, "mines laid");
+
+    b.mines.clear();
+    place_seeker(&mut b, Side::A, hex(6, 0), E, 0, false);
+    let played = play_phase(&mut b, FirstMovement, &nothing(), &nothing(), &[]);
+    assert_eq!(played.verdict, None, "a seeker placed, not yet activated");
+
+    b.seekers.clear();
+    let played = play_phase(&mut b, FirstMovement, &nothing(), &nothing(), &[]);
+    assert_eq!(
+        played.verdict,
+        Some(Verdict::Winner(Side::B)),
+        "nothing left"
+    );
+}
+
+/// Two fighters whose assault rockets are destroyed can fight again only
+/// if a repair succeeds. With tactics that never try one, the engagement
+/// cannot be decided, and the turn limit ends it as undecided after 3 game
+/// turns (no die is rolled: the ships stay stopped and nothing fires). With
+/// both fighters' rockets beyond repair, neither side can ever fight again,
+/// and the engagement is a draw before the first phase.
+#[test]
+fn disarmed_ships_never_loop_forever() {
+    let mut b = battle("fighter", "fighter", 12);
+    damage(&mut b, 0, &[Damage::Weapon("assault-rocket")]);
+    damage(&mut b, 1, &[Damage::Weapon("assault-rocket")]);
+    let out = play_out(&mut b, [&nothing(), &nothing()], 3, &[]);
+    assert_eq!(
+        out.result.expect("the engagement plays"),
+        (Verdict::Undecided, 3)
+    );
+    assert!(out.dice_left.is_empty());
+
+    for ship in &mut b.board.ships {
+        ship.weapons[0].beyond_repair = true;
+    }
+    let out = play_out(&mut b, [&nothing(), &nothing()], 3, &[]);
+    assert_eq!(
+        out.result.expect("the engagement plays"),
+        (Verdict::Draw, 0)
+    );
+    assert!(out.events.is_empty());
+}
+
+// ---------------------------------------------------------------------------
+// Seekers a ship runs into
+// ---------------------------------------------------------------------------
+
+/// Seed 000, Seeker missiles: "A seeker detonates as soon as it enters a
+/// hex containing a ship, or a ship enters the hex containing the activated
+/// seeker": every activated seeker in the hex, not only the first. The
+/// frigate accelerates 0 to 3 east from (0, 0), turning right after its
+/// third hex, through two active seekers of side B at (2, 0). The first:
+/// 75% against a reflective hull, rolled 30, a hit; Damage Table 79 - 20 =
+/// 59, "Steering hit: lose entire MR", MR 3 to 0. The second: rolled 80
+/// against 75, a miss. Both are gone. The hit lands mid-move, and the move
+/// goes on as declared (ruling 36): the frigate still turns after (3, 0) and
+/// ends facing south-east, as defensive fire's damage would let it.
+#[test]
+fn every_active_seeker_in_the_hex_a_ship_enters_goes_off() {
+    let mut b = battle("frigate", "destroyer", 12);
+    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
+    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
+    let run = Script::new().moves(0, 3, &[(3, 1)]);
+    check_steps(
+        "engagement_every_active_seeker_in_the_hex_goes_off",
+        "Seed 000, Seeker missiles: a seeker detonates when a ship enters the hex of the \
+         activated seeker, so both seekers there go off (75%: rolled 30, a hit, 79 - 20 = 59, \
+         lose entire MR; rolled 80, a miss); the declared move then goes on (ruling 36).",
+        "the frigate runs into two active seekers in one hex",
+        &mut b,
+        &[step(1, FirstMovement, &run, &nothing())],
+        &[30, 79, 80],
+    );
+    assert!(b.seekers.is_empty());
+    assert_eq!(b.board.ships[0].mr, 0);
+    assert_eq!(b.board.ships[0].hull, 40);
+    assert_eq!(b.poses[0].hex, hex(3, 0));
+    assert_eq!(b.poses[0].facing, SE);
+}
+
+/// Seed 000, Seeker missiles: "Seekers will not be attracted to planets,
+/// moons, asteroids or space stations." A seeker of side B at (2, 0) is 2
+/// hexes from a station at (0, 0) and 4 from the frigate at (6, 0); it
+/// flies its 2 hexes at the frigate, to (4, 0), where it would have reached
+/// the station had it seen it. No die is rolled: there is no tie and
+/// nothing to hit.
+#[test]
+fn seekers_ignore_space_stations() {
+    let system = percentile_with_station();
+    let mut b = system
+        .battle("station", "frigate", 6)
+        .expect("the test data has a station");
+    place_seeker(&mut b, Side::B, hex(2, 0), E, 0, true);
+    let played = play_steps_in(
+        system,
+        &mut b,
+        &[step(1, SecondMovement, &nothing(), &nothing())],
+        &[],
+    );
+    played.result.as_ref().expect("the phase plays");
+    assert!(played.dice_left.is_empty());
+    assert_eq!(b.seekers.len(), 1);
+    assert_eq!(b.seekers[0].hex, hex(4, 0));
+    assert!(played.mentions("moves 2 hexes toward the frigate (B)"));
 }

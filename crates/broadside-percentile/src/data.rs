@@ -140,6 +140,8 @@ struct RawShip {
     #[serde(default)]
     evasive: bool,
     #[serde(default)]
+    station: bool,
+    #[serde(default)]
     notes: Option<String>,
 }
 
@@ -765,6 +767,7 @@ fn validate_ships(
             weapons: class_weapons,
             defences: class_defences,
             evasive: ship.evasive,
+            station: ship.station,
             notes: ship.notes,
         });
     }

@@ -156,13 +156,23 @@ impl Battle {
             .filter(move |&i| self.sides[i] == side && !self.board.ships[i].is_destroyed())
     }
 
-    /// Whether a side still has a ship that can fight.
+    /// Whether a ship can still fight: in play, with a weapon it can fire or
+    /// a destroyed one the Repair Turn could restore.
+    pub fn ship_can_fight(&self, ship: usize) -> bool {
+        let s = &self.board.ships[ship];
+        !s.is_destroyed() && (s.is_armed() || s.has_repairable_weapon())
+    }
+
+    /// Whether a side has mines laid or seekers placed (activated or not).
+    pub fn has_placed(&self, side: Side) -> bool {
+        self.mines.iter().any(|m| m.owner == side) || self.seekers.iter().any(|s| s.owner == side)
+    }
+
+    /// Whether a side is not yet beaten: it has a ship in play, and either a
+    /// ship that can fight or mines and seekers of its own still to go off.
     pub fn can_fight(&self, side: Side) -> bool {
-        (0..self.board.ships.len()).any(|i| {
-            self.sides[i] == side
-                && !self.board.ships[i].is_destroyed()
-                && self.board.ships[i].is_armed()
-        })
+        let mut ships = self.ships_of(side).peekable();
+        ships.peek().is_some() && (self.has_placed(side) || ships.any(|i| self.ship_can_fight(i)))
     }
 }
 
@@ -205,10 +215,18 @@ impl Percentile {
         })
     }
 
-    /// The ships in a hex, largest (most original hull points) first.
+    /// Whether a seeker sees a ship: in play and not a space station, to
+    /// which seekers are never drawn (seed 000, ruling 40).
+    fn seeker_sees(&self, battle: &Battle, i: usize) -> bool {
+        let ship = &battle.board.ships[i];
+        !ship.is_destroyed() && !self.rules.class(ship.class).station
+    }
+
+    /// The ships in a hex a seeker can attack, largest (most original hull
+    /// points) first.
     fn ships_in(&self, battle: &Battle, at: Hex) -> Vec<usize> {
         let mut here: Vec<usize> = (0..battle.board.ships.len())
-            .filter(|&i| !battle.board.ships[i].is_destroyed() && battle.poses[i].hex == at)
+            .filter(|&i| self.seeker_sees(battle, i) && battle.poses[i].hex == at)
             .collect();
         here.sort_by_key(|&i| {
             std::cmp::Reverse(self.rules.class(battle.board.ships[i].class).hull)
@@ -550,7 +568,7 @@ impl Percentile {
         }
         // The closest ship at the start of its move, friend or foe; ties by die.
         let alive: Vec<usize> = (0..battle.board.ships.len())
-            .filter(|&i| !battle.board.ships[i].is_destroyed())
+            .filter(|&i| self.seeker_sees(battle, i))
             .collect();
         let Some(nearest) = alive
             .iter()
@@ -766,18 +784,32 @@ impl Percentile {
                 at.facing = at.facing.turn(way);
             }
             battle.poses[i] = at;
-            // An activated seeker goes off when a ship enters its hex.
-            if let Some(s) = battle
-                .seekers
-                .iter()
-                .position(|s| s.active && s.hex == at.hex)
-            {
+            // Every activated seeker in a hex goes off when a ship enters it,
+            // each against the largest ship there; the move as declared goes
+            // on if the ship survives (ruling 36).
+            // A Vec allocates only on its first push, so a hex with no
+            // seeker costs nothing.
+            let waiting: Vec<usize> = (0..battle.seekers.len())
+                .filter(|&s| battle.seekers[s].active && battle.seekers[s].hex == at.hex)
+                .collect();
+            if !waiting.is_empty() {
+                let n = waiting.len() as i64;
                 sink.emit(|| Event::Declared {
                     actor: battle.board.names[i].clone(),
-                    action: format!("enters the hex of an active seeker missile at {}", at.hex),
+                    action: format!(
+                        "enters {}, where {} waiting",
+                        at.hex,
+                        count_of(n, "active seeker missile is", "active seeker missiles are")
+                    ),
                 });
-                self.seeker_detonates(battle, s, tactics, dice, sink)?;
-                battle.seekers.remove(s);
+                for &s in &waiting {
+                    self.seeker_detonates(battle, s, tactics, dice, sink)?;
+                }
+                // Detonating changes no seeker, so the indices still hold;
+                // removing from the last keeps the earlier ones in place.
+                for &s in waiting.iter().rev() {
+                    battle.seekers.remove(s);
+                }
                 if battle.board.ships[i].is_destroyed() {
                     return Ok(());
                 }
@@ -1150,7 +1182,7 @@ fn outcome_of(system: &Percentile, battle: &Battle, verdict: Verdict, turns: u32
                 Some(Loss::BrokenApart)
             } else if ship.hull <= 0 {
                 Some(Loss::Destroyed)
-            } else if !ship.is_armed() {
+            } else if !battle.ship_can_fight(i) && !battle.has_placed(battle.sides[i]) {
                 Some(Loss::Disarmed)
             } else {
                 None

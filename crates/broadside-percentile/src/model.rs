@@ -278,6 +278,8 @@ pub struct ShipClass {
     pub defences: Vec<(Defence, Option<u16>)>,
     /// Dodges evadable weapons (fighters and assault scouts).
     pub evasive: bool,
+    /// A space station: seekers are never drawn to it.
+    pub station: bool,
     /// Anything else worth saying.
     pub notes: Option<String>,
 }

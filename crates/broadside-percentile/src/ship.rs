@@ -290,6 +290,18 @@ impl Ship {
         (0..self.weapons.len()).any(|i| self.can_fire(i))
     }
 
+    /// Whether a destroyed weapon system could be restored in a Repair Turn
+    /// and fire again: not beyond repair in space, with supply left if it is
+    /// limited, and DCR to give it (any point is a chance, since only 90-00
+    /// always fails).
+    pub fn has_repairable_weapon(&self) -> bool {
+        self.dcr > 0
+            && self
+                .weapons
+                .iter()
+                .any(|m| m.destroyed && !m.beyond_repair && m.supply.is_none_or(|s| s > 0))
+    }
+
     /// Whether its class dodges evadable weapons.
     pub fn is_evasive(&self, rules: &Rules) -> bool {
         rules.class(self.class).evasive

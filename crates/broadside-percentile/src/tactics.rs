@@ -360,11 +360,15 @@ impl PercentileTactics for DefaultTactics {
 
     fn activate_seekers(
         &self,
-        _system: &Percentile,
+        system: &Percentile,
         battle: &Battle,
         side: broadside_core::Side,
     ) -> Vec<usize> {
-        let alive = |i: &usize| !battle.board.ships[*i].is_destroyed();
+        // Seekers fly at the nearest ship that is not a space station.
+        let alive = |i: &usize| {
+            let ship = &battle.board.ships[*i];
+            !ship.is_destroyed() && !system.rules.class(ship.class).station
+        };
         (0..battle.seekers.len())
             .filter(|&s| {
                 let seeker = battle.seekers[s];
