@@ -396,6 +396,29 @@ fn a_refused_attack_out_of_range() {
     );
 }
 
+/// Reference note, Fire: a forward-firing weapon fires only into its arc
+/// ahead, never into its own hex: `resolve` refuses a laser cannon at range
+/// 0, head-on or not, with a located message and no roll.
+#[test]
+fn a_forward_firing_weapon_at_range_0_is_refused() {
+    check_cli_error(
+        &resolve_args(&[
+            "--attacker",
+            "destroyer",
+            "--target",
+            "frigate",
+            "--weapon",
+            "laser-cannon",
+            "--range",
+            "0",
+            "--head-on",
+            "--dice",
+            "80",
+        ]),
+        "the Laser Cannon fires forward only, into a hex ahead of the ship, so it cannot fire at range 0",
+    );
+}
+
 #[test]
 fn scripted_dice_that_run_out() {
     check_cli_error(

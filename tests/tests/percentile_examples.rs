@@ -107,6 +107,29 @@ fn icm_torpedo_advanced_numbers() {
     );
 }
 
+/// Seed 001, ICMs: "The attack's chance to hit is determined as if the
+/// attack was hitting a reflective hull or a masking screen, whichever the
+/// ship is using." A frigate's torpedo at a light cruiser with its stasis
+/// screen up, at range 2, against 2 ICMs: the reflective hull's 50, not the
+/// stasis screen's 75, so 50 - 2 x 10 = 30%. Rolled 40: a miss (at 75 - 20
+/// = 55 it would have hit).
+#[test]
+fn icms_against_a_stasis_screen_use_the_hull_column() {
+    check_resolve(
+        "seed001_icms_against_a_stasis_screen_use_the_hull_column",
+        "seed 001, ICMs: the chance is taken as against a reflective hull or masking screen; torpedo 50%, two ICMs at -10: 30%, rolled 40",
+        "frigate",
+        "light-cruiser",
+        &[
+            ("weapon", text("torpedo")),
+            ("range", num(2)),
+            ("screen", text("stasis")),
+            ("icm", num(2)),
+        ],
+        &[40],
+    );
+}
+
 /// Seed 001, ICM example, Basic Game arithmetic: "The torpedo normally has a
 /// 70% chance to hit, but each of the ICMs lowers this by 10%... (70 - 20 =)
 /// 50%." The Advanced table's torpedo against a reflective hull is 50%, not

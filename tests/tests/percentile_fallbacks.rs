@@ -689,7 +689,8 @@ fn rolls_01_to_05_always_hit_even_below_0_percent() {
 
 /// Reference note: "96-00 always misses". No cell of the data of record
 /// reaches 96, so the test raises the laser cannon's reflective-hull cell to
-/// 100: head-on at range 0 that is 110%, and 96-100 still miss while 95 hits.
+/// 100: head-on at range 1 that is 100 - 5 + 10 = 105%, and 96-100 still
+/// miss while 95 hits.
 #[test]
 fn rolls_96_to_00_always_miss_even_above_100_percent() {
     let mut system = percentile().clone();
@@ -698,12 +699,12 @@ fn rolls_96_to_00_always_miss_even_above_100_percent() {
     let frigate = ship("frigate");
     let m = weapon_mount(&frigate, "laser-cannon");
     let b = board(vec![("frigate", frigate), ("destroyer", ship("destroyer"))]);
-    let mut a = attack(m, 0);
+    let mut a = attack(m, 1);
     a.head_on = true;
     for roll in 96..=100 {
-        assert_eq!(hits(&system, &b, &a, roll), (110, false), "roll {roll}");
+        assert_eq!(hits(&system, &b, &a, roll), (105, false), "roll {roll}");
     }
-    assert_eq!(hits(&system, &b, &a, 95), (110, true));
+    assert_eq!(hits(&system, &b, &a, 95), (105, true));
 }
 
 // ---------------------------------------------------------------------------
@@ -727,6 +728,69 @@ fn out_of_range_is_refused() {
     // At RA itself it is allowed.
     let mut ok = b.clone();
     assert!(fire(&mut ok, &attack(lb, 9), &[99]).outcome.is_ok());
+}
+
+/// Reference note, Fire: forward-firing weapons fire "only into a
+/// three-hex-wide arc ahead of the ship", which never holds the firer's own
+/// hex, so an FF weapon at range 0 is refused (head-on or not), as
+/// engagements never offer it; a battery at range 0 is allowed.
+#[test]
+fn forward_firing_weapons_at_range_0_are_refused() {
+    let b = board(vec![
+        ("light-cruiser", ship("light-cruiser")),
+        ("destroyer", ship("destroyer")),
+    ]);
+    let dc = weapon_mount(&b.ships[0], "disruptor-cannon");
+    let mut a = attack(dc, 0);
+    check_refused("disruptor cannon", &b, &a, "cannot fire at range 0");
+    a.head_on = true;
+    check_refused("disruptor cannon head-on", &b, &a, "cannot fire at range 0");
+    let frigate = frigate_and_destroyer();
+    let lc = weapon_mount(&frigate.ships[0], "laser-cannon");
+    check_refused(
+        "laser cannon",
+        &frigate,
+        &attack(lc, 0),
+        "cannot fire at range 0",
+    );
+    let scout = board(vec![
+        ("assault-scout", ship("assault-scout")),
+        ("destroyer", ship("destroyer")),
+    ]);
+    let ar = weapon_mount(&scout.ships[0], "assault-rocket");
+    check_refused(
+        "assault rocket",
+        &scout,
+        &attack(ar, 0),
+        "cannot fire at range 0",
+    );
+    let mut ok = frigate.clone();
+    let lb = weapon_mount(&ok.ships[0], "laser-battery");
+    assert!(fire(&mut ok, &attack(lb, 0), &[99]).outcome.is_ok());
+}
+
+/// Seed 001, Masking Screen: a laser fired out of a masking screen is
+/// resolved "as if the defending ship is masked", and a screen has "exactly
+/// the same effect on a laser fired out of the screen as it does on a laser
+/// fired into the screen", so two screens halve once (ruling 39). A masked
+/// destroyer's laser battery at a masked destroyer, range 0: the masking
+/// column, 20% (a `*` cell); rolled 05, a hit; Damage Table 30, a hull hit;
+/// 1d10 = 10, halved once rounded up to 5, not 3.
+#[test]
+fn a_laser_between_two_masking_screens_is_halved_once() {
+    let mut shooter = ship("destroyer");
+    shooter.masked = true;
+    let mut target = ship("destroyer");
+    target.masked = true;
+    let lb = weapon_mount(&shooter, "laser-battery");
+    let mut b = board(vec![("destroyer", shooter), ("masked destroyer", target)]);
+    let shot = fire(&mut b, &attack(lb, 0), &[5, 30, 10]);
+    assert_eq!(shot.dice_used, 3);
+    let outcome = shot.outcome.expect("the attack is allowed");
+    assert_eq!(outcome.to_hit, 20);
+    assert!(outcome.hit);
+    assert_eq!(outcome.damage.expect("a hit").hull_damage, 5);
+    assert_eq!(b.ships[1].hull, 45);
 }
 
 /// A destroyed weapon cannot fire.

@@ -102,8 +102,12 @@ fn build(system: &Percentile, s: &Setup) -> (Board, Attack) {
     let mut target = Ship::new(rules, s.target as u8);
     let mount = s.mount.index(attacker.weapons.len());
     let weapon = rules.weapon(attacker.weapons[mount].weapon);
+    // Placed weapons attack only in their own hex; forward-firing weapons
+    // never into it (ruling 22), so from 1 to RA; others from 0 to RA.
     let range = if weapon.placed {
         0
+    } else if weapon.forward_firing {
+        1 + s.range.index(weapon.range as usize) as u32
     } else {
         s.range.index(weapon.range as usize + 1) as u32
     };

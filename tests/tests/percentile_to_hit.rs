@@ -8,8 +8,10 @@
 
 use broadside_core::NullSink;
 use broadside_percentile::model::{Column, Defence};
-use broadside_percentile::{Attack, Board, ToHit};
-use broadside_tests::{Damage, attack, board, damaged_ship, fire, percentile, ship, weapon_mount};
+use broadside_percentile::{Attack, Board, Percentile, ToHit};
+use broadside_tests::{
+    Damage, attack, board, damaged_ship, fire, percentile, percentile_with, ship, weapon_mount,
+};
 
 /// The chance for `attacker`'s `weapon` at `target` at `range`, with the
 /// target's `screen` up and masking screens as given.
@@ -106,6 +108,45 @@ fn a_defence_that_attracts_the_weapon_is_used() {
         true,
     );
     assert_eq!(h.chance, 70);
+}
+
+/// Seed 001, ICMs: with ICMs launched the chance is "as if the attack was
+/// hitting a reflective hull or a masking screen, whichever the ship is
+/// using", so a stasis screen's attracting 75 for a torpedo gives way to the
+/// hull's 50: with 2 ICMs, 50 - 20 = 30. A seeker (range 0) likewise: the
+/// hull's 75 less 2 x 8 = 59, not the stasis screen's 90 - 16 = 74. Without
+/// ICMs the stasis screen still draws the torpedo in (75).
+/// The house rule `attracting-screen-against-icms` (off by default) keeps
+/// the stasis column: 75 - 20 = 55.
+#[test]
+fn icms_take_the_chance_against_the_hull_or_masking_screen() {
+    let with_icms = |system: &Percentile, weapon: &str, range: u32, icms: u16| {
+        let a = ship("heavy-cruiser");
+        let mut t = ship("light-cruiser");
+        t.screen = Some(Defence::StasisScreen);
+        let m = weapon_mount(&a, weapon);
+        let b = board(vec![("heavy-cruiser", a), ("light-cruiser", t)]);
+        let mut attack = attack(m, range);
+        attack.icms = icms;
+        system.to_hit(&b, &attack, &mut NullSink)
+    };
+    assert_eq!(
+        with_icms(percentile(), "torpedo", 2, 2),
+        cell(30, Column::ReflectiveHull, false)
+    );
+    assert_eq!(
+        with_icms(percentile(), "seeker-missile", 0, 2),
+        cell(59, Column::ReflectiveHull, false)
+    );
+    assert_eq!(
+        with_icms(percentile(), "torpedo", 2, 0),
+        cell(75, Column::StasisScreen, false)
+    );
+    let house = percentile_with(|c| c.attracting_screen_against_icms = true);
+    assert_eq!(
+        with_icms(&house, "torpedo", 2, 2),
+        cell(55, Column::StasisScreen, false)
+    );
 }
 
 /// Seed 001: a proton screen blocks proton beams: 25%, a * cell (half damage).

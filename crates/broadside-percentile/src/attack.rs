@@ -121,8 +121,25 @@ impl Percentile {
         if target.defence(Defence::ReflectiveHull).is_some() {
             in_use.push(Column::ReflectiveHull);
         }
+        // Seed 001: with ICMs launched, "the attack's chance to hit is
+        // determined as if the attack was hitting a reflective hull or a
+        // masking screen, whichever the ship is using", so an active screen
+        // gives no column (unless the house rule keeps it).
+        let icm_columns = strike.icms > 0
+            && weapon.per_icm.is_some()
+            && !rules.constants.attracting_screen_against_icms;
         if let Some(column) = target.screen.and_then(Defence::column) {
-            in_use.push(column);
+            if icm_columns {
+                sink.emit(|| Event::Ruling {
+                    text: format!(
+                        "with ICMs launched the chance is taken against the reflective hull or \
+                         masking screen, not the {}",
+                        column_name(rules, column)
+                    ),
+                });
+            } else {
+                in_use.push(column);
+            }
         }
         if target.masked || (attacker.is_some_and(|a| a.masked) && weapon.laser) {
             in_use.push(Column::MaskingScreen);
@@ -255,6 +272,13 @@ impl Percentile {
             return Err(ResolveError::Refused(format!(
                 "a placed weapon ({}) can attack only a ship in its own hex (range 0), not one at range {}",
                 weapon.name, attack.range
+            )));
+        }
+        if weapon.forward_firing && attack.range == 0 {
+            return Err(ResolveError::Refused(format!(
+                "the {} fires forward only, into a hex ahead of the ship, so it cannot fire at \
+                 range 0 (the firer's own hex)",
+                weapon.name
             )));
         }
         if !weapon.placed && attack.range > weapon.range {

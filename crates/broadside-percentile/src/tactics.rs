@@ -23,6 +23,10 @@ use crate::ship::{Repairable, Ship};
 /// within DCR on damaged systems. The engine refuses anything else as an
 /// internal error. Implementations must be deterministic given the battle,
 /// so that a trial replays exactly.
+///
+/// The battle shown holds the enemy's mine patterns and waiting seekers,
+/// which the rules keep secret from the other player (ruling 37): a tactic
+/// reads only its own side's.
 pub trait PercentileTactics: Send + Sync {
     /// The screen one ship wants switched on (`None`: off), at the start of
     /// its side's movement phase; it must be one the ship carries intact. The
