@@ -45,11 +45,13 @@ fn salvo_of_two_missiles_with_a_tl_difference() {
     assert_eq!(r.json["target"]["hull"], 46);
 }
 
-/// Cheat sheet, Point Defense and Resolve Missile Hits: the same salvo, and
-/// the trader's gunner fires point defence with the turret's beam laser:
-/// 5 + 4 = 9 against 8, Effect +1, one missile destroyed. The one missile
-/// left attacks at 7 + 0 + 2 = 9, Effect +1: 17 damage, two tenths of the
-/// hull, two sustained-damage critical hits (Cargo, then Cargo again).
+/// Cheat sheet, Point Defense and Resolve Missile Hits ("Any missiles in a
+/// salvo that ... are not destroyed by Point Defense or ECM attack the ship.
+/// Roll 2D"): the same salvo, and the trader's gunner first fires point
+/// defence with the turret's beam laser: 5 + 4 = 9 against 8, Effect +1,
+/// one missile destroyed. Then the one missile left attacks: 4 + 3 + 0 + 2
+/// = 9, Effect +1: 4D 18 - armour 1 = 17, x 1 = 17 damage, two tenths of
+/// the hull, two sustained-damage critical hits (Cargo, then Cargo again).
 #[test]
 fn salvo_thinned_by_point_defence() {
     let r = check_resolve(
@@ -60,9 +62,9 @@ fn salvo_thinned_by_point_defence() {
         &[
             ("weapon", text("missile-rack")),
             ("range-band", text("medium")),
-            ("point-defense", flag()),
+            ("point-defense", num(1)),
         ],
-        &[4, 3, 5, 4, 3, 4, 5, 6, 4, 5, 4, 5],
+        &[5, 4, 4, 3, 3, 4, 5, 6, 4, 5, 4, 5],
     );
     assert_eq!(r.json["missiles"]["shot_down"], 1);
     assert_eq!(r.json["total"], 9);
@@ -115,13 +117,15 @@ fn reactions_at_initiative_4_5_12_and_13() {
 /// cost of -2 Initiative on the next turn for each additional reaction."
 /// The corvette (B) rolls initiative 8 (Tactics 2 + 3 + 3 = 8, Effect 0;
 /// 1 + 1 + Pilot 2 + thrust 4 = 8): two reactions. The corvette (A) fires
-/// its triple beam laser turret (2 + 2 + 9 = 13, Effect +5); B dodges
-/// (5 + 5 + 3 = 13, Effect +3, the attack drops to 10) and fires sand
-/// (4 + 3 + 2 = 9: the hit loses 1D = 3); the hit does 3 + 2 - 4 armour - 3
-/// sand, nothing. A's pulse laser turret fires (3 + 3 + 5 = 11, Effect +3);
-/// B dodges again, its third reaction, burning initiative (6 + 5 + 3 = 14,
-/// Effect +4: the attack drops to 7 and misses). Next turn B's initiative
-/// with the same dice is 8 - 2 = 6.
+/// its triple beam laser turret (2 + 2 + Gunner 2 + Short 1 + beam laser 4
+/// = 11, Effect +3); B dodges (5 + 5 + 3 = 13, Effect +3, the attack drops
+/// to 8, Effect 0) and fires sand (4 + 3 + 2 = 9: the hit loses 1D = 3);
+/// the hit does 1D 3 + 2 (two extra beam lasers, +1 per die each) + 0 - 4
+/// armour = 1, less 3 sand: nothing. A's pulse laser turret fires (3 + 3 +
+/// Gunner 1 + Short 1 + pulse laser 2 = 10, Effect +2); B dodges again,
+/// its third reaction, burning initiative (6 + 5 + 3 = 14, Effect +4: the
+/// attack drops to 6 and misses). Next turn B's initiative with the same
+/// dice is 8 - 2 = 6.
 #[test]
 fn burning_initiative_for_a_third_reaction() {
     let sys = system();
@@ -186,8 +190,9 @@ fn burning_initiative_for_a_third_reaction() {
 /// one unit of thrust. Effect chains into attack roll for one Gunner." The
 /// corvette's Pilot (skill 2, DEX 9: +1) rolls 4 + 4 + 3 = 11, Effect +3,
 /// which the task-chain table turns into DM +1 for turret-1's attack:
-/// dice 1 + 2, DM 9 + 1, total 13 against 8, Effect +5. The beam lasers do
-/// 1D 2 + 5 - armour 1 = 6 to the trader.
+/// dice 1 + 2, DM 7 (Gunner 2, Short 1, beam laser 4) + 1, total 11 against
+/// 8, Effect +3. The three beam lasers do 1D 2 + 2 (two extra weapons, +1
+/// per die each) + 3 - armour 1 = 6 to the trader.
 #[test]
 fn chained_line_up_shot() {
     let sys = system();
@@ -214,7 +219,7 @@ fn chained_line_up_shot() {
             sink,
         )
         .expect("turret-1 fires");
-    assert_eq!(shot.effect, 5);
+    assert_eq!(shot.effect, 3);
     assert_eq!(b.ship(Side::B).hull, 74);
     script.check(
         "chained_line_up_shot",
@@ -253,8 +258,9 @@ fn overcharge_that_damages_the_m_drive() {
 /// Core rules, Critical Hits, as published summaries give them: an attack
 /// with Effect 6 or more that does damage is a critical hit of severity
 /// damage / 10 rounded up. The corvette's triple beam laser turret at the
-/// trader at Short range: 6 + 6 + 9 = 21, Effect +13; 1D 6 + 13 - armour 1
-/// = 18 damage, severity 2; location 4 + 4 = 8, the M-drive: DM-1 to pilot
+/// trader at Short range: 6 + 6 + Gunner 2 + Short 1 + beam laser 4 = 19,
+/// Effect +11; 1D 6 + 2 (two extra beam lasers, +1 per die each) + 11 -
+/// armour 1 = 18 damage, severity 2; location 4 + 4 = 8, the M-drive: DM-1 to pilot
 /// checks and thrust -1 (the trader's thrust 1 falls to 0). 18 of 80 hull
 /// is two tenths: two sustained-damage hits, both to Cargo (4 + 5).
 #[test]
@@ -270,20 +276,21 @@ fn a_critical_hit() {
         ],
         &[6, 6, 6, 4, 4, 4, 5, 4, 5],
     );
-    assert_eq!(r.json["effect"], 13);
+    assert_eq!(r.json["effect"], 11);
     assert_eq!(r.json["damage"], 18);
     assert_eq!(r.json["criticals"][0]["location"], "m-drive");
     assert_eq!(r.json["criticals"][0]["severity"], 2);
     assert_eq!(r.json["target"]["thrust"], 0);
 }
 
-/// Cheat sheet, Dodge Attack and Fire Sand, resolved from the command
-/// line's flags: the corvette's pulse lasers at the trader at Medium. Dice
-/// 5 + 4 with DM 4 (Gunner 1, Medium 0, pulse laser 2, two identical 1)
-/// make 13, Effect +5. The trader's Pilot (1, INT or DEX 7: +0) dodges:
-/// dice 6 + 5 with DM 1 make 12 against 10, Effect +2, and the attack
-/// drops to 11. Its gunner fires sand: 4 + 4 = 8 against 8, success, 1D =
-/// 2 off. Damage 2D 3 + 3, Effect 3, less armour 1 and sand 2: 6.
+/// Cheat sheet, Dodge Attack and Fire Sand ("reduce incoming beam damage by
+/// 1d6"), resolved from the command line's flags: the corvette's two pulse
+/// lasers at the trader at Medium. Dice 5 + 4 with DM 3 (Gunner 1, Medium
+/// 0, pulse laser 2) make 12, Effect +4. The trader's Pilot (1, INT or DEX
+/// 7: +0) dodges: dice 6 + 5 with DM 1 make 12 against 10, Effect +2, and
+/// the attack drops to 10, Effect +2. Its gunner fires sand: 4 + 4 = 8
+/// against 8, success, 1D = 2 off. Damage 2D 3 + 3 + 2 (the second pulse
+/// laser, +1 per die) + Effect 2 - armour 1 = 9, less sand 2: 7.
 #[test]
 fn dodge_and_sand_against_a_laser() {
     let r = check_resolve(
@@ -299,8 +306,8 @@ fn dodge_and_sand_against_a_laser() {
         ],
         &[5, 4, 6, 5, 4, 4, 2, 3, 3],
     );
-    assert_eq!(r.json["total"], 11);
-    assert_eq!(r.json["damage"], 6);
+    assert_eq!(r.json["total"], 10);
+    assert_eq!(r.json["damage"], 7);
 }
 
 /// Core rules, Spacecraft Weapons: barbettes multiply damage by 3. A

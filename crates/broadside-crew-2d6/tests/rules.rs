@@ -5,7 +5,7 @@ mod common;
 use broadside_core::{
     AttackResolution, EventLog, NullSink, Ruleset, ScriptedDice, Side, TurnSequence, Verdict,
 };
-use broadside_crew_2d6::model::Band;
+use broadside_crew_2d6::model::{Band, Position};
 use broadside_crew_2d6::{
     Action, Attack, CrewTactics, Order, Reactions, Repairable, Sequence, Setup, Weaponry,
 };
@@ -80,7 +80,7 @@ fn forbidden_attacks_are_refused() {
     sand.push(("sand", flag()));
     check_refused("escort", "trader", &sand, "sand does not stop");
     let mut pd = opts("beam-laser", "short");
-    pd.push(("point-defense", flag()));
+    pd.push(("point-defense", num(1)));
     check_refused("corvette", "trader", &pd, "only against missile salvos");
     let mut sand_on_particles = opts("beam-laser", "short");
     sand_on_particles.push(("sand", flag()));
@@ -167,10 +167,13 @@ fn scripted_dice_that_run_out_are_an_error() {
     );
 }
 
-/// Ruling: a salvo that hits at Effect 0 does one missile's damage.
+/// Seed 004, "Resolve Missile Hits": "Roll damage for a single missile and
+/// multiply by the effect of the attack roll". At Effect 0 that is x0: the
+/// escort's two missiles at the trader at Medium roll 2 + 3 = 5, +1 for the
+/// second missile, +2 for the TL difference (13 - 11) = 8 against 8, Effect
+/// 0, a hit; one missile's 4D 1 + 1 + 1 + 2 = 5 less armour 1 = 4, x 0 = 0.
 #[test]
-fn a_salvo_hitting_at_effect_0_does_one_missiles_damage() {
-    // 2D 2 + 3 = 5, +1 second missile, +2 TL difference = 8: Effect 0.
+fn a_salvo_hitting_at_effect_0_does_no_damage() {
     let (r, used) = resolve(
         "escort",
         "trader",
@@ -183,42 +186,82 @@ fn a_salvo_hitting_at_effect_0_does_one_missiles_damage() {
     let r = r.expect("resolves");
     assert_eq!(used, 6);
     assert_eq!(r.json["effect"], 0);
-    assert_eq!(r.json["multiplier"], 1);
-    assert_eq!(r.json["damage"], 4, "4D 5 - armour 1, once");
-    assert!(r.events.iter().any(|e| {
-        e.to_string()
-            .contains("at Effect 0 does 1 missile's damage")
-    }));
+    assert_eq!(r.json["hit"], true);
+    assert_eq!(r.json["multiplier"], 0);
+    assert_eq!(r.json["damage"], 0, "(5 - 1) x 0");
+    assert_eq!(r.json["target"]["hull"], 80);
 }
 
-/// Ruling: the Effect multiplies a salvo's damage, but never beyond the
-/// missiles that attacked.
+/// House-rule option `missiles.zero-effect-multiplier = 1`, off by default:
+/// the same dice as above, and a hit at Effect 0 does one missile's
+/// damage, (5 - 1) x 1 = 4.
 #[test]
-fn the_missile_multiplier_never_exceeds_the_missiles() {
-    // 6 + 6 + 1 + 2 = 15, Effect +7, two missiles: x2, not x7. Effect 7
-    // with damage is a critical hit, scripted to Cargo.
-    let (r, _) = resolve(
+fn a_salvo_hitting_at_effect_0_may_do_one_missiles_damage_by_option() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "zero-effect-multiplier = 0",
+        "zero-effect-multiplier = 1",
+    ));
+    let mut dice = ScriptedDice::new([2, 3, 1, 1, 1, 2]);
+    let r = resolve_in(
+        &system,
         "escort",
         "trader",
         &[
             ("weapon", text("missile-rack")),
             ("range-band", text("medium")),
         ],
-        &[6, 6, 1, 1, 1, 1, 4, 5],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["multiplier"], 1);
+    assert_eq!(r.json["damage"], 4);
+    assert!(
+        r.events
+            .iter()
+            .any(|e| e.to_string().contains("house rule"))
     );
-    let r = r.expect("resolves");
-    assert_eq!(r.json["multiplier"], 2);
-    assert_eq!(r.json["damage"], 6, "(4 - 1) x 2");
 }
 
-/// Ruling, as data: armour taken once from the multiplied total instead.
+/// Seed 004, "Resolve Missile Hits": "multiply by the effect of the attack
+/// roll", with no cap at the missiles' number. The escort's two missiles
+/// at the trader at Medium: 6 + 6 + 1 (second missile) + 2 (TL 13 - 11) =
+/// 15, Effect +7. One missile's 4D 1 + 1 + 1 + 1 = 4 less armour 1 = 3, x 7
+/// = 21. Effect 7 with damage is a critical hit of severity 21 / 10 rounded
+/// up = 3, located 4 + 5 = 9 (Cargo, no effect); 21 of 80 hull is two whole
+/// tenths (8 each): two severity 1 hits, both located 6 + 6 = 12 (Computer,
+/// severity 1 then 2, no dice).
 #[test]
-fn missile_armour_once_is_a_data_choice() {
+fn the_missile_multiplier_is_the_whole_effect() {
+    let (r, used) = resolve(
+        "escort",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+        ],
+        &[6, 6, 1, 1, 1, 1, 4, 5, 6, 6, 6, 6],
+    );
+    let r = r.expect("resolves");
+    assert_eq!(used, 12);
+    assert_eq!(r.json["effect"], 7);
+    assert_eq!(r.json["multiplier"], 7);
+    assert_eq!(r.json["damage"], 21, "(4 - 1) x 7");
+    assert_eq!(r.json["criticals"][0]["severity"], 3);
+}
+
+/// House-rule option `missiles.cap-at-missiles = true`, off by default: the
+/// same salvo at Effect +7 multiplies by its 2 missiles only: (4 - 1) x 2 =
+/// 6, a severity 1 critical hit (6 / 10 rounded up) at Cargo (4 + 5), and
+/// no tenth of the hull lost.
+#[test]
+fn the_missile_multiplier_may_be_capped_by_option() {
     let system = load(&edited(
         &sources(),
         "rules.toml",
-        "armour = \"per-missile\"",
-        "armour = \"once\"",
+        "cap-at-missiles = false",
+        "cap-at-missiles = true",
     ));
     let mut dice = ScriptedDice::new([6, 6, 1, 1, 1, 1, 4, 5]);
     let r = resolve_in(
@@ -232,28 +275,87 @@ fn missile_armour_once_is_a_data_choice() {
         &mut dice,
     )
     .expect("resolves");
-    assert_eq!(r.json["damage"], 7, "4 x 2 - 1");
+    assert_eq!(r.json["multiplier"], 2);
+    assert_eq!(r.json["damage"], 6, "(4 - 1) x 2");
 }
 
-/// The Smart trait is lost at Adjacent and Close: no TL difference DM.
+/// Ruling, as data: armour taken once from the multiplied total instead.
+/// The salvo above: 4 x 7 - 1 = 27, a severity 3 critical hit at Cargo
+/// (4 + 5), and three whole tenths of the hull: three severity 1 hits at
+/// the Computer (6 + 6 each).
 #[test]
-fn smart_missiles_lose_the_tl_dm_at_close_range() {
-    let (r, _) = resolve(
+fn missile_armour_once_is_a_data_choice() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "armour = \"per-missile\"",
+        "armour = \"once\"",
+    ));
+    let mut dice = ScriptedDice::new([6, 6, 1, 1, 1, 1, 4, 5, 6, 6, 6, 6, 6, 6]);
+    let r = resolve_in(
+        &system,
         "escort",
         "trader",
         &[
             ("weapon", text("missile-rack")),
-            ("range-band", text("close")),
-            ("salvo", num(1)),
+            ("range-band", text("medium")),
         ],
-        &[3, 3],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["damage"], 27, "4 x 7 - 1");
+}
+
+/// Seed 004, "Resolve Missile Hits": the TL difference DM is kept "to a
+/// minimum of DM+1 and a maximum of DM+6", at every band. The corvette's
+/// two missiles at the scout at Close: 3 + 3 = 6, +1 for the second
+/// missile, +1 (TL 12 - 12 = 0, raised to the minimum) = 8 against 8:
+/// a hit at Effect 0, so 4D 1 + 1 + 1 + 1 = 4 less armour 2, x 0 = 0.
+#[test]
+fn smart_missiles_keep_the_tl_dm_minimum_at_close_range() {
+    let (r, used) = resolve(
+        "corvette",
+        "scout",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("close")),
+        ],
+        &[3, 3, 1, 1, 1, 1],
     );
     let r = r.expect("resolves");
-    assert_eq!(r.json["total"], 6, "no DM at all");
+    assert_eq!(used, 6);
+    assert_eq!(r.json["total"], 8);
+    assert_eq!(r.json["hit"], true);
+}
+
+/// House-rule option `missiles.smart-lost-at = ["adjacent", "close"]`, off
+/// (empty) by default: the core rules' loss of the Smart trait. The same
+/// dice total 3 + 3 + 1 = 7 and miss.
+#[test]
+fn smart_missiles_may_lose_the_tl_dm_at_close_range_by_option() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "smart-lost-at = []",
+        "smart-lost-at = [\"adjacent\", \"close\"]",
+    ));
+    let mut dice = ScriptedDice::new([3, 3]);
+    let r = resolve_in(
+        &system,
+        "corvette",
+        "scout",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("close")),
+        ],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["total"], 7, "no TL difference DM");
     assert!(
         r.events
             .iter()
-            .any(|e| e.to_string().contains("Smart trait is lost"))
+            .any(|e| e.to_string().contains("lose the TL difference DM"))
     );
 }
 
@@ -329,10 +431,12 @@ fn an_overcharge_of_effect_minus_6_does_two_hits() {
     );
 }
 
-/// A location hit again rises to the new severity or one above its own,
-/// whichever is higher, and no further than 6.
+/// Reference, Critical hits: "A repeated location raises that location's
+/// severity by one, up to 6", whatever the new hit's own severity. Hits of
+/// severity 1, 1, 4, 2, 6, 1 and 1 on the escort's sensors take them to 1,
+/// 2, 3, 4, 5, 6 and, at 6, no further.
 #[test]
-fn repeated_criticals_rise_and_stop_at_6() {
+fn repeated_criticals_rise_by_one_and_stop_at_6() {
     let sys = system();
     let mut b = battle("corvette", "escort", Band::Short);
     let label = b.labels[1];
@@ -341,7 +445,7 @@ fn repeated_criticals_rise_and_stop_at_6() {
     let sensors = location("sensors") as u8;
     let mut log = EventLog::default();
     let mut dice = ScriptedDice::new([]);
-    for (severity, expected) in [(1, 1), (1, 2), (4, 4), (2, 5), (6, 6), (1, 6)] {
+    for (severity, expected) in [(1, 1), (1, 2), (4, 3), (2, 4), (6, 5), (1, 6), (1, 6)] {
         sys.critical(
             ship,
             label,
@@ -361,6 +465,38 @@ fn repeated_criticals_rise_and_stop_at_6() {
             .any(|e| e.to_string().contains("already at severity 6"))
     );
     assert_eq!(ship.standing.max_band, Band::Adjacent);
+}
+
+/// Reference, Critical hits: a repeated location rises by one, so its new
+/// row's effect applies and no row is skipped. The escort's Armour (5)
+/// takes a severity 1 hit (row 1: armour -1, to 4), then a severity 3 hit,
+/// which raises it to 2 (row 2: armour -1D3; the d3 shows 2, to 2), not to
+/// 3 (row 3's -1D).
+#[test]
+fn a_repeated_armour_critical_applies_the_next_row() {
+    let sys = system();
+    let mut b = battle("corvette", "escort", Band::Short);
+    let label = b.labels[1];
+    let ship = b.ship_mut(Side::B);
+    let mut applied = broadside_crew_2d6::Applied::default();
+    let armour = location("armour") as u8;
+    let mut dice = ScriptedDice::new([2]);
+    for severity in [1, 3] {
+        sys.critical(
+            ship,
+            label,
+            armour,
+            severity,
+            broadside_crew_2d6::Cause::Attack,
+            &mut applied,
+            &mut dice,
+            &mut NullSink,
+        )
+        .expect("a critical hit");
+    }
+    assert_eq!(ship.severity[usize::from(armour)], 2);
+    assert_eq!(ship.armour, 2, "5 - 1 - 2");
+    assert_eq!(dice.used(), 1, "one d3 for row 2");
 }
 
 /// A weapon critical with no weapon left to harm does nothing more, and a
@@ -517,6 +653,7 @@ fn setting_up_and_the_free_round() {
     let corvette = ScriptedTactics {
         actions: vec![Order {
             person: 3,
+            position: Position::Gunner(t1),
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
@@ -555,6 +692,7 @@ fn jumps_only_at_alderson_points() {
         let trader = ScriptedTactics {
             actions: vec![Order {
                 person: 4,
+                position: Position::EngineerJDrive,
                 action: Action::Jump,
             }],
             ..ScriptedTactics::default()
@@ -591,6 +729,7 @@ fn illegal_tactics_are_internal_errors() {
     let corvette = ScriptedTactics {
         actions: vec![Order {
             person: 3,
+            position: Position::Gunner(t1),
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
@@ -617,6 +756,7 @@ fn illegal_tactics_are_internal_errors() {
     let wrong = ScriptedTactics {
         actions: vec![Order {
             person: 4,
+            position: Position::Gunner(1),
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
@@ -703,7 +843,7 @@ fn a_refused_attack_changes_nothing() {
 }
 
 /// Tables: every table has a kebab-case id and rows that `cell` finds,
-/// including "4-", "13+" and ranges.
+/// including "0-4", "13+" and ranges.
 #[test]
 fn tables_read_by_label_and_number() {
     let tables = Ruleset::tables(system());
@@ -731,7 +871,10 @@ fn tables_read_by_label_and_number() {
             .unwrap_or_else(|| panic!("no table {id}"))
     };
     let reactions = find("reactions");
-    assert_eq!(reactions.cell("-2", None).unwrap(), "1");
+    // The seed's rows: "Initiative 0-4 = 1".
+    assert_eq!(reactions.rows[0].label, "0-4");
+    assert_eq!(reactions.cell("0-4", None).unwrap(), "1");
+    assert_eq!(reactions.cell("3", None).unwrap(), "1");
     assert_eq!(reactions.cell("7", None).unwrap(), "2");
     assert_eq!(reactions.cell("13+", None).unwrap(), "4");
     assert_eq!(reactions.cell("20", None).unwrap(), "4");
