@@ -1,9 +1,10 @@
 //! Attack resolution: direct fire and missile salvos, with the defender's reactions.
 //!
-//! Dice are rolled in the order the rules' `--dice` contract states: the
-//! attack's dice first (two, or three under a Bane), then each reaction's
-//! (point defence, ECM, dodge, sand, in that order), then the damage dice
-//! and whatever the damage rolls (critical hit locations and their dice).
+//! Dice are rolled in the order the rules' `--dice` contract states. Direct
+//! fire: the attack's dice first (two, or three under a Bane), then each
+//! reaction's (dodge, then sand). A salvo: each reaction's first (point
+//! defence, ECM, dodge), then its attack's dice. Then the damage dice and
+//! whatever the damage rolls (critical hit locations and their dice).
 
 use arrayvec::ArrayVec;
 use broadside_core::{AttackResolution, Dice, Event, EventSink, ResolveError, Side};
@@ -39,7 +40,8 @@ pub enum Weaponry {
 pub struct Reactions {
     /// The Pilot dodges (one thrust).
     pub dodge: bool,
-    /// Point defence attempts, each by another laser turret (salvos only).
+    /// Point defence attempts, each by another point-defence mount (salvos
+    /// only).
     pub point_defence: u8,
     /// The Sensor Operator tries ECM (salvos only). A salvo attacks once, so
     /// this is the one ECM attempt the rules allow on it a round.
@@ -825,7 +827,7 @@ impl Crew2d6 {
         out
     }
 
-    /// One point defence attempt by the best free laser turret.
+    /// One point defence attempt by the best free point-defence mount.
     fn point_defence(
         &self,
         battle: &mut Battle,

@@ -2,8 +2,8 @@
 //!
 //! A turn is the cheat sheet's sequence: initiative; the maneuver step in
 //! reverse initiative order (actions, range adjustment, combat
-//! maneuvering); the attack step in initiative order, one action per crew
-//! member; salvos reaching their targets; and the end of the turn, when a
+//! maneuvering); the attack step in initiative order, one action per ship
+//! position; salvos reaching their targets; and the end of the turn, when a
 //! ship whose jump drive was activated leaves. The first turn begins with
 //! setting up (the starting band and the scans for the enemy) and the free
 //! round a failed scan gives the other side. Decisions come from a
@@ -34,7 +34,7 @@ pub enum Phase {
     Initiative,
     /// Overcharge, maneuver, range adjustment, combat maneuvering.
     Maneuver,
-    /// One action per crew member, in initiative order.
+    /// One action per ship position, in initiative order.
     Attack,
     /// Salvos reach their targets.
     Missiles,
@@ -757,7 +757,7 @@ impl Crew2d6 {
         Ok(())
     }
 
-    /// Carries out one crew member's action.
+    /// Carries out one position's action.
     fn act_on(
         &self,
         battle: &mut Battle,

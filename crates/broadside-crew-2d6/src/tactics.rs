@@ -23,7 +23,7 @@ pub enum Repairable {
     Weapon(u8),
 }
 
-/// One crew member's action in the attack step.
+/// One position's action in the attack step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Captain: Inspire the crew (chained into next turn's initiative).

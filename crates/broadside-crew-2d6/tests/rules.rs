@@ -7,7 +7,8 @@ use broadside_core::{
 };
 use broadside_crew_2d6::model::{Band, Position};
 use broadside_crew_2d6::{
-    Action, Attack, CrewTactics, Order, Reactions, Repairable, Sequence, Setup, Weaponry,
+    Action, Attack, Battle, Crew2d6, CrewTactics, Incoming, Order, ReactionChooser, Reactions,
+    Repairable, Salvo, Sequence, Setup, Weaponry,
 };
 use common::{
     Script, ScriptedTactics, battle, battle_in, check_refused, edited, flag, load, location, mount,
@@ -895,6 +896,13 @@ fn tables_read_by_label_and_number() {
         "-4"
     );
     assert_eq!(find("starting-band").cell("2", None).unwrap(), "medium");
+    // Seed 004: "Repair Systems: Mechanic or Engineering (appropriate)".
+    assert!(
+        find("tasks")
+            .cell("repair", Some("skill"))
+            .unwrap()
+            .contains("mechanic or the location's engineer specialty")
+    );
 }
 
 /// The scripted run from the free round onward is stable under replay:
@@ -910,4 +918,136 @@ fn steps_replay_exactly() {
         b
     };
     assert_eq!(run(), run());
+}
+
+/// Reference, Missiles: "A turret holds 12 missiles", however many racks
+/// it carries: the corvette's and the trader's two racks share one turret
+/// and 12 missiles, as does the scout's one rack; a salvo of two leaves 10.
+#[test]
+fn a_turret_holds_12_missiles() {
+    let sys = system();
+    let rules = &sys.rules;
+    let rack = weapon("missile-rack");
+    for ship in ["scout", "trader", "corvette", "escort"] {
+        let class = rules.class(rules.class_id(ship).expect("a ship"));
+        let load = class
+            .magazines
+            .iter()
+            .find(|&&(w, _)| w == rack)
+            .map(|&(_, n)| n);
+        assert_eq!(load, Some(12), "{ship}");
+    }
+    // The corvette's turret-2 gunner (Gunner (turret) 1, DEX 9 +1) launches
+    // both racks at Long range: 6 + 6 + 2 = 14 against Simple 2+.
+    let mut b = battle("corvette", "trader", Band::Long);
+    let t2 = mount(&b, Side::A, "turret-2");
+    sys.launch(
+        &mut b,
+        Side::A,
+        Position::Gunner(t2),
+        rack,
+        2,
+        &mut ScriptedDice::new([6, 6]),
+        &mut NullSink,
+    )
+    .expect("the launch");
+    assert_eq!(b.ship(Side::A).magazine(rules, rack), Some(10));
+}
+
+/// Seed 004, "Any missiles in a salvo that ... are not destroyed by Point
+/// Defense or ECM attack the ship. Roll 2D": the defender chooses its
+/// reactions to a salvo before the attack is rolled, so it sees the
+/// missiles but no dice. The escort's one missile at the trader, with no
+/// reaction, then rolls 1 + 1 + 2 (TL 13 - 11) = 4 and misses.
+#[test]
+fn a_salvos_defender_chooses_without_seeing_the_roll() {
+    struct Peek(std::cell::Cell<Option<Incoming>>);
+    impl ReactionChooser for Peek {
+        fn choose(&self, _: &Crew2d6, _: &Battle, _: Side, incoming: &Incoming) -> Reactions {
+            self.0.set(Some(*incoming));
+            Reactions::default()
+        }
+        fn is_user(&self) -> bool {
+            false
+        }
+    }
+    let sys = system();
+    let mut b = battle("escort", "trader", Band::Medium);
+    let salvo = Salvo {
+        owner: Side::A,
+        weapon: weapon("missile-rack"),
+        missiles: 1,
+        rounds_left: 0,
+        tl: 13,
+        smart: true,
+        bane: false,
+        dm: 0,
+    };
+    let peek = Peek(std::cell::Cell::new(None));
+    let mut dice = ScriptedDice::new([1, 1]);
+    let outcome = sys
+        .strike_salvo(&mut b, &salvo, &peek, &mut dice, &mut NullSink)
+        .expect("the salvo strikes");
+    let seen = peek.0.get().expect("asked for reactions");
+    assert_eq!(seen.missiles, Some(1));
+    assert!(seen.seen.is_none(), "no dice before the reactions");
+    assert_eq!((outcome.total, outcome.hit), (4, false));
+}
+
+/// House-rule option `identical.attack-dm = [0, 1, 2]`, off by default: a
+/// triple beam laser turret also gains +2 to hit. The corvette at the
+/// trader at Short: 1 + 1 + 7 + 2 = 11, Effect +3; 1D 1 + 2 (two extra
+/// lasers) + 3 - armour 1 = 5.
+#[test]
+fn identical_weapons_may_add_an_attack_dm_by_option() {
+    let system = load(&edited(
+        &sources(),
+        "weapons.toml",
+        "attack-dm = [0, 0, 0]",
+        "attack-dm = [0, 1, 2]",
+    ));
+    let mut dice = ScriptedDice::new([1, 1, 1]);
+    let r = resolve_in(
+        &system,
+        "corvette",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+        ],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["total"], 11);
+    assert_eq!(r.json["damage"], 5);
+}
+
+/// Repair Systems puts a weapon under a Bane back in action for good, and
+/// says so: the trader's Engineer (Mechanic 1, EDU 8 +0, DM -1 for a Bane)
+/// rolls 4 + 4 + 1 - 1 = 8 against 8.
+#[test]
+fn a_repaired_weapon_is_back_in_action() {
+    let sys = system();
+    let mut b = battle("trader", "corvette", Band::Short);
+    b.ship_mut(Side::A).weapons[0] = broadside_crew_2d6::Condition::Bane;
+    let mut log = EventLog::default();
+    sys.repair(
+        &mut b,
+        Side::A,
+        4,
+        Repairable::Weapon(0),
+        &mut ScriptedDice::new([4, 4]),
+        &mut log,
+    )
+    .expect("repair");
+    assert_eq!(
+        b.ship(Side::A).weapons[0],
+        broadside_crew_2d6::Condition::Ready
+    );
+    let text: Vec<String> = log.events.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter().any(|e| e.contains("repaired: back in action")),
+        "{text:?}"
+    );
+    assert!(!text.iter().any(|e| e.contains("jury-rigged")), "{text:?}");
 }
