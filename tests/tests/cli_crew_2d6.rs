@@ -115,3 +115,56 @@ fn a_crew_member_with_a_skill_the_system_lacks() {
         ],
     );
 }
+
+/// Seed 004, Point Defense and ECM against missiles about to hit, declared
+/// on the command line: two point-defence mounts and ECM against the
+/// escort's two missiles. The corvette's triple beam laser turret (Gunner 2,
+/// +2 for three lasers) rolls 5 + 5 + 4 = 14, Effect +6, and destroys both;
+/// nothing is left about to hit, so no further reaction is made.
+#[test]
+fn resolve_declares_ecm_and_several_point_defence_mounts() {
+    let json = cli_json(&[
+        "resolve",
+        "crew-2d6",
+        "--attacker",
+        "escort",
+        "--weapon",
+        "missile-rack",
+        "--target",
+        "corvette",
+        "--range-band",
+        "medium",
+        "--point-defense",
+        "2",
+        "--ecm",
+        "--dice",
+        "5,5",
+        "--format",
+        "json",
+    ]);
+    let reactions = json["reactions"].as_array().expect("reactions");
+    assert_eq!(reactions.len(), 1, "{json}");
+    assert_eq!(reactions[0]["amount"], 2);
+    assert_eq!(json["missiles"]["attacking"], 0);
+}
+
+#[test]
+fn point_defence_from_no_mount_is_bad_input() {
+    check_cli_error(
+        &[
+            "resolve",
+            "crew-2d6",
+            "--attacker",
+            "escort",
+            "--weapon",
+            "missile-rack",
+            "--target",
+            "corvette",
+            "--range-band",
+            "medium",
+            "--point-defense",
+            "0",
+        ],
+        "--point-defense",
+    );
+}

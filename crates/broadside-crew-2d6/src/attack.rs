@@ -1,9 +1,10 @@
 //! Attack resolution: direct fire and missile salvos, with the defender's reactions.
 //!
-//! Dice are rolled in the order the rules' `--dice` contract states: the
-//! attack's dice first (two, or three under a Bane), then each reaction's
-//! (point defence, ECM, dodge, sand, in that order), then the damage dice
-//! and whatever the damage rolls (critical hit locations and their dice).
+//! Dice are rolled in the order the rules' `--dice` contract states. Direct
+//! fire: the attack's dice first (two, or three under a Bane), then each
+//! reaction's (dodge, then sand). A salvo: each reaction's first (point
+//! defence, ECM, dodge), then its attack's dice. Then the damage dice and
+//! whatever the damage rolls (critical hit locations and their dice).
 
 use arrayvec::ArrayVec;
 use broadside_core::{AttackResolution, Dice, Event, EventSink, ResolveError, Side};
@@ -13,7 +14,7 @@ use crate::battle::{Battle, ChainSource, Salvo};
 use crate::check::{CheckResult, Checker, Dm, Dms, Why, roll_2d};
 use crate::damage::{Applied, Hit};
 use crate::model::{Position, Task, WeaponId, WeaponKind};
-use crate::ship::Condition;
+use crate::ship::{Condition, MAX_SLOTS};
 
 /// What is attacking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,7 +40,8 @@ pub enum Weaponry {
 pub struct Reactions {
     /// The Pilot dodges (one thrust).
     pub dodge: bool,
-    /// Point defence attempts, each by another laser turret (salvos only).
+    /// Point defence attempts, each by another point-defence mount (salvos
+    /// only).
     pub point_defence: u8,
     /// The Sensor Operator tries ECM (salvos only). A salvo attacks once, so
     /// this is the one ECM attempt the rules allow on it a round.
@@ -67,8 +69,7 @@ pub struct Attack {
     pub reactions: Reactions,
 }
 
-/// An attack as the defender sees it when choosing reactions: after the
-/// attack's dice, before any reaction.
+/// An attack as the defender sees it when choosing reactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Incoming {
     /// The attacking side.
@@ -77,9 +78,18 @@ pub struct Incoming {
     pub weapon: WeaponId,
     /// Missiles in a salvo; `None` for direct fire.
     pub missiles: Option<u8>,
+    /// The attack's check, when it is rolled before the defender reacts:
+    /// direct fire only. A salvo attacks after point defence and ECM, so
+    /// its defender chooses without seeing its dice.
+    pub seen: Option<SeenAttack>,
+}
+
+/// A direct-fire attack's check, as the defender sees it before reacting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeenAttack {
     /// The attack's dice.
     pub roll: i32,
-    /// Its DM so far (for a salvo, with every missile counted).
+    /// Its DM.
     pub dm: i32,
     /// Roll plus DM.
     pub total: i32,
@@ -88,14 +98,15 @@ pub struct Incoming {
 }
 
 impl Incoming {
-    /// The Effect if nothing changes it.
-    pub fn effect(&self) -> i32 {
-        self.total - self.target
+    /// The Effect if nothing changes it, when the attack has been rolled.
+    pub fn effect(&self) -> Option<i32> {
+        self.seen.map(|s| s.total - s.target)
     }
 
-    /// Whether it hits if nothing changes it.
-    pub fn hits(&self) -> bool {
-        self.total >= self.target
+    /// Whether it hits if nothing changes it, when the attack has been
+    /// rolled.
+    pub fn hits(&self) -> Option<bool> {
+        self.seen.map(|s| s.total >= s.target)
     }
 }
 
@@ -438,10 +449,12 @@ impl Crew2d6 {
             attacker,
             weapon,
             missiles: None,
-            roll: check.roll,
-            dm: check.dm,
-            total: check.total,
-            target: check.target,
+            seen: Some(SeenAttack {
+                roll: check.roll,
+                dm: check.dm,
+                total: check.total,
+                target: check.target,
+            }),
         };
         let plan = chooser.choose(self, battle, defender, &incoming);
         self.check_reactions(battle, defender, &incoming, &plan, chooser.is_user())?;
@@ -528,12 +541,8 @@ impl Crew2d6 {
                         Why::TargetingSolution(i32::from(chain.effect))
                     }
                 };
-                if !dms.is_full() {
-                    dms.push(Dm {
-                        amount: i32::from(chain.dm),
-                        why,
-                    });
-                }
+                // A chain whose DM is 0 is spent without showing.
+                push_dm(dms, i32::from(chain.dm), why);
                 state.chains.remove(i);
             } else {
                 i += 1;
@@ -559,10 +568,7 @@ impl Crew2d6 {
             attacker,
             weapon,
             missiles,
-            roll: 0,
-            dm: 0,
-            total: 0,
-            target: 0,
+            seen: None,
         };
         let defender = attacker.other();
         let plan = chooser.choose(self, battle, defender, &probe);
@@ -613,7 +619,7 @@ impl Crew2d6 {
                 return Err(forbidden(
                     from_user,
                     format!(
-                        "the {} has {available} laser turret(s) with a gunner free for point defence, not {}",
+                        "the {} has {available} point-defence mount(s) with a gunner free, not {}",
                         who(),
                         plan.point_defence
                     ),
@@ -780,9 +786,10 @@ impl Crew2d6 {
         })
     }
 
-    /// Mounts that can make point defence now, best first: laser turrets
-    /// (not fixed mounts, barbettes or bays) with a gunner, whose lasers
-    /// have not fired or defended this round. Each with its laser slots.
+    /// Mounts that can make point defence now, best first: turrets,
+    /// barbettes and bays (not fixed mounts, which have no Gunner) with a
+    /// gunner, whose point-defence weapons have not fired or defended this
+    /// round. Each with those weapons' slots.
     pub fn point_defence_mounts(
         &self,
         battle: &Battle,
@@ -795,7 +802,7 @@ impl Crew2d6 {
         let mut out: ArrayVec<(u8, ArrayVec<u8, 3>), 8> = ArrayVec::new();
         for (m, mount) in class.mounts.iter().enumerate() {
             let kind = rules.mount_kind(mount.kind);
-            if kind.pilot || kind.multiplier != 1 || mount.firer.is_none() {
+            if kind.pilot || mount.firer.is_none() {
                 continue;
             }
             let mut lasers: ArrayVec<u8, 3> = ArrayVec::new();
@@ -820,7 +827,7 @@ impl Crew2d6 {
         out
     }
 
-    /// One point defence attempt by the best free laser turret.
+    /// One point defence attempt by the best free point-defence mount.
     fn point_defence(
         &self,
         battle: &mut Battle,
@@ -915,8 +922,8 @@ impl Crew2d6 {
         })
     }
 
-    /// A salvo reaches its target: the attack's 2D, the defender's
-    /// reactions, then 2D + 1 per missile beyond the first + the TL
+    /// A salvo reaches its target: the defender's reactions, then, if any
+    /// missile is left, 2D + 1 per missile beyond the first + the TL
     /// difference DM against the missile attack's target number.
     pub fn strike_salvo(
         &self,
@@ -940,34 +947,13 @@ impl Crew2d6 {
             ),
             action: format!("closes to attack the {}", battle.name(rules, defender)),
         });
-        let target_tl = battle.ship(defender).class(rules).tl;
-        let tl_dm = if salvo.smart {
-            (salvo.tl - target_tl).clamp(c.tl_dm_min, c.tl_dm_max)
-        } else {
-            0
-        };
-        let fixed_dm = tl_dm + i32::from(salvo.dm);
-        let extra = |missiles: u8| (i32::from(missiles) - 1).max(0) * c.per_extra_missile;
-        let first = roll_2d(
-            dice,
-            false,
-            fixed_dm + extra(salvo.missiles),
-            c.missile_attack,
-        )?;
-        sink.emit(|| Event::Roll {
-            purpose: "salvo attack".into(),
-            dice: "2d6".into(),
-            faces: first.faces(),
-            total: first.roll,
-        });
+        // The defender reacts to the salvo before its attack is rolled: the
+        // missiles that point defence and ECM leave are the ones that attack.
         let incoming = Incoming {
             attacker,
             weapon: salvo.weapon,
             missiles: Some(salvo.missiles),
-            roll: first.roll,
-            dm: first.dm,
-            total: first.total,
-            target: first.target,
+            seen: None,
         };
         let plan = chooser.choose(self, battle, defender, &incoming);
         self.check_reactions(battle, defender, &incoming, &plan, chooser.is_user())?;
@@ -975,10 +961,16 @@ impl Crew2d6 {
         let mut reactions = ArrayVec::new();
         let mut shot_down = 0u8;
         for _ in 0..plan.point_defence {
-            let r = self.point_defence(battle, defender, dice, sink)?;
-            let destroyed = u8::try_from(r.amount).unwrap_or(u8::MAX);
             let left = salvo.missiles.saturating_sub(shot_down);
-            let destroyed = destroyed.min(left);
+            if left == 0 {
+                sink.emit(|| Event::Ruling {
+                    text: "every missile is already destroyed: no further point defence".into(),
+                });
+                break;
+            }
+            let mut r = self.point_defence(battle, defender, dice, sink)?;
+            let destroyed = u8::try_from(r.amount).unwrap_or(u8::MAX).min(left);
+            r.amount = i32::from(destroyed);
             shot_down += destroyed;
             sink.emit(|| Event::Effect {
                 ship: battle.name(rules, defender),
@@ -988,14 +980,21 @@ impl Crew2d6 {
         }
         let mut jammed = 0u8;
         if plan.ecm {
-            let r = self.ecm(battle, defender, dice, sink)?;
             let left = salvo.missiles.saturating_sub(shot_down);
-            jammed = u8::try_from(r.amount).unwrap_or(u8::MAX).min(left);
-            sink.emit(|| Event::Effect {
-                ship: battle.name(rules, defender),
-                effect: format!("ECM removes {jammed} missile(s)"),
-            });
-            reactions.push(r);
+            if left == 0 {
+                sink.emit(|| Event::Ruling {
+                    text: "every missile is already destroyed: no ECM".into(),
+                });
+            } else {
+                let mut r = self.ecm(battle, defender, dice, sink)?;
+                jammed = u8::try_from(r.amount).unwrap_or(u8::MAX).min(left);
+                r.amount = i32::from(jammed);
+                sink.emit(|| Event::Effect {
+                    ship: battle.name(rules, defender),
+                    effect: format!("ECM removes {jammed} missile(s)"),
+                });
+                reactions.push(r);
+            }
         }
         let attacking = salvo
             .missiles
@@ -1007,6 +1006,7 @@ impl Crew2d6 {
             jammed,
             attacking,
         });
+        let target = c.missile_attack;
         if attacking == 0 {
             if plan.dodge {
                 sink.emit(|| Event::Ruling {
@@ -1015,13 +1015,23 @@ impl Crew2d6 {
             }
             sink.emit(|| Event::Effect {
                 ship: battle.name(rules, defender),
-                effect: "every missile of the salvo is stopped".into(),
+                effect: "every missile of the salvo is stopped: no attack roll".into(),
             });
+            let none = CheckResult {
+                faces: [0; 3],
+                dice: 0,
+                roll: 0,
+                dm: 0,
+                total: 0,
+                target,
+                effect: 0,
+                success: false,
+            };
             return Ok(AttackOutcome {
-                check: first,
-                dm: first.dm,
-                total: first.total,
-                effect: first.effect,
+                check: none,
+                dm: 0,
+                total: 0,
+                effect: 0,
                 hit: false,
                 reactions,
                 missiles,
@@ -1035,7 +1045,14 @@ impl Crew2d6 {
             reactions.push(r);
         }
         let what = "salvo attack";
-        let n = extra(attacking);
+        let target_tl = battle.ship(defender).class(rules).tl;
+        let tl_dm = if salvo.smart {
+            (salvo.tl - target_tl).clamp(c.tl_dm_min, c.tl_dm_max)
+        } else {
+            0
+        };
+        let n = (i32::from(attacking) - 1).max(0) * c.per_extra_missile;
+        let dm = tl_dm + i32::from(salvo.dm) + n - dodged;
         if n != 0 {
             sink.emit(|| Event::Modifier {
                 to: what.into(),
@@ -1060,7 +1077,7 @@ impl Crew2d6 {
             });
         } else if w.smart {
             sink.emit(|| Event::Ruling {
-                text: "the salvo was launched at Adjacent or Close range: its Smart trait is lost"
+                text: "house rule: the salvo was launched at a band where smart missiles lose the TL difference DM"
                     .into(),
             });
         }
@@ -1078,18 +1095,26 @@ impl Crew2d6 {
                 reason: Why::Dodged(dodged).text(rules),
             });
         }
-        let dm = fixed_dm + n - dodged;
-        let total = first.roll + dm;
-        let effect = total - first.target;
-        let hit = effect >= 0;
+        let check = roll_2d(dice, salvo.bane, dm, target)?;
+        sink.emit(|| Event::Roll {
+            purpose: if salvo.bane {
+                "salvo attack, with a Bane on the launching rack (the lowest two count)".into()
+            } else {
+                "salvo attack".into()
+            },
+            dice: format!("{}d6", check.dice),
+            faces: check.faces(),
+            total: check.roll,
+        });
+        let (total, effect, hit) = (check.total, check.effect, check.success);
         sink.emit(|| Event::Check {
             what: what.into(),
             roll: total,
-            target: first.target,
+            target,
             success: hit,
             rule: Some(format!(
                 "{}, Effect {effect:+}",
-                rules.difficulty_text(first.target)
+                rules.difficulty_text(target)
             )),
         });
         let damage = if hit {
@@ -1107,7 +1132,7 @@ impl Crew2d6 {
             None
         };
         Ok(AttackOutcome {
-            check: first,
+            check,
             dm,
             total,
             effect,
@@ -1197,9 +1222,43 @@ impl Crew2d6 {
         Ok(())
     }
 
+    /// The launchers a salvo of `missiles` leaves from: the first usable
+    /// slots of that missile not used this round.
+    pub fn launch_slots(
+        &self,
+        battle: &Battle,
+        side: Side,
+        weapon: WeaponId,
+        missiles: u8,
+    ) -> ArrayVec<u8, MAX_SLOTS> {
+        let ship = battle.ship(side);
+        let class = ship.class(&self.rules);
+        let used = battle.side(side).used;
+        class
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|&(s, slot)| {
+                slot.weapon == weapon && ship.weapons[s].usable() && used & (1 << s) == 0
+            })
+            .map(|(s, _)| s as u8)
+            .take(usize::from(missiles))
+            .collect()
+    }
+
+    /// Whether a salvo of `missiles` would leave from a launcher suffering a
+    /// Bane: its launch check and its attack roll then take the Bane.
+    pub fn launch_bane(&self, battle: &Battle, side: Side, weapon: WeaponId, missiles: u8) -> bool {
+        let ship = battle.ship(side);
+        self.launch_slots(battle, side, weapon, missiles)
+            .iter()
+            .any(|&s| ship.weapons[usize::from(s)] == Condition::Bane)
+    }
+
     /// The salvo a launch puts in flight: missiles spent, launchers used, the
-    /// Smart trait lost at the bands the rules name, and the launching
-    /// gunner's DMs kept only when it attacks this round.
+    /// Smart trait lost at the bands a house rule names, a Bane on any
+    /// launcher carried to its attack, and the launching gunner's DMs kept
+    /// only when it attacks this round.
     pub(crate) fn make_salvo(
         &self,
         battle: &mut Battle,
@@ -1212,26 +1271,15 @@ impl Crew2d6 {
         let w = rules.weapon(weapon);
         let ship_tl = battle.ship(side).class(rules).tl;
         let flight = rules.band(battle.band).missile_flight;
+        let slots = self.launch_slots(battle, side, weapon, missiles);
+        let bane = self.launch_bane(battle, side, weapon, missiles);
         battle
             .ship_mut(side)
             .spend(rules, weapon, u16::from(missiles));
-        // The salvo uses the first free launchers.
-        let class = battle.ship(side).class(rules);
-        let mut left = missiles;
-        for (s, slot) in class.slots.iter().enumerate() {
-            if left == 0 {
-                break;
-            }
-            let state = &battle.sides[side.index()];
-            if slot.weapon == weapon
-                && battle.ships[side.index()].weapons[s].usable()
-                && state.used & (1 << s) == 0
-            {
-                battle.sides[side.index()].used |= 1 << s;
-                left -= 1;
-            }
+        for &s in &slots {
+            battle.side_mut(side).used |= 1 << s;
         }
-        if let Some(m) = class.magazine(weapon) {
+        if let Some(m) = battle.ship(side).class(rules).magazine(weapon) {
             battle.side_mut(side).launched |= 1 << m;
         }
         Salvo {
@@ -1241,6 +1289,7 @@ impl Crew2d6 {
             rounds_left: flight,
             tl: w.tl.max(ship_tl),
             smart: w.smart && !rules.constants.smart_lost_at[battle.band.index()],
+            bane,
             dm: if flight == 0 {
                 dm.clamp(-100, 100) as i8
             } else {

@@ -9,7 +9,7 @@ use arrayvec::ArrayVec;
 use broadside_core::{ResolveError, Side};
 
 use crate::check::Label;
-use crate::model::{Band, ClassId, Rules, WeaponId};
+use crate::model::{Band, ClassId, Position, Rules, WeaponId};
 use crate::ship::{MAX_MOUNTS, Ship};
 
 /// The most salvos in flight at once: a salvo a side each round for the
@@ -79,7 +79,8 @@ pub struct SideState {
     pub used: u16,
     /// Magazines that launched a salvo this round, as bits.
     pub launched: u8,
-    /// Crew members who have acted in the current phase, as bits.
+    /// Positions that have acted in the current phase, as bits
+    /// ([`Position::bit`]).
     pub acted: u16,
 }
 
@@ -135,6 +136,8 @@ pub struct Salvo {
     pub tl: i32,
     /// Whether the Smart trait's TL difference DM applies.
     pub smart: bool,
+    /// A launcher it left from suffers a Bane: its attack roll takes it.
+    pub bane: bool,
     /// Aim and chained DMs of the launching gunner, for a salvo that attacks
     /// in the round it was launched.
     pub dm: i8,
@@ -217,14 +220,15 @@ impl Battle {
         !self.ship(side).is_wrecked() && !self.side(side).jumped
     }
 
-    /// Marks a crew member as having acted in this phase; an error if they
-    /// already have.
-    pub fn act(&mut self, side: Side, person: u8, what: &str) -> Result<(), ResolveError> {
-        let bit = 1u16 << person;
+    /// Marks a position as having acted in this phase; an error if it
+    /// already has. The rules count actions by position, so one person
+    /// holding several positions acts once for each.
+    pub fn act(&mut self, side: Side, position: Position, what: &str) -> Result<(), ResolveError> {
+        let bit = position.bit();
         let state = self.side_mut(side);
         if state.acted & bit != 0 {
             return Err(ResolveError::Refused(format!(
-                "crew member {person} of side {side} has already acted this phase ({what})"
+                "the {position:?} position of side {side} has already acted this phase ({what})"
             )));
         }
         state.acted |= bit;

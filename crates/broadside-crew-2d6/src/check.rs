@@ -64,7 +64,7 @@ pub enum Why {
     },
     /// The target's pilot dodged.
     Dodged(i32),
-    /// Identical laser turrets helping point defence.
+    /// Identical point-defence weapons in one mount.
     PointDefenceMount(u8),
 }
 

@@ -131,17 +131,11 @@ impl Crew2d6 {
                     amount: hit.effect,
                     reason: "the attack's Effect".into(),
                 });
-                if hit.sand != 0 {
-                    sink.emit(|| Event::Modifier {
-                        to: what.into(),
-                        amount: -hit.sand,
-                        reason: "sand".into(),
-                    });
-                }
                 self.armour_event(ship, label, w.ap, armour, sink);
-                // Armour and sand come off before the mount multiplies the
-                // damage, and a hit never does less than nothing.
-                let before = (rolled + bonus + hit.effect - hit.sand - armour).max(0);
+                // Armour comes off before the mount multiplies the damage;
+                // sand reduces the incoming damage, so it comes off the
+                // multiplied amount. A hit never does less than nothing.
+                let before = (rolled + bonus + hit.effect - armour).max(0);
                 applied.multiplier = hit.multiplier;
                 if hit.multiplier != 1 {
                     sink.emit(|| Event::Modifier {
@@ -150,30 +144,41 @@ impl Crew2d6 {
                         reason: format!("the mount multiplies damage by {}", hit.multiplier),
                     });
                 }
-                before * hit.multiplier
+                if hit.sand != 0 {
+                    sink.emit(|| Event::Modifier {
+                        to: what.into(),
+                        amount: -hit.sand,
+                        reason: "sand".into(),
+                    });
+                }
+                (before * hit.multiplier - hit.sand).max(0)
             }
             Some(missiles) => {
-                // The multiplier is the Effect; a hit at Effect 0 counts as
-                // the data's zero-effect multiplier, and it never exceeds the
-                // missiles that attacked.
-                let mut multiplier = if hit.effect <= 0 {
-                    c.zero_effect_multiplier
-                } else {
-                    hit.effect
-                };
-                if hit.effect <= 0 {
-                    sink.emit(|| Event::Ruling {
-                        text: format!(
-                            "a salvo that hits at Effect 0 does {} missile's damage",
-                            c.zero_effect_multiplier
-                        ),
-                    });
+                // One missile's damage times the attack's Effect, so a hit at
+                // Effect 0 does nothing; the house-rule options may give a
+                // hit at Effect 0 a multiplier, or cap it at the missiles.
+                let mut multiplier = hit.effect.max(0);
+                if multiplier == 0 {
+                    if c.zero_effect_multiplier > 0 {
+                        multiplier = c.zero_effect_multiplier;
+                        sink.emit(|| Event::Ruling {
+                            text: format!(
+                                "house rule: a salvo that hits at Effect 0 multiplies one missile's damage by {multiplier}"
+                            ),
+                        });
+                    } else {
+                        sink.emit(|| Event::Ruling {
+                            text:
+                                "a salvo that hits at Effect 0 multiplies one missile's damage by 0"
+                                    .into(),
+                        });
+                    }
                 }
                 if c.cap_at_missiles && multiplier > i32::from(missiles) {
                     multiplier = i32::from(missiles);
                     sink.emit(|| Event::Ruling {
                         text: format!(
-                            "the Effect multiplies the damage, but never beyond the {missiles} missile(s) that attacked"
+                            "house rule: the Effect multiplies the damage, but never beyond the {missiles} missile(s) that attacked"
                         ),
                     });
                 }
@@ -294,8 +299,8 @@ impl Crew2d6 {
     }
 
     /// A critical hit of a severity at a location. A location already hit
-    /// rises to the new severity or one above its own, whichever is higher,
-    /// never beyond the highest; its new row's one-time effects apply.
+    /// rises by one, never beyond the highest; its new row's one-time
+    /// effects apply.
     #[allow(
         clippy::too_many_arguments,
         reason = "the ship, its name, what is hit and the shared report, dice and sink all take part"
@@ -322,12 +327,9 @@ impl Crew2d6 {
             return Ok(());
         }
         let from = ship.severity[index];
-        let to = if from == 0 {
-            severity
-        } else {
-            severity.max(from + 1)
-        }
-        .min(crit.max_severity);
+        // A location already hit rises by exactly one, whatever the new
+        // hit's severity (the reference's rule), so no row is skipped.
+        let to = if from == 0 { severity } else { from + 1 }.min(crit.max_severity);
         if to <= from {
             sink.emit(|| Event::Ruling {
                 text: format!(

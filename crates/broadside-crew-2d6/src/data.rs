@@ -653,7 +653,9 @@ impl Validator {
                 (r.from, r.to, count as u8)
             })
             .collect();
-        let reactions = self.rows(FILE, "reactions", raw_reactions, None, None);
+        // The table starts at Initiative 0, as printed; a lower Initiative
+        // reads the first row.
+        let reactions = self.rows(FILE, "reactions", raw_reactions, Some(0), None);
         (unskilled, characteristic_dm, chain_mode, chain, reactions)
     }
 
@@ -1467,15 +1469,24 @@ impl Validator {
                     mounts[m].firer = gunners.first().map(|&g| g as u8);
                 }
             }
+            // A mount holds one load of each kind of missile or sand it
+            // fires, however many launchers of it share the mount (a turret
+            // holds 12 missiles); the ship's loads are pooled by weapon.
             let mut magazines: Vec<(WeaponId, u16)> = Vec::new();
-            for slot in &slots {
-                let load = weapons[usize::from(slot.weapon)].magazine;
-                if load == 0 {
-                    continue;
-                }
-                match magazines.iter_mut().find(|(w, _)| *w == slot.weapon) {
-                    Some((_, n)) => *n = n.saturating_add(load),
-                    None => magazines.push((slot.weapon, load)),
+            for mount in &mounts {
+                for (i, &s) in mount.slots.iter().enumerate() {
+                    let weapon = slots[usize::from(s)].weapon;
+                    let load = weapons[usize::from(weapon)].magazine;
+                    let seen_in_mount = mount.slots[..i]
+                        .iter()
+                        .any(|&t| slots[usize::from(t)].weapon == weapon);
+                    if load == 0 || seen_in_mount {
+                        continue;
+                    }
+                    match magazines.iter_mut().find(|(w, _)| *w == weapon) {
+                        Some((_, n)) => *n = n.saturating_add(load),
+                        None => magazines.push((weapon, load)),
+                    }
                 }
             }
             if magazines.len() > MAX_MAGAZINES {

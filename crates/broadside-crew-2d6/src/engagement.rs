@@ -2,8 +2,8 @@
 //!
 //! A turn is the cheat sheet's sequence: initiative; the maneuver step in
 //! reverse initiative order (actions, range adjustment, combat
-//! maneuvering); the attack step in initiative order, one action per crew
-//! member; salvos reaching their targets; and the end of the turn, when a
+//! maneuvering); the attack step in initiative order, one action per ship
+//! position; salvos reaching their targets; and the end of the turn, when a
 //! ship whose jump drive was activated leaves. The first turn begins with
 //! setting up (the starting band and the scans for the enemy) and the free
 //! round a failed scan gives the other side. Decisions come from a
@@ -27,16 +27,14 @@ use crate::tactics::{Action, CombatManeuver, CrewTactics, DefaultTactics, Order,
 /// A phase of the turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Phase {
-    /// The starting band and the scans for the enemy (first turn only).
+    /// The starting band, the scans for the enemy, and the free round a side
+    /// wins when the other fails its scan (first turn only).
     Setup,
-    /// The free round a side wins when the other fails its scan (first turn
-    /// only; nothing happens in it when neither side won one).
-    FreeRound,
     /// Initiative and reactions.
     Initiative,
     /// Overcharge, maneuver, range adjustment, combat maneuvering.
     Maneuver,
-    /// One action per crew member, in initiative order.
+    /// One action per ship position, in initiative order.
     Attack,
     /// Salvos reach their targets.
     Missiles,
@@ -48,7 +46,6 @@ impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Phase::Setup => "setting up",
-            Phase::FreeRound => "free round",
             Phase::Initiative => "initiative step",
             Phase::Maneuver => "maneuver step",
             Phase::Attack => "attack step",
@@ -58,9 +55,8 @@ impl std::fmt::Display for Phase {
     }
 }
 
-const FIRST_TURN: [Phase; 7] = [
+const FIRST_TURN: [Phase; 6] = [
     Phase::Setup,
-    Phase::FreeRound,
     Phase::Initiative,
     Phase::Maneuver,
     Phase::Attack,
@@ -270,12 +266,12 @@ impl Crew2d6 {
         let class = battle.ship(side).class(rules);
         let label = battle.labels[side.index()];
         // The better of the M-drive and power engineers makes the check.
-        let engineer = [Position::EngineerMDrive, Position::EngineerPower]
+        let (position, engineer) = [Position::EngineerMDrive, Position::EngineerPower]
             .into_iter()
-            .filter_map(|p| class.holder(p))
-            .filter(|&p| battle.side(side).acted & (1 << p) == 0)
-            .max_by_key(|&p| {
-                self.skill_level(&Checker::plain(battle, side, p, Task::Overcharge))
+            .filter(|p| battle.side(side).acted & p.bit() == 0)
+            .filter_map(|p| class.holder(p).map(|person| (p, person)))
+            .max_by_key(|&(_, person)| {
+                self.skill_level(&Checker::plain(battle, side, person, Task::Overcharge))
                     .0
             })
             .ok_or_else(|| {
@@ -284,7 +280,7 @@ impl Crew2d6 {
                     battle.name(rules, side)
                 ))
             })?;
-        battle.act(side, engineer, "overcharge")?;
+        battle.act(side, position, "overcharge")?;
         sink.emit(|| Event::Declared {
             actor: battle.name(rules, side),
             action: rules.task(Task::Overcharge).name.clone(),
@@ -467,7 +463,7 @@ impl Crew2d6 {
             )));
         }
         let pilot = self.pilot(battle, side)?;
-        battle.act(side, pilot, "maneuver")?;
+        battle.act(side, Position::Pilot, "maneuver")?;
         let label = battle.labels[side.index()];
         sink.emit(|| Event::Declared {
             actor: label.name(rules),
@@ -537,7 +533,7 @@ impl Crew2d6 {
             )));
         }
         let pilot = self.pilot(battle, side)?;
-        battle.act(side, pilot, "line up shot")?;
+        battle.act(side, Position::Pilot, "line up shot")?;
         battle.side_mut(side).thrust_left -= task.thrust;
         let label = battle.labels[side.index()];
         sink.emit(|| Event::Declared {
@@ -625,7 +621,7 @@ impl Crew2d6 {
         let pilot = self.pilot(battle, side)?;
         let defender = side.other();
         let their_pilot = self.pilot(battle, defender)?;
-        battle.act(side, pilot, "boarding")?;
+        battle.act(side, Position::Pilot, "boarding")?;
         battle.side_mut(side).thrust_left -= task.thrust;
         sink.emit(|| Event::Declared {
             actor: battle.name(rules, side),
@@ -675,10 +671,10 @@ impl Crew2d6 {
             let mut orders = tactics[side.index()].actions(self, battle, side);
             self.check_orders(battle, side, &orders)?;
             // Within a ship, supporting actions come before the attacks they
-            // support; the crew list breaks ties.
-            // The keys are unique (one order per person), so an unstable sort,
-            // which never allocates, gives the same order as a stable one.
-            orders.sort_unstable_by_key(|o| (o.action.priority(), o.person));
+            // support; the crew list, then the positions, break ties.
+            // The keys are unique (one order per position), so an unstable
+            // sort, which never allocates, gives the same order as a stable one.
+            orders.sort_unstable_by_key(|o| (o.action.priority(), o.person, o.position.bit()));
             let defender_tactics = tactics[side.other().index()];
             for order in orders {
                 if !battle.present(side) {
@@ -690,7 +686,8 @@ impl Crew2d6 {
         Ok(())
     }
 
-    /// Checks that each crew member acts once and only in a position held.
+    /// Checks that each position acts once, held by the crew member given,
+    /// and only in an action of that position.
     fn check_orders(
         &self,
         battle: &Battle,
@@ -704,28 +701,45 @@ impl Crew2d6 {
             let Some(member) = class.crew.get(usize::from(order.person)) else {
                 return Err(forbidden(false, format!("no crew member {}", order.person)));
             };
-            if seen & (1 << order.person) != 0 {
+            if !member.holds(order.position) {
                 return Err(forbidden(
                     false,
-                    format!("{} was given two actions in one step", member.name),
+                    format!(
+                        "{} does not hold the {:?} position",
+                        member.name, order.position
+                    ),
                 ));
             }
-            seen |= 1 << order.person;
+            if seen & order.position.bit() != 0 {
+                return Err(forbidden(
+                    false,
+                    format!(
+                        "the {:?} position was given two actions in one step",
+                        order.position
+                    ),
+                ));
+            }
+            seen |= order.position.bit();
+            let fires_mount = |mount: u8| {
+                rules.mount_position(class, mount) == order.position
+                    && class
+                        .mounts
+                        .get(usize::from(mount))
+                        .is_some_and(|m| m.firer == Some(order.person))
+            };
             let allowed = match order.action {
-                Action::Inspire => member.holds(Position::Captain),
+                Action::Inspire => order.position == Position::Captain,
                 Action::Scan | Action::JamSensors | Action::TargetingSolution { .. } => {
-                    member.holds(Position::Sensors)
+                    order.position == Position::Sensors
                 }
-                Action::JamComms | Action::Communicate => member.holds(Position::Comms),
-                Action::Repair { .. } => member.positions.iter().any(|p| p.is_engineer()),
-                Action::Jump => member.holds(Position::EngineerJDrive),
-                Action::Aim { mount } | Action::Fire { mount, .. } => class
-                    .mounts
-                    .get(usize::from(mount))
-                    .is_some_and(|m| m.firer == Some(order.person)),
-                Action::Launch { weapon, .. } => class.mounts.iter().any(|m| {
-                    m.firer == Some(order.person)
-                        && m.slots
+                Action::JamComms | Action::Communicate => order.position == Position::Comms,
+                Action::Repair { .. } => order.position.is_engineer(),
+                Action::Jump => order.position == Position::EngineerJDrive,
+                Action::Aim { mount } | Action::Fire { mount, .. } => fires_mount(mount),
+                Action::Launch { weapon, .. } => (0..class.mounts.len() as u8).any(|m| {
+                    fires_mount(m)
+                        && class.mounts[usize::from(m)]
+                            .slots
                             .iter()
                             .any(|&s| class.slots[usize::from(s)].weapon == weapon)
                 }),
@@ -733,14 +747,17 @@ impl Crew2d6 {
             if !allowed {
                 return Err(forbidden(
                     false,
-                    format!("{} holds no position for {:?}", member.name, order.action),
+                    format!(
+                        "{} as {:?} cannot take {:?}",
+                        member.name, order.position, order.action
+                    ),
                 ));
             }
         }
         Ok(())
     }
 
-    /// Carries out one crew member's action.
+    /// Carries out one position's action.
     fn act_on(
         &self,
         battle: &mut Battle,
@@ -768,7 +785,7 @@ impl Crew2d6 {
             return Ok(());
         }
         battle
-            .act(side, person, "attack step")
+            .act(side, order.position, "attack step")
             .map_err(tactic_error)?;
         // What is declared is built only when the sink keeps events.
         let declare = |battle: &Battle, sink: &mut dyn EventSink, what: &dyn Fn() -> String| {
@@ -965,15 +982,16 @@ impl Crew2d6 {
                     .map_err(tactic_error)?;
             }
             Action::Launch { weapon, missiles } => {
-                self.launch(battle, side, person, weapon, missiles, dice, sink)
+                self.launch(battle, side, order.position, weapon, missiles, dice, sink)
                     .map_err(tactic_error)?;
             }
         }
         Ok(())
     }
 
-    /// A gunner launches a salvo: a Simple check; on success every missile
-    /// of it leaves together and flies by the band.
+    /// The gunner of a mount (the Pilot, for a fixed mount) launches a salvo:
+    /// a Simple check; on success every missile of it leaves together and
+    /// flies by the band.
     #[allow(
         clippy::too_many_arguments,
         reason = "the battle, who launches what, dice and sink all take part"
@@ -982,7 +1000,7 @@ impl Crew2d6 {
         &self,
         battle: &mut Battle,
         side: Side,
-        person: u8,
+        position: Position,
         weapon: crate::model::WeaponId,
         missiles: u8,
         dice: &mut dyn Dice,
@@ -991,17 +1009,22 @@ impl Crew2d6 {
         let rules = &self.rules;
         self.check_launch(battle, side, weapon, missiles)?;
         let class = battle.ship(side).class(rules);
-        let Some(mount) = class.mounts.iter().position(|m| {
-            m.firer == Some(person)
-                && m.slots
+        let Some(mount) = (0..class.mounts.len() as u8).find(|&m| {
+            rules.mount_position(class, m) == position
+                && class.mounts[usize::from(m)]
+                    .slots
                     .iter()
                     .any(|&s| class.slots[usize::from(s)].weapon == weapon)
         }) else {
             return Err(ResolveError::Refused(
-                "the launching gunner holds no mount with that launcher".into(),
+                "the launching position fires no mount with that launcher".into(),
             ));
         };
-        let mount = mount as u8;
+        let Some(person) = class.mounts[usize::from(mount)].firer else {
+            return Err(ResolveError::Refused(
+                "no crew member fires the launching mount".into(),
+            ));
+        };
         let skill = rules
             .mount_kind(class.mounts[usize::from(mount)].kind)
             .skill;
@@ -1018,6 +1041,8 @@ impl Crew2d6 {
                 rules.band(battle.band).name
             ),
         });
+        // A rack suffering a Bane takes it "when used": on the launch check.
+        let bane = self.launch_bane(battle, side, weapon, missiles);
         let check = self.check(
             &Checker {
                 ship: battle.ship(side),
@@ -1026,7 +1051,7 @@ impl Crew2d6 {
                 task: Task::Launch,
                 mount_skill: Some(skill),
                 also_skill: None,
-                bane: false,
+                bane,
             },
             &[],
             dice,
@@ -1165,10 +1190,15 @@ impl Crew2d6 {
         if check.success {
             sink.emit(|| Event::Effect {
                 ship: label.name(rules),
-                effect: format!(
-                    "{} jury-rigged: its effects stop until it is hit again",
-                    name(battle.ship(side))
-                ),
+                effect: match target {
+                    Repairable::Location(_) => format!(
+                        "{} jury-rigged: its effects stop until it is hit again",
+                        name(battle.ship(side))
+                    ),
+                    Repairable::Weapon(_) => {
+                        format!("{} repaired: back in action", name(battle.ship(side)))
+                    }
+                },
             });
             let ship = battle.ship_mut(side);
             match target {
@@ -1351,6 +1381,13 @@ impl Crew2d6 {
         let Some(side) = battle.free_round.take() else {
             return Ok(());
         };
+        sink.emit(|| Event::Ruling {
+            text: format!(
+                "the free round: the {} acts alone; the {} can neither act nor react",
+                battle.name(&self.rules, side),
+                battle.name(&self.rules, side.other())
+            ),
+        });
         battle.surprised = Some(side.other());
         battle.order = [side, side.other()];
         let acting = [side == Side::A, side == Side::B];
@@ -1430,8 +1467,12 @@ impl TurnSequence for Sequence<'_> {
     ) -> Result<(), ResolveError> {
         let system = self.system;
         match phase {
-            Phase::Setup => system.set_up(battle, &self.setup, dice, sink),
-            Phase::FreeRound => system.free_round(battle, tactics, dice, sink),
+            // A free round is played within setting up, and only when a
+            // side won one, so no turn shows an empty free round.
+            Phase::Setup => {
+                system.set_up(battle, &self.setup, dice, sink)?;
+                system.free_round(battle, tactics, dice, sink)
+            }
             Phase::Initiative => system.initiative_step(battle, dice, sink),
             Phase::Maneuver => system.maneuver_step(battle, [true, true], tactics, dice, sink),
             Phase::Attack => system.attack_step(battle, [true, true], tactics, dice, sink),
@@ -1605,7 +1646,9 @@ impl Crew2d6 {
                 jump_points,
             },
             max_turns: request.max_turns,
-            tactics: DefaultTactics,
+            tactics: DefaultTactics {
+                board: options.flag("board"),
+            },
         })
     }
 }

@@ -462,7 +462,8 @@ pub struct Weapon {
     pub ap: i32,
     /// Smart missiles: the TL difference DM.
     pub smart: bool,
-    /// Load of one launcher (missiles, sand canisters); 0 for unlimited.
+    /// Load one mount carrying the weapon holds (missiles, sand canisters),
+    /// however many of it share the mount; 0 for unlimited.
     pub magazine: u16,
     /// Where its statistics come from.
     pub source: String,
@@ -696,6 +697,22 @@ impl Position {
         (Position::EngineerJDrive, "engineer-j-drive"),
     ];
 
+    /// Its bit in a set of positions: the seven named positions, then one
+    /// Gunner per mount.
+    pub fn bit(self) -> u16 {
+        let index = match self {
+            Position::Captain => 0,
+            Position::Pilot => 1,
+            Position::Sensors => 2,
+            Position::Comms => 3,
+            Position::EngineerMDrive => 4,
+            Position::EngineerPower => 5,
+            Position::EngineerJDrive => 6,
+            Position::Gunner(m) => 7 + u32::from(m),
+        };
+        1u16.checked_shl(index).unwrap_or(0)
+    }
+
     /// Whether it is one of the Engineer positions.
     pub const fn is_engineer(self) -> bool {
         matches!(
@@ -849,11 +866,14 @@ pub struct Constants {
     pub tl_dm_min: i32,
     /// The highest TL difference DM.
     pub tl_dm_max: i32,
-    /// Bands at launch where the Smart trait is lost, by band index.
+    /// House-rule option: bands at launch where smart missiles lose the TL
+    /// difference DM, by band index (none by default).
     pub smart_lost_at: [bool; 7],
-    /// The multiplier of a missile hit at Effect 0.
+    /// House-rule option: the multiplier of a missile hit at Effect 0 (0,
+    /// the Effect itself, by default).
     pub zero_effect_multiplier: i32,
-    /// The multiplier never exceeds the missiles that reached the target.
+    /// House-rule option: the multiplier never exceeds the missiles that
+    /// attacked (off by default).
     pub cap_at_missiles: bool,
     /// How armour meets a missile hit.
     pub missile_armour: MissileArmour,
@@ -934,6 +954,15 @@ impl Rules {
     /// The mount kind at this index.
     pub fn mount_kind(&self, id: MountKindId) -> &MountKind {
         &self.mount_kinds[usize::from(id)]
+    }
+
+    /// The position that fires a mount of a class: the Pilot for fixed
+    /// mounts, else the mount's Gunner.
+    pub fn mount_position(&self, class: &ShipClass, mount: u8) -> Position {
+        match class.mounts.get(usize::from(mount)) {
+            Some(m) if self.mount_kind(m.kind).pilot => Position::Pilot,
+            _ => Position::Gunner(mount),
+        }
     }
 
     /// The ship class at this index.

@@ -55,8 +55,15 @@ const RESOLVE_OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "point-defense",
+        value_name: "N",
+        help: "the target fires point defence at the salvo from its N best free point-defence mounts, one attempt each (Effect = missiles destroyed)",
+        kind: OptionKind::Number { min: 1, max: 8 },
+        required: false,
+    },
+    OptionSpec {
+        name: "ecm",
         value_name: "",
-        help: "the target's best laser turret fires point defence at the salvo (Effect = missiles destroyed)",
+        help: "the target's Sensor Operator tries ECM against the salvo (Difficult, + sensor DM; Effect = missiles removed)",
         kind: OptionKind::Flag,
         required: false,
     },
@@ -89,6 +96,13 @@ const DUEL_OPTIONS: &[OptionSpec] = &[
         value_name: "SIDE",
         help: "which side starts at a marked jump point (Alderson point) and may jump away; default none",
         kind: OptionKind::Choice(JUMP_POINTS),
+        required: false,
+    },
+    OptionSpec {
+        name: "board",
+        value_name: "",
+        help: "both sides close to Adjacent range and attempt boarding actions (opposed Pilot, one thrust) until grappled",
+        kind: OptionKind::Flag,
         required: false,
     },
 ];
@@ -468,22 +482,24 @@ impl Sheet for ResolveReport {
             Some(m) => format!("a salvo of {} {}", m.launched, self.weapon),
             None => self.weapon.clone(),
         };
-        let mut lines = vec![format!(
-            "{} attacks {} with {what} at {} range: 2D [{}] = {}, total {} against {}+: {}, Effect {:+}",
-            self.attacker,
-            self.target_ship,
-            self.range_band,
-            dice.join(", "),
-            self.roll.total,
-            self.total,
-            self.target_number,
-            match &self.missiles {
-                Some(m) if m.attacking == 0 => "no missile left to attack",
-                _ if self.hit => "hit",
-                _ => "miss",
-            },
-            self.effect
-        )];
+        let mut lines = vec![match &self.missiles {
+            Some(m) if m.attacking == 0 => format!(
+                "{} attacks {} with {what} at {} range: no missile left to attack, no attack roll",
+                self.attacker, self.target_ship, self.range_band,
+            ),
+            _ => format!(
+                "{} attacks {} with {what} at {} range: 2D [{}] = {}, total {} against {}+: {}, Effect {:+}",
+                self.attacker,
+                self.target_ship,
+                self.range_band,
+                dice.join(", "),
+                self.roll.total,
+                self.total,
+                self.target_number,
+                if self.hit { "hit" } else { "miss" },
+                self.effect
+            ),
+        }];
         for r in &self.reactions {
             let faces: Vec<String> = r.roll.dice.iter().map(u32::to_string).collect();
             lines.push(format!(
@@ -794,7 +810,7 @@ impl Crew2d6 {
                         .tasks
                         .iter()
                         .map(|t| {
-                            let skills = if t.mount_skill {
+                            let mut skills = if t.mount_skill {
                                 "the mount's Gunner specialty".to_owned()
                             } else {
                                 t.skills
@@ -803,6 +819,11 @@ impl Crew2d6 {
                                     .collect::<Vec<_>>()
                                     .join(" or ")
                             };
+                            // A repair may also use the Engineer specialty
+                            // of the location repaired (criticals.toml).
+                            if t.task == crate::model::Task::Repair {
+                                skills.push_str(" or the location's engineer specialty");
+                            }
                             (
                                 t.task.id().to_owned(),
                                 vec![
@@ -910,14 +931,18 @@ impl Crew2d6 {
                 ),
                 (
                     "smart-lost-at".into(),
-                    vec![
-                        Band::ALL
+                    vec![{
+                        let bands: Vec<&str> = Band::ALL
                             .iter()
                             .filter(|b| c.smart_lost_at[b.index()])
                             .map(|b| b.id())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    ],
+                            .collect();
+                        if bands.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            bands.join(", ")
+                        }
+                    }],
                 ),
                 (
                     "missile-zero-effect-multiplier".into(),
@@ -1038,10 +1063,15 @@ impl Ruleset for Crew2d6 {
                 request.attacker
             )));
         };
+        let point_defence = match options.number("point-defense")? {
+            None => 0,
+            Some(n) => u8::try_from(n)
+                .map_err(|_| ResolveError::bad_option("point-defense", "too many mounts"))?,
+        };
         let reactions = Reactions {
             dodge: options.flag("dodge"),
-            point_defence: u8::from(options.flag("point-defense")),
-            ecm: false,
+            point_defence,
+            ecm: options.flag("ecm"),
             sand: options.flag("sand"),
         };
         let salvo = options.number("salvo")?;

@@ -12,7 +12,7 @@ use crate::attack::{Incoming, Reactions};
 use crate::battle::Battle;
 use crate::check::Checker;
 use crate::model::{Band, Position, Task, WeaponId, WeaponKind};
-use crate::ship::{Condition, MAX_CREW};
+use crate::ship::{Condition, MAX_MOUNTS};
 
 /// What can be repaired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -23,7 +23,7 @@ pub enum Repairable {
     Weapon(u8),
 }
 
-/// One crew member's action in the attack step.
+/// One position's action in the attack step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Captain: Inspire the crew (chained into next turn's initiative).
@@ -86,17 +86,24 @@ impl Action {
     }
 }
 
-/// One crew member's order for the attack step.
+/// One position's order for the attack step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Order {
     /// The crew member, by index in the class's crew.
     pub person: u8,
+    /// The position they act in: the rules give one action per position,
+    /// so a person holding several positions may act in each.
+    pub position: Position,
     /// What they do.
     pub action: Action,
 }
 
-/// A ship's orders for one attack step: at most one per crew member.
-pub type Orders = ArrayVec<Order, MAX_CREW>;
+/// The most positions a ship has: the seven named positions and one Gunner
+/// per mount.
+pub const MAX_POSITIONS: usize = 7 + MAX_MOUNTS;
+
+/// A ship's orders for one attack step: at most one per position.
+pub type Orders = ArrayVec<Order, MAX_POSITIONS>;
 
 /// The Pilot's combat maneuver, after the range is adjusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -116,7 +123,7 @@ pub enum CombatManeuver {
 ///
 /// # Contract for implementors
 /// Answers must be legal: thrust within what is left, actions only by crew
-/// members holding the position, each crew member once a phase, weapons
+/// members holding the position, each position once a phase, weapons
 /// that can fire at the current band, salvos within launchers and
 /// magazine, reactions the ship can make. The engine refuses anything else
 /// as an internal error. Implementations must be deterministic given the
@@ -146,30 +153,37 @@ pub trait CrewTactics: Send + Sync {
 ///   the enemy has twice its hull left; until then it holds the point while
 ///   its weapons reach the enemy;
 /// - range: close to Short range (the best band for every direct-fire
-///   weapon) with the thrust still needed to get there, keeping one point
-///   for a dodge; a ship with
-///   only missiles holds its range; overcharge only with an Engineer whose
-///   DM is +1 or better, so that a drive-damaging Effect of -4 needs a 2 or
-///   3 on the dice;
-/// - combat maneuvering: line up a shot for the hardest-hitting mount that
-///   will fire, when two thrust are left (one stays for a dodge);
-/// - the crew, each once: the J-drive Engineer jumps when fleeing; gunners
-///   fire the hardest-hitting weapons in range, else launch every missile
-///   they can, else aim (up to the limit); the Sensor Operator finds a
-///   targeting solution for the hardest-hitting mount firing, or else jams
-///   the enemy's sensors; the Comms Officer has nothing to do in a duel;
-///   a laser turret is held back (and aims) for point defence when a salvo
-///   can reach the ship this round and another laser turret can defend;
-///   Engineers repair (disabled weapons first, then the worst repairable
+///   weapon; Adjacent when boarding) with the thrust still needed to get
+///   there, keeping one point for a dodge; a ship with only missiles holds
+///   its range; overcharge only with an Engineer whose DM is +1 or better,
+///   so that a drive-damaging Effect of -4 needs a 2 or 3 on the dice;
+/// - combat maneuvering: when boarding is asked for, attempt it at Adjacent
+///   range until the ships are grappled; otherwise line up a shot for the
+///   hardest-hitting mount that will fire, when two thrust are left (one
+///   stays for a dodge);
+/// - every position once: the J-drive Engineer jumps when fleeing; each
+///   mount's gunner (the Pilot for a fixed mount) fires its hardest-hitting
+///   weapon in range, else launches every missile it can, else aims (up to
+///   the limit); the Sensor Operator finds a targeting solution for the
+///   hardest-hitting mount firing, or else jams the enemy's sensors; the
+///   Comms Officer has nothing to do in a duel; a point-defence mount is
+///   held back (and aims) when a salvo can reach the ship this round and
+///   another can defend; each Engineer position repairs something
+///   different (disabled weapons first, then the worst repairable
 ///   location, counting damage that only stops a jump only at a jump
 ///   point, then weapons under a Bane); the Captain inspires;
 /// - reactions, within the allowance, burning one more only against a
 ///   direct-fire hit of Effect 4 or more or a salvo of three missiles or
 ///   more: against direct fire that would hit, dodge then sand; against a
-///   salvo, point defence with every free laser turret, then ECM, then a
-///   dodge if it would still hit.
+///   salvo (whose attack is rolled after the reactions), point defence with
+///   every free mount, then ECM, then a dodge.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct DefaultTactics;
+pub struct DefaultTactics {
+    /// Attempt boarding actions: close to Adjacent range and board there
+    /// (the duel option `board`; the boarding fight itself is outside
+    /// these rules, so the default leaves it).
+    pub board: bool,
+}
 
 impl DefaultTactics {
     /// Whether the ship should jump away now.
@@ -189,9 +203,13 @@ impl DefaultTactics {
         ship.hull * 2 <= class.hull || enemy.hull >= 2 * ship.hull
     }
 
-    /// The band the ship wants: Short with direct-fire weapons, where every
-    /// one of them reaches with the best DM; otherwise where it is.
-    pub fn preferred_band(system: &Crew2d6, battle: &Battle, side: Side) -> Band {
+    /// The band the ship wants: Adjacent when boarding; Short with
+    /// direct-fire weapons, where every one of them reaches with the best
+    /// DM; otherwise where it is.
+    pub fn preferred_band(&self, system: &Crew2d6, battle: &Battle, side: Side) -> Band {
+        if self.board {
+            return Band::Adjacent;
+        }
         let rules = &system.rules;
         let ship = battle.ship(side);
         let class = ship.class(rules);
@@ -234,99 +252,103 @@ impl DefaultTactics {
 
     /// Whether some direct-fire weapon of the ship reaches the enemy now.
     fn reaches(system: &Crew2d6, battle: &Battle, side: Side) -> bool {
-        Self::best_fire(system, battle, side, None, None).is_some()
+        (0..battle.ship(side).class(&system.rules).mounts.len() as u8)
+            .any(|m| Self::best_fire(system, battle, side, m).is_some())
     }
 
-    /// The hardest-hitting mount and weapon that can fire now, with its
-    /// score, among the mounts fired by `person` (or any mount), leaving out
-    /// the mount `skip`.
+    /// The hardest-hitting weapon of one mount that can fire now, with its
+    /// score.
     fn best_fire(
         system: &Crew2d6,
         battle: &Battle,
         side: Side,
-        person: Option<u8>,
-        skip: Option<u8>,
-    ) -> Option<(i32, u8, WeaponId)> {
+        mount: u8,
+    ) -> Option<(i32, WeaponId)> {
         let rules = &system.rules;
         let class = battle.ship(side).class(rules);
-        let mut best: Option<(i32, u8, WeaponId)> = None;
-        for (m, mount) in class.mounts.iter().enumerate() {
-            if (person.is_some() && mount.firer != person) || skip == Some(m as u8) {
+        let m = class.mounts.get(usize::from(mount))?;
+        let mut best: Option<(i32, WeaponId)> = None;
+        for &s in &m.slots {
+            let weapon = class.slots[usize::from(s)].weapon;
+            if !system.can_fire(battle, side, mount, weapon) {
                 continue;
             }
-            let m = m as u8;
-            for &s in &mount.slots {
-                let weapon = class.slots[usize::from(s)].weapon;
-                if !system.can_fire(battle, side, m, weapon) {
-                    continue;
-                }
-                let count = system.firing_slots(battle, side, m, weapon).len() as i32;
-                let w = rules.weapon(weapon);
-                let dice = w.damage.map_or(0, |d| {
-                    i32::try_from(d.count * (d.die.sides() + 1)).unwrap_or(0)
-                });
-                let score =
-                    (dice * count + 2 * w.attack_dm) * rules.mount_kind(mount.kind).multiplier;
-                if best.is_none_or(|(b, _, _)| score > b) {
-                    best = Some((score, m, weapon));
-                }
+            let count = system.firing_slots(battle, side, mount, weapon).len() as i32;
+            let w = rules.weapon(weapon);
+            let dice = w.damage.map_or(0, |d| {
+                i32::try_from(d.count * (d.die.sides() + 1)).unwrap_or(0)
+            });
+            let score = (dice * count + 2 * w.attack_dm) * rules.mount_kind(m.kind).multiplier;
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, weapon));
             }
         }
         best
     }
 
-    /// A salvo `person` can launch now: the missile and how many.
+    /// The hardest-hitting mount that can fire now, leaving out `skip`.
+    fn best_mount(system: &Crew2d6, battle: &Battle, side: Side, skip: Option<u8>) -> Option<u8> {
+        let mounts = battle.ship(side).class(&system.rules).mounts.len() as u8;
+        let mut best: Option<(i32, u8)> = None;
+        for m in (0..mounts).filter(|&m| Some(m) != skip) {
+            if let Some((score, _)) = Self::best_fire(system, battle, side, m)
+                && best.is_none_or(|(b, _)| score > b)
+            {
+                best = Some((score, m));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
+
+    /// A salvo one mount's gunner can launch now: the missile and how many.
     fn launch_for(
         system: &Crew2d6,
         battle: &Battle,
         side: Side,
-        person: u8,
+        mount: u8,
         launched: &[WeaponId],
     ) -> Option<(WeaponId, u8)> {
         let rules = &system.rules;
         let ship = battle.ship(side);
         let class = ship.class(rules);
-        if battle.band > ship.standing.max_band {
+        if battle.band > ship.standing.max_band || battle.salvos.is_full() {
             return None;
         }
-        for mount in class.mounts.iter().filter(|m| m.firer == Some(person)) {
-            for &s in &mount.slots {
-                let weapon = class.slots[usize::from(s)].weapon;
-                if rules.weapon(weapon).kind != WeaponKind::Missile || launched.contains(&weapon) {
-                    continue;
-                }
-                let magazine = ship.magazine(rules, weapon).unwrap_or(0);
-                let launchers = system.launchers(battle, side, weapon);
-                let n = u16::from(launchers).min(magazine);
-                if n > 0 && !battle.salvos.is_full() {
-                    return Some((weapon, n as u8));
-                }
+        let m = class.mounts.get(usize::from(mount))?;
+        for &s in &m.slots {
+            let weapon = class.slots[usize::from(s)].weapon;
+            if rules.weapon(weapon).kind != WeaponKind::Missile || launched.contains(&weapon) {
+                continue;
+            }
+            let magazine = ship.magazine(rules, weapon).unwrap_or(0);
+            let launchers = system.launchers(battle, side, weapon);
+            let n = u16::from(launchers).min(magazine);
+            if n > 0 {
+                return Some((weapon, n as u8));
             }
         }
         None
     }
 
-    /// A mount of `person` that can aim: one with a usable weapon, aimed
-    /// fewer times than the limit.
-    fn aim_for(system: &Crew2d6, battle: &Battle, side: Side, person: u8) -> Option<u8> {
+    /// Whether a mount can aim: it has a usable direct-fire weapon and has
+    /// aimed fewer times than the limit.
+    fn can_aim(system: &Crew2d6, battle: &Battle, side: Side, mount: u8) -> bool {
         let rules = &system.rules;
         let ship = battle.ship(side);
         let class = ship.class(rules);
-        let state = battle.side(side);
-        class.mounts.iter().enumerate().find_map(|(m, mount)| {
-            let usable = mount.slots.iter().any(|&s| {
+        class.mounts.get(usize::from(mount)).is_some_and(|m| {
+            let usable = m.slots.iter().any(|&s| {
                 ship.weapons[usize::from(s)].usable()
                     && rules.weapon(class.slots[usize::from(s)].weapon).kind == WeaponKind::Direct
             });
-            (mount.firer == Some(person) && usable && state.aim[m] < rules.constants.aim_max)
-                .then_some(m as u8)
+            usable && battle.side(side).aim[usize::from(mount)] < rules.constants.aim_max
         })
     }
 
-    /// The laser turret to hold back for point defence, if any: when a salvo
-    /// attacks this round, or the enemy can launch one that would (Medium
-    /// range or closer), and the ship has another turret that can defend or
-    /// attack, the turret with the fewest lasers waits.
+    /// The point-defence mount to hold back, if any: when a salvo attacks
+    /// this round, or the enemy can launch one that would (Medium range or
+    /// closer), and the ship has another mount that can defend, the mount
+    /// with the fewest point-defence weapons waits.
     fn point_defence_reserve(system: &Crew2d6, battle: &Battle, side: Side) -> Option<u8> {
         let rules = &system.rules;
         let enemy = side.other();
@@ -344,21 +366,20 @@ impl DefaultTactics {
         if !arriving && !can_launch {
             return None;
         }
-        let turrets = system.point_defence_mounts(battle, side);
-        if turrets.len() < 2 {
+        let mounts = system.point_defence_mounts(battle, side);
+        if mounts.len() < 2 {
             return None;
         }
-        turrets.last().map(|(m, _)| *m)
+        mounts.last().map(|(m, _)| *m)
     }
 
-    /// What the Engineers repair first.
-    fn repair_target(system: &Crew2d6, battle: &Battle, side: Side) -> Option<Repairable> {
+    /// What the Engineers repair, most pressing first: disabled weapons,
+    /// then repairable locations from the worst, then weapons under a Bane.
+    fn repair_targets(system: &Crew2d6, battle: &Battle, side: Side) -> ArrayVec<Repairable, 32> {
         let ship = battle.ship(side);
-        let disabled = (0..ship.weapons.len())
-            .find(|&s| ship.weapons[s] == Condition::Disabled)
-            .map(|s| Repairable::Weapon(s as u8));
-        if disabled.is_some() {
-            return disabled;
+        let mut out: ArrayVec<Repairable, 32> = ArrayVec::new();
+        for s in (0..ship.weapons.len()).filter(|&s| ship.weapons[s] == Condition::Disabled) {
+            let _ = out.try_push(Repairable::Weapon(s as u8));
         }
         let at_jump_point = battle.side(side).at_jump_point;
         let matters = |l: usize| {
@@ -373,18 +394,20 @@ impl DefaultTactics {
                     == 0;
             !jump_only || at_jump_point
         };
-        let worst = (0..ship.severity.len())
+        let mut locations: ArrayVec<usize, 16> = (0..ship.severity.len())
             .filter(|&l| {
                 system.can_repair(battle, side, Repairable::Location(l as u8)) && matters(l)
             })
-            .max_by_key(|&l| (ship.severity[l], std::cmp::Reverse(l)))
-            .map(|l| Repairable::Location(l as u8));
-        if worst.is_some() {
-            return worst;
+            .collect();
+        // The worst first; the lower location breaks ties.
+        locations.sort_unstable_by_key(|&l| (std::cmp::Reverse(ship.severity[l]), l));
+        for l in locations {
+            let _ = out.try_push(Repairable::Location(l as u8));
         }
-        (0..ship.weapons.len())
-            .find(|&s| ship.weapons[s] == Condition::Bane)
-            .map(|s| Repairable::Weapon(s as u8))
+        for s in (0..ship.weapons.len()).filter(|&s| ship.weapons[s] == Condition::Bane) {
+            let _ = out.try_push(Repairable::Weapon(s as u8));
+        }
+        out
     }
 }
 
@@ -398,7 +421,7 @@ impl CrewTactics for DefaultTactics {
         if battle.side(side).at_jump_point && Self::reaches(system, battle, side) {
             return false;
         }
-        if battle.band <= Self::preferred_band(system, battle, side) {
+        if battle.band <= self.preferred_band(system, battle, side) {
             return false;
         }
         let class = ship.class(rules);
@@ -406,7 +429,6 @@ impl CrewTactics for DefaultTactics {
         [Position::EngineerMDrive, Position::EngineerPower]
             .into_iter()
             .filter_map(|p| class.holder(p))
-            .filter(|&p| class.holder(Position::Pilot) != Some(p))
             .any(|p| {
                 let checker = Checker {
                     ship,
@@ -424,13 +446,8 @@ impl CrewTactics for DefaultTactics {
     }
 
     fn maneuver(&self, system: &Crew2d6, battle: &Battle, side: Side) -> i32 {
-        let rules = &system.rules;
         let state = battle.side(side);
-        let class = battle.ship(side).class(rules);
-        let Some(pilot) = class.holder(Position::Pilot) else {
-            return 0;
-        };
-        if state.acted & (1 << pilot) != 0 || Self::flees(system, battle, side) {
+        if state.acted & Position::Pilot.bit() != 0 || Self::flees(system, battle, side) {
             return 0;
         }
         if state.at_jump_point && Self::reaches(system, battle, side) {
@@ -438,7 +455,7 @@ impl CrewTactics for DefaultTactics {
         }
         let left = state.thrust_left;
         let spend = if left >= 2 { left - 1 } else { left };
-        let preferred = Self::preferred_band(system, battle, side);
+        let preferred = self.preferred_band(system, battle, side);
         // Only the thrust still needed to reach the band, counting what the
         // enemy has already applied this round, so as not to overshoot.
         let needed = Self::thrust_to(system, battle, preferred) - battle.side(side.other()).applied;
@@ -447,12 +464,24 @@ impl CrewTactics for DefaultTactics {
 
     fn combat_maneuver(&self, system: &Crew2d6, battle: &Battle, side: Side) -> CombatManeuver {
         let rules = &system.rules;
-        if battle.side(side).thrust_left < 1 + rules.task(Task::LineUpShot).thrust {
+        let thrust_left = battle.side(side).thrust_left;
+        if self.board
+            && battle.band == Band::Adjacent
+            && !battle.grappled
+            && thrust_left >= rules.task(Task::Boarding).thrust
+            && !battle
+                .ship(side)
+                .standing
+                .disabled(rules.task(Task::Boarding).groups)
+        {
+            return CombatManeuver::Boarding;
+        }
+        if thrust_left < 1 + rules.task(Task::LineUpShot).thrust {
             return CombatManeuver::None;
         }
         let reserved = Self::point_defence_reserve(system, battle, side);
-        match Self::best_fire(system, battle, side, None, reserved) {
-            Some((_, mount, _)) => CombatManeuver::LineUpShot { mount },
+        match Self::best_mount(system, battle, side, reserved) {
+            Some(mount) => CombatManeuver::LineUpShot { mount },
             None => CombatManeuver::None,
         }
     }
@@ -461,82 +490,95 @@ impl CrewTactics for DefaultTactics {
         let rules = &system.rules;
         let ship = battle.ship(side);
         let class = ship.class(rules);
-        let flees = Self::flees(system, battle, side);
         let mut orders = Orders::new();
-        let mut launched: ArrayVec<WeaponId, 4> = ArrayVec::new();
-        // A laser turret is held back for point defence when missiles are
-        // coming this round and another turret can still attack.
+        // A point-defence mount is held back when missiles are coming this
+        // round and another mount can still defend.
         let reserved = Self::point_defence_reserve(system, battle, side);
-        // First the gunners' choices, so the Sensor Operator knows which
-        // mount to find a solution for.
-        let mut fires: ArrayVec<(u8, i32, u8, WeaponId), MAX_CREW> = ArrayVec::new();
-        for p in 0..class.crew.len() {
-            let p = p as u8;
-            if let Some((score, mount, weapon)) =
-                Self::best_fire(system, battle, side, Some(p), reserved)
-            {
-                let _ = fires.try_push((p, score, mount, weapon));
+        // Each mount's firing position: fire, else launch, else aim.
+        let mut launched: ArrayVec<WeaponId, 4> = ArrayVec::new();
+        for m in 0..class.mounts.len() as u8 {
+            let Some(person) = class.mounts[usize::from(m)].firer else {
+                continue;
+            };
+            let position = rules.mount_position(class, m);
+            if has_order(&orders, position) {
+                continue;
             }
-        }
-        // The first of the hardest-hitting attacks takes the solution.
-        let best_firing = fires
-            .iter()
-            .rev()
-            .max_by_key(|f| f.1)
-            .map(|&(_, _, m, w)| (m, w));
-        for (p, member) in class.crew.iter().enumerate() {
-            let p = p as u8;
-            let action = if flees && member.holds(Position::EngineerJDrive) {
-                Some(Action::Jump)
-            } else if let Some(&(_, _, mount, weapon)) = fires.iter().find(|f| f.0 == p) {
-                Some(Action::Fire { mount, weapon })
+            let fire = (Some(m) != reserved)
+                .then(|| Self::best_fire(system, battle, side, m))
+                .flatten();
+            if let Some((_, weapon)) = fire {
+                order(
+                    &mut orders,
+                    person,
+                    position,
+                    Action::Fire { mount: m, weapon },
+                );
             } else if let Some((weapon, missiles)) =
-                Self::launch_for(system, battle, side, p, &launched)
+                Self::launch_for(system, battle, side, m, &launched)
             {
                 let _ = launched.try_push(weapon);
-                Some(Action::Launch { weapon, missiles })
-            } else if member.holds(Position::Sensors)
-                && let Some((mount, _)) = best_firing
-                && battle.band <= ship.standing.max_band
+                order(
+                    &mut orders,
+                    person,
+                    position,
+                    Action::Launch { weapon, missiles },
+                );
+            } else if Self::can_aim(system, battle, side, m) {
+                order(&mut orders, person, position, Action::Aim { mount: m });
+            }
+        }
+        // The Sensor Operator supports the hardest-hitting mount firing.
+        let best_firing = Self::best_mount(system, battle, side, reserved);
+        if let Some(person) = class.holder(Position::Sensors)
+            && battle.band <= ship.standing.max_band
+        {
+            if let Some(mount) = best_firing
                 && !ship
                     .standing
                     .disabled(rules.task(Task::TargetingSolution).groups)
             {
-                Some(Action::TargetingSolution { mount })
-            } else if member.holds(Position::Sensors)
-                && battle.band <= ship.standing.max_band
-                && !ship.standing.disabled(rules.task(Task::JamSensors).groups)
-            {
-                Some(Action::JamSensors)
-            } else if member.positions.iter().any(|p| p.is_engineer())
-                && !ship.standing.disabled(rules.task(Task::Repair).groups)
-                && let Some(target) = Self::repair_target(system, battle, side)
-            {
-                Some(Action::Repair { target })
-            } else if member.holds(Position::Captain)
-                && !ship.standing.disabled(rules.task(Task::Inspire).groups)
-            {
-                Some(Action::Inspire)
-            } else {
-                Self::aim_for(system, battle, side, p).map(|mount| Action::Aim { mount })
-            };
-            if let Some(action) = action {
-                orders.push(Order { person: p, action });
+                order(
+                    &mut orders,
+                    person,
+                    Position::Sensors,
+                    Action::TargetingSolution { mount },
+                );
+            } else if !ship.standing.disabled(rules.task(Task::JamSensors).groups) {
+                order(&mut orders, person, Position::Sensors, Action::JamSensors);
             }
         }
-        // Two crew members repairing the same thing would waste one action.
-        let mut seen: ArrayVec<Repairable, MAX_CREW> = ArrayVec::new();
-        orders.retain(|o| match o.action {
-            Action::Repair { target } => {
-                if seen.contains(&target) {
-                    false
-                } else {
-                    seen.push(target);
-                    true
+        if let Some(person) = class.holder(Position::Captain)
+            && !ship.standing.disabled(rules.task(Task::Inspire).groups)
+        {
+            order(&mut orders, person, Position::Captain, Action::Inspire);
+        }
+        // The J-drive Engineer jumps when fleeing; every Engineer position
+        // left repairs something different.
+        if Self::flees(system, battle, side)
+            && let Some(person) = class.holder(Position::EngineerJDrive)
+        {
+            order(&mut orders, person, Position::EngineerJDrive, Action::Jump);
+        }
+        if !ship.standing.disabled(rules.task(Task::Repair).groups) {
+            let mut targets = Self::repair_targets(system, battle, side).into_iter();
+            for position in [
+                Position::EngineerMDrive,
+                Position::EngineerPower,
+                Position::EngineerJDrive,
+            ] {
+                let Some(person) = class.holder(position) else {
+                    continue;
+                };
+                if has_order(&orders, position) {
+                    continue;
                 }
+                let Some(target) = targets.next() else {
+                    break;
+                };
+                order(&mut orders, person, position, Action::Repair { target });
             }
-            _ => true,
-        });
+        }
         orders
     }
 
@@ -556,10 +598,10 @@ impl CrewTactics for DefaultTactics {
         let mut reactions = Reactions::default();
         match incoming.missiles {
             None => {
-                if !incoming.hits() {
+                if incoming.hits() != Some(true) {
                     return reactions;
                 }
-                let serious = incoming.effect() >= 4 && state.burned() == 0;
+                let serious = incoming.effect().is_some_and(|e| e >= 4) && state.burned() == 0;
                 let mut budget = i32::from(state.reactions_left()) + i32::from(serious);
                 if can_dodge && budget > 0 {
                     reactions.dodge = true;
@@ -573,10 +615,12 @@ impl CrewTactics for DefaultTactics {
                 }
             }
             Some(missiles) => {
+                // The salvo's attack is not yet rolled: the defender answers
+                // the missiles it sees.
                 let serious = missiles >= 3 && state.burned() == 0;
                 let mut budget = i32::from(state.reactions_left()) + i32::from(serious);
-                let turrets = system.point_defence_mounts(battle, side).len() as i32;
-                let pd = turrets.min(budget).max(0);
+                let mounts = system.point_defence_mounts(battle, side).len() as i32;
+                let pd = mounts.min(budget).max(0);
                 reactions.point_defence = pd as u8;
                 budget -= pd;
                 if budget > 0
@@ -586,12 +630,28 @@ impl CrewTactics for DefaultTactics {
                     reactions.ecm = true;
                     budget -= 1;
                 }
-                if budget > 0 && can_dodge && incoming.hits() {
+                if budget > 0 && can_dodge {
                     reactions.dodge = true;
                 }
             }
         }
         reactions
+    }
+}
+
+/// Whether a position already has an order.
+fn has_order(orders: &Orders, position: Position) -> bool {
+    orders.iter().any(|o| o.position == position)
+}
+
+/// Gives a position an order, unless it has one (each position acts once).
+fn order(orders: &mut Orders, person: u8, position: Position, action: Action) {
+    if !has_order(orders, position) && !orders.is_full() {
+        orders.push(Order {
+            person,
+            position,
+            action,
+        });
     }
 }
 

@@ -8,11 +8,11 @@
 mod common;
 
 use broadside_core::Side;
-use broadside_crew_2d6::model::Band;
-use broadside_crew_2d6::{CombatManeuver, CrewTactics, Reactions};
+use broadside_crew_2d6::model::{Band, Position};
+use broadside_crew_2d6::{CombatManeuver, Condition, CrewTactics, DefaultTactics, Reactions};
 use common::{
-    Script, ScriptedTactics, battle, check_resolve, check_resolve_in, flag, mount, num, system,
-    text, weapon, with_gunboat,
+    Script, ScriptedTactics, battle, check_resolve, check_resolve_in, edited, flag, load, mount,
+    num, sources, system, text, weapon, with_gunboat,
 };
 use serde_json::json;
 
@@ -45,11 +45,13 @@ fn salvo_of_two_missiles_with_a_tl_difference() {
     assert_eq!(r.json["target"]["hull"], 46);
 }
 
-/// Cheat sheet, Point Defense and Resolve Missile Hits: the same salvo, and
-/// the trader's gunner fires point defence with the turret's beam laser:
-/// 5 + 4 = 9 against 8, Effect +1, one missile destroyed. The one missile
-/// left attacks at 7 + 0 + 2 = 9, Effect +1: 17 damage, two tenths of the
-/// hull, two sustained-damage critical hits (Cargo, then Cargo again).
+/// Cheat sheet, Point Defense and Resolve Missile Hits ("Any missiles in a
+/// salvo that ... are not destroyed by Point Defense or ECM attack the ship.
+/// Roll 2D"): the same salvo, and the trader's gunner first fires point
+/// defence with the turret's beam laser: 5 + 4 = 9 against 8, Effect +1,
+/// one missile destroyed. Then the one missile left attacks: 4 + 3 + 0 + 2
+/// = 9, Effect +1: 4D 18 - armour 1 = 17, x 1 = 17 damage, two tenths of
+/// the hull, two sustained-damage critical hits (Cargo, then Cargo again).
 #[test]
 fn salvo_thinned_by_point_defence() {
     let r = check_resolve(
@@ -60,9 +62,9 @@ fn salvo_thinned_by_point_defence() {
         &[
             ("weapon", text("missile-rack")),
             ("range-band", text("medium")),
-            ("point-defense", flag()),
+            ("point-defense", num(1)),
         ],
-        &[4, 3, 5, 4, 3, 4, 5, 6, 4, 5, 4, 5],
+        &[5, 4, 4, 3, 3, 4, 5, 6, 4, 5, 4, 5],
     );
     assert_eq!(r.json["missiles"]["shot_down"], 1);
     assert_eq!(r.json["total"], 9);
@@ -115,13 +117,15 @@ fn reactions_at_initiative_4_5_12_and_13() {
 /// cost of -2 Initiative on the next turn for each additional reaction."
 /// The corvette (B) rolls initiative 8 (Tactics 2 + 3 + 3 = 8, Effect 0;
 /// 1 + 1 + Pilot 2 + thrust 4 = 8): two reactions. The corvette (A) fires
-/// its triple beam laser turret (2 + 2 + 9 = 13, Effect +5); B dodges
-/// (5 + 5 + 3 = 13, Effect +3, the attack drops to 10) and fires sand
-/// (4 + 3 + 2 = 9: the hit loses 1D = 3); the hit does 3 + 2 - 4 armour - 3
-/// sand, nothing. A's pulse laser turret fires (3 + 3 + 5 = 11, Effect +3);
-/// B dodges again, its third reaction, burning initiative (6 + 5 + 3 = 14,
-/// Effect +4: the attack drops to 7 and misses). Next turn B's initiative
-/// with the same dice is 8 - 2 = 6.
+/// its triple beam laser turret (2 + 2 + Gunner 2 + Short 1 + beam laser 4
+/// = 11, Effect +3); B dodges (5 + 5 + 3 = 13, Effect +3, the attack drops
+/// to 8, Effect 0) and fires sand (4 + 3 + 2 = 9: the hit loses 1D = 3);
+/// the hit does 1D 3 + 2 (two extra beam lasers, +1 per die each) + 0 - 4
+/// armour = 1, less 3 sand: nothing. A's pulse laser turret fires (3 + 3 +
+/// Gunner 1 + Short 1 + pulse laser 2 = 10, Effect +2); B dodges again,
+/// its third reaction, burning initiative (6 + 5 + 3 = 14, Effect +4: the
+/// attack drops to 6 and misses). Next turn B's initiative with the same
+/// dice is 8 - 2 = 6.
 #[test]
 fn burning_initiative_for_a_third_reaction() {
     let sys = system();
@@ -186,8 +190,9 @@ fn burning_initiative_for_a_third_reaction() {
 /// one unit of thrust. Effect chains into attack roll for one Gunner." The
 /// corvette's Pilot (skill 2, DEX 9: +1) rolls 4 + 4 + 3 = 11, Effect +3,
 /// which the task-chain table turns into DM +1 for turret-1's attack:
-/// dice 1 + 2, DM 9 + 1, total 13 against 8, Effect +5. The beam lasers do
-/// 1D 2 + 5 - armour 1 = 6 to the trader.
+/// dice 1 + 2, DM 7 (Gunner 2, Short 1, beam laser 4) + 1, total 11 against
+/// 8, Effect +3. The three beam lasers do 1D 2 + 2 (two extra weapons, +1
+/// per die each) + 3 - armour 1 = 6 to the trader.
 #[test]
 fn chained_line_up_shot() {
     let sys = system();
@@ -214,7 +219,7 @@ fn chained_line_up_shot() {
             sink,
         )
         .expect("turret-1 fires");
-    assert_eq!(shot.effect, 5);
+    assert_eq!(shot.effect, 3);
     assert_eq!(b.ship(Side::B).hull, 74);
     script.check(
         "chained_line_up_shot",
@@ -253,8 +258,9 @@ fn overcharge_that_damages_the_m_drive() {
 /// Core rules, Critical Hits, as published summaries give them: an attack
 /// with Effect 6 or more that does damage is a critical hit of severity
 /// damage / 10 rounded up. The corvette's triple beam laser turret at the
-/// trader at Short range: 6 + 6 + 9 = 21, Effect +13; 1D 6 + 13 - armour 1
-/// = 18 damage, severity 2; location 4 + 4 = 8, the M-drive: DM-1 to pilot
+/// trader at Short range: 6 + 6 + Gunner 2 + Short 1 + beam laser 4 = 19,
+/// Effect +11; 1D 6 + 2 (two extra beam lasers, +1 per die each) + 11 -
+/// armour 1 = 18 damage, severity 2; location 4 + 4 = 8, the M-drive: DM-1 to pilot
 /// checks and thrust -1 (the trader's thrust 1 falls to 0). 18 of 80 hull
 /// is two tenths: two sustained-damage hits, both to Cargo (4 + 5).
 #[test]
@@ -270,20 +276,21 @@ fn a_critical_hit() {
         ],
         &[6, 6, 6, 4, 4, 4, 5, 4, 5],
     );
-    assert_eq!(r.json["effect"], 13);
+    assert_eq!(r.json["effect"], 11);
     assert_eq!(r.json["damage"], 18);
     assert_eq!(r.json["criticals"][0]["location"], "m-drive");
     assert_eq!(r.json["criticals"][0]["severity"], 2);
     assert_eq!(r.json["target"]["thrust"], 0);
 }
 
-/// Cheat sheet, Dodge Attack and Fire Sand, resolved from the command
-/// line's flags: the corvette's pulse lasers at the trader at Medium. Dice
-/// 5 + 4 with DM 4 (Gunner 1, Medium 0, pulse laser 2, two identical 1)
-/// make 13, Effect +5. The trader's Pilot (1, INT or DEX 7: +0) dodges:
-/// dice 6 + 5 with DM 1 make 12 against 10, Effect +2, and the attack
-/// drops to 11. Its gunner fires sand: 4 + 4 = 8 against 8, success, 1D =
-/// 2 off. Damage 2D 3 + 3, Effect 3, less armour 1 and sand 2: 6.
+/// Cheat sheet, Dodge Attack and Fire Sand ("reduce incoming beam damage by
+/// 1d6"), resolved from the command line's flags: the corvette's two pulse
+/// lasers at the trader at Medium. Dice 5 + 4 with DM 3 (Gunner 1, Medium
+/// 0, pulse laser 2) make 12, Effect +4. The trader's Pilot (1, INT or DEX
+/// 7: +0) dodges: dice 6 + 5 with DM 1 make 12 against 10, Effect +2, and
+/// the attack drops to 10, Effect +2. Its gunner fires sand: 4 + 4 = 8
+/// against 8, success, 1D = 2 off. Damage 2D 3 + 3 + 2 (the second pulse
+/// laser, +1 per die) + Effect 2 - armour 1 = 9, less sand 2: 7.
 #[test]
 fn dodge_and_sand_against_a_laser() {
     let r = check_resolve(
@@ -299,8 +306,8 @@ fn dodge_and_sand_against_a_laser() {
         ],
         &[5, 4, 6, 5, 4, 4, 2, 3, 3],
     );
-    assert_eq!(r.json["total"], 11);
-    assert_eq!(r.json["damage"], 6);
+    assert_eq!(r.json["total"], 10);
+    assert_eq!(r.json["damage"], 7);
 }
 
 /// Core rules, Spacecraft Weapons: barbettes multiply damage by 3. A
@@ -372,4 +379,242 @@ fn m_drive_criticals_escalate() {
         json!({"ship": "corvette", "hits": "six severity 1 hits to the M-drive"}),
         &notes,
     );
+}
+
+/// Seed 004, "Attack Step (in Initiative order – one per ship position)",
+/// and "some players may operate multiple positions": with the default
+/// tactics the scout's Kessa Moor (Captain and Pilot) inspires and fires the
+/// fixed beam laser, and Dain Orrel (Sensors, Comms and turret-1's Gunner)
+/// finds a targeting solution and fires the pulse laser, at the trader at
+/// Short range.
+/// - Inspire: Leadership 1, SOC 6 (+0): 4 + 4 + 1 = 9, Effect +1, chained
+///   DM +1 to next turn's initiative.
+/// - Targeting solution: Electronics (sensors) 2, EDU 10 (+1), military
+///   sensors +0: 3 + 3 + 3 = 9, Effect +1, chained DM +1 to turret-1.
+/// - Fixed beam laser: Gunner (turret) 0, DEX 9 (+1), Short +1, beam laser
+///   +4: 2 + 2 + 6 = 10, Effect +2; 1D 3 + 2 - armour 1 = 4, hull 76.
+/// - Pulse laser: Gunner (turret) 1, INT 9 (+1), Short +1, pulse laser +2,
+///   chained +1: 2 + 2 + 6 = 10, Effect +2; 2D 1 + 1 + 2 - 1 = 3, hull 73.
+#[test]
+fn one_action_per_position_for_a_crew_holding_several() {
+    let sys = system();
+    let mut b = battle("scout", "trader", Band::Short);
+    let scout = DefaultTactics::default();
+    let idle = ScriptedTactics::default();
+    let tactics: [&dyn CrewTactics; 2] = [&scout, &idle];
+    let orders = scout.actions(sys, &b, Side::A);
+    let positions: Vec<(u8, Position)> = orders.iter().map(|o| (o.person, o.position)).collect();
+    let t1 = mount(&b, Side::A, "turret-1");
+    assert_eq!(
+        positions,
+        [
+            (1, Position::Gunner(t1)),
+            (0, Position::Pilot),
+            (1, Position::Sensors),
+            (0, Position::Captain),
+        ]
+    );
+    let mut script = Script::new(&[4, 4, 3, 3, 2, 2, 3, 2, 2, 1, 1]);
+    let (dice, sink) = script.parts();
+    sys.attack_step(&mut b, [true, false], tactics, dice, sink)
+        .expect("the attack step");
+    assert_eq!(b.side(Side::A).inspire_dm, 1);
+    assert_eq!(b.ship(Side::B).hull, 73);
+    script.check(
+        "one_action_per_position",
+        "Seed 004, Attack Step: one action per ship position; some players may operate multiple positions",
+        json!({"a": "scout", "b": "trader", "band": "short", "tactics": "default for the scout, none for the trader"}),
+        "Kessa Moor acts as Captain and as Pilot; Dain Orrel as Sensor Operator and as turret-1's Gunner",
+    );
+}
+
+/// Critical hit table, Weapon severity 1: "a random weapon suffers a Bane
+/// when used". The trader's first missile rack suffers a Bane; turret-2's
+/// unskilled gunner (-3, INT 7 +0) launches both racks at the scout at
+/// Short range, so the launch check rolls 3D and keeps the lowest two:
+/// [2, 3, 6] = 5 - 3 = 2 against Simple 2+, Effect 0. The salvo's attack
+/// takes the Bane too: [6, 6, 1] = 7, +1 for the second missile, +1 for
+/// the TL difference (11 - 12 = -1, raised to the minimum) = 9 against 8,
+/// Effect +1 (without the Bane 6 + 6 would make 14). One missile's 4D
+/// 2 + 2 + 2 + 2 = 8 less armour 2 = 6, x 1 = 6: hull 34 of 40, one tenth
+/// lost, a severity 1 critical hit at Cargo (4 + 5).
+#[test]
+fn a_missile_rack_under_a_bane() {
+    let sys = system();
+    let mut b = battle("trader", "scout", Band::Short);
+    let t2 = mount(&b, Side::A, "turret-2");
+    let rack = sys.rules.class(b.ship(Side::A).class).mounts[usize::from(t2)].slots[0];
+    b.ship_mut(Side::A).weapons[usize::from(rack)] = Condition::Bane;
+    let idle = ScriptedTactics::default();
+    let tactics: [&dyn CrewTactics; 2] = [&idle, &idle];
+    let mut script = Script::new(&[2, 3, 6, 6, 6, 1, 2, 2, 2, 2, 4, 5]);
+    let (dice, sink) = script.parts();
+    sys.launch(
+        &mut b,
+        Side::A,
+        Position::Gunner(t2),
+        weapon("missile-rack"),
+        2,
+        dice,
+        sink,
+    )
+    .expect("the launch");
+    assert!(b.salvos[0].bane);
+    sys.missile_step(&mut b, tactics, dice, sink)
+        .expect("the salvo strikes");
+    assert_eq!(b.ship(Side::B).hull, 34);
+    script.check(
+        "missile_rack_under_a_bane",
+        "Critical hit table, Weapon severity 1: a random weapon suffers a Bane when used (launch check and the salvo's attack)",
+        json!({"a": "trader", "b": "scout", "band": "short", "bane": "turret-2's first missile rack"}),
+        "the trader launches two missiles, one rack under a Bane",
+    );
+}
+
+/// Seed 004, "Resolve Missile Hits" and "ECM against missiles about to
+/// hit": the escort's two missiles at the corvette at Medium; the
+/// corvette's Sensor Operator (Electronics (sensors) 2, EDU 9 +1, military
+/// sensors +0) rolls ECM first: 4 + 4 + 3 = 11 against Difficult 10+,
+/// Effect +1, one missile removed. Only then does the one missile left
+/// attack: 5 + 5, +0 (no second missile), +1 (TL 13 - 12) = 11, Effect +3.
+/// One missile's 4D 2 + 2 + 2 + 2 = 8 less armour 4 = 4, x 3 = 12.
+#[test]
+fn ecm_before_the_salvo_attacks() {
+    let r = check_resolve(
+        "salvo_ecm_removes_one",
+        "Seed 004, ECM against missiles about to hit (Effect = missiles removed) and Resolve Missile Hits (missiles not destroyed by Point Defense or ECM attack; roll 2D)",
+        "escort",
+        "corvette",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+            ("ecm", flag()),
+        ],
+        &[4, 4, 5, 5, 2, 2, 2, 2],
+    );
+    assert_eq!(r.json["missiles"]["jammed"], 1);
+    assert_eq!(r.json["total"], 11);
+    assert_eq!(r.json["damage"], 12);
+}
+
+/// Seed 004, "Point Defense to destroy missiles about to hit" and "Effect
+/// equals the number of missiles destroyed": the corvette declares point
+/// defence from two mounts and ECM against the escort's two missiles. Its
+/// triple beam laser turret (Gunner (turret) 2, DEX 8 +0, triple +2) rolls
+/// 5 + 5 + 4 = 14, Effect +6: both missiles destroyed (2 removed, not 6).
+/// No missile is left about to hit, so the second point defence and the
+/// ECM are not made and spend no reaction, and no attack is rolled.
+#[test]
+fn nothing_more_against_a_salvo_wholly_destroyed() {
+    let r = check_resolve(
+        "salvo_destroyed_by_the_first_point_defence",
+        "Seed 004, Point Defense and ECM against missiles about to hit; Effect equals the number of missiles destroyed",
+        "escort",
+        "corvette",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+            ("point-defense", num(2)),
+            ("ecm", flag()),
+        ],
+        &[5, 5],
+    );
+    let reactions = r.json["reactions"].as_array().expect("reactions");
+    assert_eq!(reactions.len(), 1, "one reaction taken");
+    assert_eq!(reactions[0]["amount"], 2);
+    assert_eq!(r.json["missiles"]["shot_down"], 2);
+    assert_eq!(r.json["missiles"]["attacking"], 0);
+    assert_eq!(r.json["damage"], 0);
+}
+
+/// Seed 004, Point Defense: "Gunnery (Turret or Bay) ... Only weapons with
+/// the Point Defense trait may be used." A copy of the data puts the
+/// trader's beam laser in a small bay; its gunner has no Gunner (capital)
+/// skill (-3, DEX 8 +0, one weapon +0): 6 + 6 - 3 = 9, Effect +1, one of
+/// the corvette's two missiles destroyed. The other attacks: 4 + 4 + 1 (TL
+/// 12 - 11) = 9, Effect +1; 4D 1 + 1 + 1 + 1 = 4 less armour 1 = 3, x 1.
+#[test]
+fn point_defence_from_a_bay() {
+    let bay = load(&edited(
+        &sources(),
+        "ships.toml",
+        r#"{ id = "turret-1", kind = "turret", weapons = ["beam-laser", "sandcaster"] }"#,
+        r#"{ id = "turret-1", kind = "small-bay", weapons = ["beam-laser"] }"#,
+    ));
+    let r = check_resolve_in(
+        &bay,
+        "point_defence_from_a_small_bay",
+        "Seed 004, Point Defense: Gunnery (Turret or Bay); only weapons with the Point Defense trait",
+        "corvette",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("short")),
+            ("point-defense", num(1)),
+        ],
+        &[6, 6, 4, 4, 1, 1, 1, 1],
+    );
+    assert_eq!(r.json["missiles"]["shot_down"], 1);
+    assert_eq!(r.json["damage"], 3);
+}
+
+/// Seed 004, Fire Sand: "reduce incoming beam damage by 1d6": the damage
+/// that comes in, after a bay multiplies it. A copy of the data puts the
+/// corvette's beam laser in a small bay (x10); its gunner has no Gunner
+/// (capital) skill: 5 + 5 - 3 + 0 (DEX 8) + 1 (Short) + 4 (beam laser) =
+/// 12, Effect +4. The escort's sandcaster gunner (1, INT 9 +1) rolls
+/// 4 + 4 + 2 = 10, success, 1D = 4. Damage (1D 6 + 4 - armour 5) x 10 =
+/// 50, less sand 4 = 46 (not (6 + 4 - 4 - 5) x 10 = 10). 46 of 200 is two
+/// whole tenths: two severity 1 hits at the Computer (6 + 6 each).
+#[test]
+fn sand_after_the_bay_multiplier() {
+    let bay = load(&edited(
+        &sources(),
+        "ships.toml",
+        r#"{ id = "turret-1", kind = "turret", weapons = ["beam-laser", "beam-laser", "beam-laser"] }"#,
+        r#"{ id = "turret-1", kind = "small-bay", weapons = ["beam-laser"] }"#,
+    ));
+    let r = check_resolve_in(
+        &bay,
+        "sand_against_a_small_bay_laser",
+        "Seed 004, Fire Sand at incoming Beam attack: reduce incoming beam damage by 1d6",
+        "corvette",
+        "escort",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+            ("sand", flag()),
+        ],
+        &[5, 5, 4, 4, 4, 6, 6, 6, 6, 6],
+    );
+    assert_eq!(r.json["effect"], 4);
+    assert_eq!(r.json["multiplier"], 10);
+    assert_eq!(r.json["target"]["hull"], 154);
+}
+
+/// Seed 004, "Attempt Boarding Action: Opposed Pilot. This action requires
+/// one point of Thrust to attempt and Ships must be in Adjacent Range
+/// Band." With the duel option `board`, the default tactics attempt it: a
+/// seeded trial starting at Adjacent range shows boarding attempts, which
+/// the default tactics (without the option) never make.
+#[test]
+fn boarding_is_reachable_with_the_board_option() {
+    let ruleset: &dyn broadside_core::Ruleset = system();
+    let log_of = |board: bool| {
+        let mut pairs = vec![("start-band", text("adjacent"))];
+        if board {
+            pairs.push(("board", flag()));
+        }
+        let duel = ruleset
+            .prepare_duel(&common::duel_request("escort", "corvette", 3, &pairs))
+            .expect("the duel is set up");
+        let mut log = broadside_core::EventLog::default();
+        broadside_core::play_trial(&*duel, 5, 0, &mut log).expect("the trial plays");
+        log.events
+            .iter()
+            .filter(|e| e.to_string().contains("Attempt Boarding Action"))
+            .count()
+    };
+    assert!(log_of(true) > 0);
+    assert_eq!(log_of(false), 0);
 }

@@ -209,7 +209,7 @@ proptest! {
         let again = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
         prop_assert_eq!(&outcome, &again);
         let mut dice = SeededDice::for_trial(seed, trial);
-        let tactics = broadside_crew_2d6::DefaultTactics;
+        let tactics = broadside_crew_2d6::DefaultTactics::default();
         let (same, end) = duel.play_with([&tactics, &tactics], &mut dice, &mut NullSink).unwrap();
         prop_assert_eq!(&same, &outcome);
         prop_assert!(outcome.turns <= 12);

@@ -5,9 +5,10 @@ mod common;
 use broadside_core::{
     AttackResolution, EventLog, NullSink, Ruleset, ScriptedDice, Side, TurnSequence, Verdict,
 };
-use broadside_crew_2d6::model::Band;
+use broadside_crew_2d6::model::{Band, Position};
 use broadside_crew_2d6::{
-    Action, Attack, CrewTactics, Order, Reactions, Repairable, Sequence, Setup, Weaponry,
+    Action, Attack, Battle, Crew2d6, CrewTactics, Incoming, Order, ReactionChooser, Reactions,
+    Repairable, Salvo, Sequence, Setup, Weaponry,
 };
 use common::{
     Script, ScriptedTactics, battle, battle_in, check_refused, edited, flag, load, location, mount,
@@ -80,7 +81,7 @@ fn forbidden_attacks_are_refused() {
     sand.push(("sand", flag()));
     check_refused("escort", "trader", &sand, "sand does not stop");
     let mut pd = opts("beam-laser", "short");
-    pd.push(("point-defense", flag()));
+    pd.push(("point-defense", num(1)));
     check_refused("corvette", "trader", &pd, "only against missile salvos");
     let mut sand_on_particles = opts("beam-laser", "short");
     sand_on_particles.push(("sand", flag()));
@@ -167,10 +168,13 @@ fn scripted_dice_that_run_out_are_an_error() {
     );
 }
 
-/// Ruling: a salvo that hits at Effect 0 does one missile's damage.
+/// Seed 004, "Resolve Missile Hits": "Roll damage for a single missile and
+/// multiply by the effect of the attack roll". At Effect 0 that is x0: the
+/// escort's two missiles at the trader at Medium roll 2 + 3 = 5, +1 for the
+/// second missile, +2 for the TL difference (13 - 11) = 8 against 8, Effect
+/// 0, a hit; one missile's 4D 1 + 1 + 1 + 2 = 5 less armour 1 = 4, x 0 = 0.
 #[test]
-fn a_salvo_hitting_at_effect_0_does_one_missiles_damage() {
-    // 2D 2 + 3 = 5, +1 second missile, +2 TL difference = 8: Effect 0.
+fn a_salvo_hitting_at_effect_0_does_no_damage() {
     let (r, used) = resolve(
         "escort",
         "trader",
@@ -183,42 +187,82 @@ fn a_salvo_hitting_at_effect_0_does_one_missiles_damage() {
     let r = r.expect("resolves");
     assert_eq!(used, 6);
     assert_eq!(r.json["effect"], 0);
-    assert_eq!(r.json["multiplier"], 1);
-    assert_eq!(r.json["damage"], 4, "4D 5 - armour 1, once");
-    assert!(r.events.iter().any(|e| {
-        e.to_string()
-            .contains("at Effect 0 does 1 missile's damage")
-    }));
+    assert_eq!(r.json["hit"], true);
+    assert_eq!(r.json["multiplier"], 0);
+    assert_eq!(r.json["damage"], 0, "(5 - 1) x 0");
+    assert_eq!(r.json["target"]["hull"], 80);
 }
 
-/// Ruling: the Effect multiplies a salvo's damage, but never beyond the
-/// missiles that attacked.
+/// House-rule option `missiles.zero-effect-multiplier = 1`, off by default:
+/// the same dice as above, and a hit at Effect 0 does one missile's
+/// damage, (5 - 1) x 1 = 4.
 #[test]
-fn the_missile_multiplier_never_exceeds_the_missiles() {
-    // 6 + 6 + 1 + 2 = 15, Effect +7, two missiles: x2, not x7. Effect 7
-    // with damage is a critical hit, scripted to Cargo.
-    let (r, _) = resolve(
+fn a_salvo_hitting_at_effect_0_may_do_one_missiles_damage_by_option() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "zero-effect-multiplier = 0",
+        "zero-effect-multiplier = 1",
+    ));
+    let mut dice = ScriptedDice::new([2, 3, 1, 1, 1, 2]);
+    let r = resolve_in(
+        &system,
         "escort",
         "trader",
         &[
             ("weapon", text("missile-rack")),
             ("range-band", text("medium")),
         ],
-        &[6, 6, 1, 1, 1, 1, 4, 5],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["multiplier"], 1);
+    assert_eq!(r.json["damage"], 4);
+    assert!(
+        r.events
+            .iter()
+            .any(|e| e.to_string().contains("house rule"))
     );
-    let r = r.expect("resolves");
-    assert_eq!(r.json["multiplier"], 2);
-    assert_eq!(r.json["damage"], 6, "(4 - 1) x 2");
 }
 
-/// Ruling, as data: armour taken once from the multiplied total instead.
+/// Seed 004, "Resolve Missile Hits": "multiply by the effect of the attack
+/// roll", with no cap at the missiles' number. The escort's two missiles
+/// at the trader at Medium: 6 + 6 + 1 (second missile) + 2 (TL 13 - 11) =
+/// 15, Effect +7. One missile's 4D 1 + 1 + 1 + 1 = 4 less armour 1 = 3, x 7
+/// = 21. Effect 7 with damage is a critical hit of severity 21 / 10 rounded
+/// up = 3, located 4 + 5 = 9 (Cargo, no effect); 21 of 80 hull is two whole
+/// tenths (8 each): two severity 1 hits, both located 6 + 6 = 12 (Computer,
+/// severity 1 then 2, no dice).
 #[test]
-fn missile_armour_once_is_a_data_choice() {
+fn the_missile_multiplier_is_the_whole_effect() {
+    let (r, used) = resolve(
+        "escort",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+        ],
+        &[6, 6, 1, 1, 1, 1, 4, 5, 6, 6, 6, 6],
+    );
+    let r = r.expect("resolves");
+    assert_eq!(used, 12);
+    assert_eq!(r.json["effect"], 7);
+    assert_eq!(r.json["multiplier"], 7);
+    assert_eq!(r.json["damage"], 21, "(4 - 1) x 7");
+    assert_eq!(r.json["criticals"][0]["severity"], 3);
+}
+
+/// House-rule option `missiles.cap-at-missiles = true`, off by default: the
+/// same salvo at Effect +7 multiplies by its 2 missiles only: (4 - 1) x 2 =
+/// 6, a severity 1 critical hit (6 / 10 rounded up) at Cargo (4 + 5), and
+/// no tenth of the hull lost.
+#[test]
+fn the_missile_multiplier_may_be_capped_by_option() {
     let system = load(&edited(
         &sources(),
         "rules.toml",
-        "armour = \"per-missile\"",
-        "armour = \"once\"",
+        "cap-at-missiles = false",
+        "cap-at-missiles = true",
     ));
     let mut dice = ScriptedDice::new([6, 6, 1, 1, 1, 1, 4, 5]);
     let r = resolve_in(
@@ -232,28 +276,87 @@ fn missile_armour_once_is_a_data_choice() {
         &mut dice,
     )
     .expect("resolves");
-    assert_eq!(r.json["damage"], 7, "4 x 2 - 1");
+    assert_eq!(r.json["multiplier"], 2);
+    assert_eq!(r.json["damage"], 6, "(4 - 1) x 2");
 }
 
-/// The Smart trait is lost at Adjacent and Close: no TL difference DM.
+/// Ruling, as data: armour taken once from the multiplied total instead.
+/// The salvo above: 4 x 7 - 1 = 27, a severity 3 critical hit at Cargo
+/// (4 + 5), and three whole tenths of the hull: three severity 1 hits at
+/// the Computer (6 + 6 each).
 #[test]
-fn smart_missiles_lose_the_tl_dm_at_close_range() {
-    let (r, _) = resolve(
+fn missile_armour_once_is_a_data_choice() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "armour = \"per-missile\"",
+        "armour = \"once\"",
+    ));
+    let mut dice = ScriptedDice::new([6, 6, 1, 1, 1, 1, 4, 5, 6, 6, 6, 6, 6, 6]);
+    let r = resolve_in(
+        &system,
         "escort",
         "trader",
         &[
             ("weapon", text("missile-rack")),
-            ("range-band", text("close")),
-            ("salvo", num(1)),
+            ("range-band", text("medium")),
         ],
-        &[3, 3],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["damage"], 27, "4 x 7 - 1");
+}
+
+/// Seed 004, "Resolve Missile Hits": the TL difference DM is kept "to a
+/// minimum of DM+1 and a maximum of DM+6", at every band. The corvette's
+/// two missiles at the scout at Close: 3 + 3 = 6, +1 for the second
+/// missile, +1 (TL 12 - 12 = 0, raised to the minimum) = 8 against 8:
+/// a hit at Effect 0, so 4D 1 + 1 + 1 + 1 = 4 less armour 2, x 0 = 0.
+#[test]
+fn smart_missiles_keep_the_tl_dm_minimum_at_close_range() {
+    let (r, used) = resolve(
+        "corvette",
+        "scout",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("close")),
+        ],
+        &[3, 3, 1, 1, 1, 1],
     );
     let r = r.expect("resolves");
-    assert_eq!(r.json["total"], 6, "no DM at all");
+    assert_eq!(used, 6);
+    assert_eq!(r.json["total"], 8);
+    assert_eq!(r.json["hit"], true);
+}
+
+/// House-rule option `missiles.smart-lost-at = ["adjacent", "close"]`, off
+/// (empty) by default: the core rules' loss of the Smart trait. The same
+/// dice total 3 + 3 + 1 = 7 and miss.
+#[test]
+fn smart_missiles_may_lose_the_tl_dm_at_close_range_by_option() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "smart-lost-at = []",
+        "smart-lost-at = [\"adjacent\", \"close\"]",
+    ));
+    let mut dice = ScriptedDice::new([3, 3]);
+    let r = resolve_in(
+        &system,
+        "corvette",
+        "scout",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("close")),
+        ],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["total"], 7, "no TL difference DM");
     assert!(
         r.events
             .iter()
-            .any(|e| e.to_string().contains("Smart trait is lost"))
+            .any(|e| e.to_string().contains("lose the TL difference DM"))
     );
 }
 
@@ -329,10 +432,12 @@ fn an_overcharge_of_effect_minus_6_does_two_hits() {
     );
 }
 
-/// A location hit again rises to the new severity or one above its own,
-/// whichever is higher, and no further than 6.
+/// Reference, Critical hits: "A repeated location raises that location's
+/// severity by one, up to 6", whatever the new hit's own severity. Hits of
+/// severity 1, 1, 4, 2, 6, 1 and 1 on the escort's sensors take them to 1,
+/// 2, 3, 4, 5, 6 and, at 6, no further.
 #[test]
-fn repeated_criticals_rise_and_stop_at_6() {
+fn repeated_criticals_rise_by_one_and_stop_at_6() {
     let sys = system();
     let mut b = battle("corvette", "escort", Band::Short);
     let label = b.labels[1];
@@ -341,7 +446,7 @@ fn repeated_criticals_rise_and_stop_at_6() {
     let sensors = location("sensors") as u8;
     let mut log = EventLog::default();
     let mut dice = ScriptedDice::new([]);
-    for (severity, expected) in [(1, 1), (1, 2), (4, 4), (2, 5), (6, 6), (1, 6)] {
+    for (severity, expected) in [(1, 1), (1, 2), (4, 3), (2, 4), (6, 5), (1, 6), (1, 6)] {
         sys.critical(
             ship,
             label,
@@ -361,6 +466,38 @@ fn repeated_criticals_rise_and_stop_at_6() {
             .any(|e| e.to_string().contains("already at severity 6"))
     );
     assert_eq!(ship.standing.max_band, Band::Adjacent);
+}
+
+/// Reference, Critical hits: a repeated location rises by one, so its new
+/// row's effect applies and no row is skipped. The escort's Armour (5)
+/// takes a severity 1 hit (row 1: armour -1, to 4), then a severity 3 hit,
+/// which raises it to 2 (row 2: armour -1D3; the d3 shows 2, to 2), not to
+/// 3 (row 3's -1D).
+#[test]
+fn a_repeated_armour_critical_applies_the_next_row() {
+    let sys = system();
+    let mut b = battle("corvette", "escort", Band::Short);
+    let label = b.labels[1];
+    let ship = b.ship_mut(Side::B);
+    let mut applied = broadside_crew_2d6::Applied::default();
+    let armour = location("armour") as u8;
+    let mut dice = ScriptedDice::new([2]);
+    for severity in [1, 3] {
+        sys.critical(
+            ship,
+            label,
+            armour,
+            severity,
+            broadside_crew_2d6::Cause::Attack,
+            &mut applied,
+            &mut dice,
+            &mut NullSink,
+        )
+        .expect("a critical hit");
+    }
+    assert_eq!(ship.severity[usize::from(armour)], 2);
+    assert_eq!(ship.armour, 2, "5 - 1 - 2");
+    assert_eq!(dice.used(), 1, "one d3 for row 2");
 }
 
 /// A weapon critical with no weapon left to harm does nothing more, and a
@@ -517,6 +654,7 @@ fn setting_up_and_the_free_round() {
     let corvette = ScriptedTactics {
         actions: vec![Order {
             person: 3,
+            position: Position::Gunner(t1),
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
@@ -555,6 +693,7 @@ fn jumps_only_at_alderson_points() {
         let trader = ScriptedTactics {
             actions: vec![Order {
                 person: 4,
+                position: Position::EngineerJDrive,
                 action: Action::Jump,
             }],
             ..ScriptedTactics::default()
@@ -591,6 +730,7 @@ fn illegal_tactics_are_internal_errors() {
     let corvette = ScriptedTactics {
         actions: vec![Order {
             person: 3,
+            position: Position::Gunner(t1),
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
@@ -617,6 +757,7 @@ fn illegal_tactics_are_internal_errors() {
     let wrong = ScriptedTactics {
         actions: vec![Order {
             person: 4,
+            position: Position::Gunner(1),
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
@@ -703,7 +844,7 @@ fn a_refused_attack_changes_nothing() {
 }
 
 /// Tables: every table has a kebab-case id and rows that `cell` finds,
-/// including "4-", "13+" and ranges.
+/// including "0-4", "13+" and ranges.
 #[test]
 fn tables_read_by_label_and_number() {
     let tables = Ruleset::tables(system());
@@ -731,7 +872,10 @@ fn tables_read_by_label_and_number() {
             .unwrap_or_else(|| panic!("no table {id}"))
     };
     let reactions = find("reactions");
-    assert_eq!(reactions.cell("-2", None).unwrap(), "1");
+    // The seed's rows: "Initiative 0-4 = 1".
+    assert_eq!(reactions.rows[0].label, "0-4");
+    assert_eq!(reactions.cell("0-4", None).unwrap(), "1");
+    assert_eq!(reactions.cell("3", None).unwrap(), "1");
     assert_eq!(reactions.cell("7", None).unwrap(), "2");
     assert_eq!(reactions.cell("13+", None).unwrap(), "4");
     assert_eq!(reactions.cell("20", None).unwrap(), "4");
@@ -752,6 +896,13 @@ fn tables_read_by_label_and_number() {
         "-4"
     );
     assert_eq!(find("starting-band").cell("2", None).unwrap(), "medium");
+    // Seed 004: "Repair Systems: Mechanic or Engineering (appropriate)".
+    assert!(
+        find("tasks")
+            .cell("repair", Some("skill"))
+            .unwrap()
+            .contains("mechanic or the location's engineer specialty")
+    );
 }
 
 /// The scripted run from the free round onward is stable under replay:
@@ -767,4 +918,136 @@ fn steps_replay_exactly() {
         b
     };
     assert_eq!(run(), run());
+}
+
+/// Reference, Missiles: "A turret holds 12 missiles", however many racks
+/// it carries: the corvette's and the trader's two racks share one turret
+/// and 12 missiles, as does the scout's one rack; a salvo of two leaves 10.
+#[test]
+fn a_turret_holds_12_missiles() {
+    let sys = system();
+    let rules = &sys.rules;
+    let rack = weapon("missile-rack");
+    for ship in ["scout", "trader", "corvette", "escort"] {
+        let class = rules.class(rules.class_id(ship).expect("a ship"));
+        let load = class
+            .magazines
+            .iter()
+            .find(|&&(w, _)| w == rack)
+            .map(|&(_, n)| n);
+        assert_eq!(load, Some(12), "{ship}");
+    }
+    // The corvette's turret-2 gunner (Gunner (turret) 1, DEX 9 +1) launches
+    // both racks at Long range: 6 + 6 + 2 = 14 against Simple 2+.
+    let mut b = battle("corvette", "trader", Band::Long);
+    let t2 = mount(&b, Side::A, "turret-2");
+    sys.launch(
+        &mut b,
+        Side::A,
+        Position::Gunner(t2),
+        rack,
+        2,
+        &mut ScriptedDice::new([6, 6]),
+        &mut NullSink,
+    )
+    .expect("the launch");
+    assert_eq!(b.ship(Side::A).magazine(rules, rack), Some(10));
+}
+
+/// Seed 004, "Any missiles in a salvo that ... are not destroyed by Point
+/// Defense or ECM attack the ship. Roll 2D": the defender chooses its
+/// reactions to a salvo before the attack is rolled, so it sees the
+/// missiles but no dice. The escort's one missile at the trader, with no
+/// reaction, then rolls 1 + 1 + 2 (TL 13 - 11) = 4 and misses.
+#[test]
+fn a_salvos_defender_chooses_without_seeing_the_roll() {
+    struct Peek(std::cell::Cell<Option<Incoming>>);
+    impl ReactionChooser for Peek {
+        fn choose(&self, _: &Crew2d6, _: &Battle, _: Side, incoming: &Incoming) -> Reactions {
+            self.0.set(Some(*incoming));
+            Reactions::default()
+        }
+        fn is_user(&self) -> bool {
+            false
+        }
+    }
+    let sys = system();
+    let mut b = battle("escort", "trader", Band::Medium);
+    let salvo = Salvo {
+        owner: Side::A,
+        weapon: weapon("missile-rack"),
+        missiles: 1,
+        rounds_left: 0,
+        tl: 13,
+        smart: true,
+        bane: false,
+        dm: 0,
+    };
+    let peek = Peek(std::cell::Cell::new(None));
+    let mut dice = ScriptedDice::new([1, 1]);
+    let outcome = sys
+        .strike_salvo(&mut b, &salvo, &peek, &mut dice, &mut NullSink)
+        .expect("the salvo strikes");
+    let seen = peek.0.get().expect("asked for reactions");
+    assert_eq!(seen.missiles, Some(1));
+    assert!(seen.seen.is_none(), "no dice before the reactions");
+    assert_eq!((outcome.total, outcome.hit), (4, false));
+}
+
+/// House-rule option `identical.attack-dm = [0, 1, 2]`, off by default: a
+/// triple beam laser turret also gains +2 to hit. The corvette at the
+/// trader at Short: 1 + 1 + 7 + 2 = 11, Effect +3; 1D 1 + 2 (two extra
+/// lasers) + 3 - armour 1 = 5.
+#[test]
+fn identical_weapons_may_add_an_attack_dm_by_option() {
+    let system = load(&edited(
+        &sources(),
+        "weapons.toml",
+        "attack-dm = [0, 0, 0]",
+        "attack-dm = [0, 1, 2]",
+    ));
+    let mut dice = ScriptedDice::new([1, 1, 1]);
+    let r = resolve_in(
+        &system,
+        "corvette",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+        ],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(r.json["total"], 11);
+    assert_eq!(r.json["damage"], 5);
+}
+
+/// Repair Systems puts a weapon under a Bane back in action for good, and
+/// says so: the trader's Engineer (Mechanic 1, EDU 8 +0, DM -1 for a Bane)
+/// rolls 4 + 4 + 1 - 1 = 8 against 8.
+#[test]
+fn a_repaired_weapon_is_back_in_action() {
+    let sys = system();
+    let mut b = battle("trader", "corvette", Band::Short);
+    b.ship_mut(Side::A).weapons[0] = broadside_crew_2d6::Condition::Bane;
+    let mut log = EventLog::default();
+    sys.repair(
+        &mut b,
+        Side::A,
+        4,
+        Repairable::Weapon(0),
+        &mut ScriptedDice::new([4, 4]),
+        &mut log,
+    )
+    .expect("repair");
+    assert_eq!(
+        b.ship(Side::A).weapons[0],
+        broadside_crew_2d6::Condition::Ready
+    );
+    let text: Vec<String> = log.events.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter().any(|e| e.contains("repaired: back in action")),
+        "{text:?}"
+    );
+    assert!(!text.iter().any(|e| e.contains("jury-rigged")), "{text:?}");
 }
