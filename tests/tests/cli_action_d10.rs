@@ -274,3 +274,59 @@ fn a_swarm_never_scores_more_hits_than_it_has_craft() {
         "the seeded duels no longer show a small swarm reading the 3 column"
     );
 }
+
+/// `--lock-range` is for projectiles and seekers, whose `--range` counts
+/// between destination counters; direct fire counts both between ship
+/// counters, so a second range there is bad input, named by its flag.
+#[test]
+fn a_lock_range_for_direct_fire_is_bad_input() {
+    check_cli_error(
+        &[
+            "resolve",
+            "action-d10",
+            "--attacker",
+            "destroyer",
+            "--weapon",
+            "laser-turret",
+            "--target",
+            "frigate",
+            "--range",
+            "2",
+            "--lock-range",
+            "6",
+            "--dice",
+            "1,1",
+        ],
+        "lock-range",
+    );
+}
+
+/// Seed 002: the lock counts the range "to the target ship", the salvo
+/// between destination counters. Destroyer on the frigate, ship counters 6
+/// apart and destinations 10 apart: lock 7 - 3 (range 6) + 2 (FCS) = 6,
+/// rolled 6, locked; the missile at 6 (bracket 7-12, frigate size 0),
+/// rolled 6, one hit.
+#[test]
+fn a_salvo_takes_its_lock_range_apart() {
+    let json = cli_json(&[
+        "resolve",
+        "action-d10",
+        "--attacker",
+        "destroyer",
+        "--weapon",
+        "missile-launcher",
+        "--target",
+        "frigate",
+        "--range",
+        "10",
+        "--lock-range",
+        "6",
+        "--dice",
+        "6,6",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json["lock"]["number"], 6);
+    assert_eq!(json["target_number"], 6);
+    assert_eq!(json["hits"], 1);
+}

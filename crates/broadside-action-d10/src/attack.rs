@@ -84,11 +84,13 @@ pub struct Attack {
 /// The lock number before the roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockNumber {
-    /// Within 2 + FCS hexes with a working short range scanner: no roll.
+    /// Within 2 + FCS hexes (with the option `target-lock.needs-scanners`,
+    /// also a working short range scanner): no roll.
     Automatic,
     /// Roll the lock die at or under this.
     Roll(i32),
-    /// Beyond the automatic range without a working long range scanner.
+    /// Only with the option `target-lock.needs-scanners`: beyond the
+    /// automatic range without a working long range scanner.
     Impossible,
 }
 
@@ -158,10 +160,12 @@ pub struct Strike {
 impl ActionD10 {
     /// The lock number for `locker` on `target`, with its modifiers.
     ///
-    /// The lock is automatic within 2 + FCS hexes while the short range
-    /// scanner works; beyond that range a roll needs the long range scanner.
-    /// Modifiers are added to the number rolled at or under, and the range
-    /// penalty counts full steps of range (rounded down).
+    /// The lock is automatic within 2 + FCS hexes and rolled beyond. Only
+    /// with the option `target-lock.needs-scanners` does the automatic lock
+    /// need a working short range scanner and the roll a working long range
+    /// scanner: Target Lock names no scanner. Modifiers are added to the
+    /// number rolled at or under, and the range penalty counts full steps
+    /// of range (rounded down).
     pub fn lock_number(
         &self,
         locker: &Ship,
@@ -173,8 +177,10 @@ impl ActionD10 {
         let l = &rules.constants.lock;
         let fcs = locker.fcs(rules);
         let automatic_range = l.automatic_base + u32::from(fcs);
-        let short = locker.scanners[Scanner::ShortRange.index()] == ScannerState::Working;
-        let long = locker.scanners[Scanner::LongRange.index()] == ScannerState::Working;
+        let working = |s: Scanner| locker.scanners[s.index()] == ScannerState::Working;
+        // Without the option every lock is made as if both scanners worked.
+        let short = !l.needs_scanners || working(Scanner::ShortRange);
+        let long = !l.needs_scanners || working(Scanner::LongRange);
         if s.range <= automatic_range {
             if short {
                 sink.emit(|| Event::Check {
@@ -190,13 +196,13 @@ impl ActionD10 {
                 return LockNumber::Automatic;
             }
             sink.emit(|| Event::Ruling {
-                text: "the short range scanner is not working: even a close lock needs a roll"
+                text: "option target-lock.needs-scanners: the short range scanner is not working, so even a close lock needs a roll"
                     .into(),
             });
         } else if !long {
             sink.emit(|| Event::Ruling {
                 text: format!(
-                    "the long range scanner is not working: no lock beyond {automatic_range} hexes"
+                    "option target-lock.needs-scanners: the long range scanner is not working, so no lock beyond {automatic_range} hexes"
                 ),
             });
             return LockNumber::Impossible;
@@ -470,10 +476,11 @@ impl ActionD10 {
                     "the {who}'s magazine is jammed: no salvo until it is cleared"
                 )));
             }
-            if attacker.warheads < weapon.warheads {
+            let needed = attacker.salvo_warheads(rules, attack.mount);
+            if attacker.warheads < needed {
                 return Err(ResolveError::Refused(format!(
-                    "the {who} has {} warheads, and a {} salvo needs {}",
-                    attacker.warheads, weapon.name, weapon.warheads
+                    "the {who} has {} warheads, and a {} salvo from this mount needs {needed}",
+                    attacker.warheads, weapon.name
                 )));
             }
         }
@@ -599,16 +606,18 @@ impl ActionD10 {
         Ok(outcome)
     }
 
-    /// Spends what firing spends: the charge, a shot, the salvo's warheads.
+    /// Spends what firing spends: the charge, a shot, the salvo's warheads
+    /// (those of every launcher of the bank).
     pub(crate) fn spend(&self, ship: &mut Ship, mount: usize) {
         let weapon = self.rules.weapon(ship.weapons[mount].weapon);
+        let warheads = ship.salvo_warheads(&self.rules, mount);
         let m = &mut ship.weapons[mount];
         m.charged = false;
         if let Some(shots) = &mut m.shots {
             *shots = shots.saturating_sub(1);
         }
         if weapon.kind.is_salvo() {
-            ship.warheads = ship.warheads.saturating_sub(weapon.warheads);
+            ship.warheads = ship.warheads.saturating_sub(warheads);
         }
     }
 }

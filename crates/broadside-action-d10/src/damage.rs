@@ -149,9 +149,10 @@ impl ActionD10 {
     /// For each hit in turn: the weapon's damage (rolled if it is dice),
     /// shields absorb what they can, and the rest marks boxes from the first
     /// unmarked one, each lettered box doing its effect at once (rolling its
-    /// dice in box order). After every hit, if more than one A was lost, one
-    /// roll on the Core Hit table. Once the last box is marked the ship is
-    /// destroyed and nothing more is rolled for it.
+    /// dice in box order). Once all the attack's hits are allocated, if more
+    /// than one A was lost among them, one roll on the Core Hit table. Once
+    /// the last box is marked the ship is destroyed and nothing more is
+    /// rolled for it.
     pub fn allocate_named(
         &self,
         hit: &Hit,

@@ -206,6 +206,8 @@ struct RawLock {
     nearby_reaction_same_hex: i64,
     nearby_reaction_adjacent: i64,
     chaff: i64,
+    #[serde(default)]
+    needs_scanners: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1273,6 +1275,7 @@ fn validate_rules(raw: RawRules, problems: &mut DataProblems) -> (Constants, Raw
             10,
         ),
         chaff: n(problems, "target-lock.chaff", l.chaff, -10, 10),
+        needs_scanners: l.needs_scanners,
     };
     let t = &raw.to_hit;
     let to_hit = ToHitRules {

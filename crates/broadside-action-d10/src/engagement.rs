@@ -95,6 +95,12 @@ pub struct Salvo {
     pub range: u8,
     /// The weapon.
     pub weapon: WeaponId,
+    /// Missiles in the counter: one per launcher of the bank that fired
+    /// it, each rolling its own d10; point defence hits take one each.
+    pub missiles: u8,
+    /// The launcher had aimed at the target when it launched: the Aim's +1
+    /// lasts the rest of the turn, and the salvo strikes this turn.
+    pub aim: bool,
 }
 
 /// A flight of small craft in space.
@@ -441,21 +447,26 @@ impl ActionD10 {
     /// Whether a mount of ship `i` can fire at `target` from where it is:
     /// fixed and spinal mounts only into the forward arc (the bow's 60
     /// degrees, its edges included), and the same hex from any mount.
+    /// Direct fire reads the arc between ship counters; a launcher reads it
+    /// between destination counters, where its range is counted and its
+    /// salvo counter placed.
     pub fn bears(&self, battle: &Battle, i: usize, mount: usize, target: usize) -> bool {
         let weapon = self
             .rules
             .weapon(battle.board.ships[i].weapons[mount].weapon);
-        let from = battle.poses[i];
-        let to = battle.poses[target].hex;
+        let (from, to) = if weapon.kind.is_salvo() {
+            (battle.poses[i].dest, battle.poses[target].dest)
+        } else {
+            (battle.poses[i].hex, battle.poses[target].hex)
+        };
+        let facing = battle.poses[i].facing;
         match weapon.mount {
             Mount::Turret => true,
-            Mount::Fixed | Mount::Spinal => {
-                match hex::entry_side(to, from.hex).relative_to(from.facing) {
-                    Entry::Same => true,
-                    Entry::Side(d) => d.index() == 0,
-                    Entry::Corner(a, b) => a.index() == 0 || b.index() == 0,
-                }
-            }
+            Mount::Fixed | Mount::Spinal => match hex::entry_side(to, from).relative_to(facing) {
+                Entry::Same => true,
+                Entry::Side(d) => d.index() == 0,
+                Entry::Corner(a, b) => a.index() == 0 || b.index() == 0,
+            },
         }
     }
 
@@ -483,12 +494,12 @@ impl ActionD10 {
         let weapon = self
             .rules
             .weapon(battle.board.ships[i].weapons[mount].weapon);
+        if !self.bears(battle, i, mount, target) {
+            return None;
+        }
         let range = if weapon.kind.is_salvo() {
             battle.poses[i].dest.distance(battle.poses[target].dest)
         } else {
-            if !self.bears(battle, i, mount, target) {
-                return None;
-            }
             battle.poses[i].hex.distance(battle.poses[target].hex)
         };
         (range <= weapon.max_range()).then_some(range)
@@ -1087,6 +1098,8 @@ impl ActionD10 {
                 from: battle.poses[i].dest,
                 range: u8::try_from(range).unwrap_or(u8::MAX),
                 weapon: m.weapon,
+                missiles: m.bank,
+                aim: battle.turn[i].aims & (1 << target) != 0,
             };
             battle.next_salvo = battle.next_salvo.wrapping_add(1);
             battle.salvos.push(salvo);
@@ -1094,8 +1107,18 @@ impl ActionD10 {
             sink.emit(|| Event::Effect {
                 ship: name.clone(),
                 effect: format!(
-                    "salvo counter {} ({}) placed at {}: target {}, range {}",
-                    salvo.id, weapon.name, salvo.hex, other, salvo.range
+                    "salvo counter {} ({}{}) placed at {}: target {}, range {}{}",
+                    salvo.id,
+                    weapon.name,
+                    if salvo.missiles > 1 {
+                        format!(", {} missiles from a bank of {}", salvo.missiles, m.bank)
+                    } else {
+                        String::new()
+                    },
+                    salvo.hex,
+                    other,
+                    salvo.range,
+                    if salvo.aim { ", aimed" } else { "" }
                 ),
             });
             return Ok(());
@@ -1610,6 +1633,15 @@ impl ActionD10 {
             let shots = tactics[battle.sides[i].index()].point_defense(self, battle, i, &threats);
             let mut used = 0u16;
             let mut hits_on: Vec<(Threat, u32)> = Vec::new();
+            // What each threat has left after the shots already rolled, so
+            // no report claims more than the salvo or flight holds.
+            let mut left: Vec<u32> = threats
+                .iter()
+                .map(|&(threat, _)| match threat {
+                    Threat::Salvo(s) => u32::from(battle.salvos[s].missiles),
+                    Threat::Flight(f) => u32::from(battle.flights[f].craft),
+                })
+                .collect();
             for (m, k) in shots {
                 let ship = &battle.board.ships[i];
                 let Some(&(threat, range)) = threats.get(k) else {
@@ -1632,21 +1664,27 @@ impl ActionD10 {
                     )));
                 }
                 used |= 1 << m;
-                let hits = self.point_defense_shot(battle, i, m, threat, range, dice, sink)?;
-                hits_on.push((threat, hits));
+                let downed =
+                    self.point_defense_shot(battle, i, m, threat, range, left[k], dice, sink)?;
+                left[k] -= downed;
+                hits_on.push((threat, downed));
             }
             // Salvos and craft shot down leave together, so indices stay
             // valid while the shots are rolled.
-            for &(threat, hits) in &hits_on {
+            for &(threat, downed) in &hits_on {
+                let downed = u8::try_from(downed).unwrap_or(u8::MAX);
                 match threat {
-                    Threat::Salvo(s) if hits > 0 => battle.salvos[s].id = 0,
+                    Threat::Salvo(s) => {
+                        let salvo = &mut battle.salvos[s];
+                        salvo.missiles = salvo.missiles.saturating_sub(downed);
+                        if salvo.missiles == 0 {
+                            salvo.id = 0;
+                        }
+                    }
                     Threat::Flight(f) => {
                         let flight = &mut battle.flights[f];
-                        flight.craft = flight
-                            .craft
-                            .saturating_sub(u8::try_from(hits).unwrap_or(u8::MAX));
+                        flight.craft = flight.craft.saturating_sub(downed);
                     }
-                    _ => {}
                 }
             }
             battle.salvos.retain(|s| s.id != 0);
@@ -1655,7 +1693,9 @@ impl ActionD10 {
         Ok(())
     }
 
-    /// One point defence weapon fires at one threat; returns its hits.
+    /// One point defence weapon fires at one threat that has `left`
+    /// missiles or craft after the shots before it; returns how many it
+    /// shot down: one per hit, no more than are left.
     #[allow(
         clippy::too_many_arguments,
         reason = "the shot's parts and the usual rules context"
@@ -1667,6 +1707,7 @@ impl ActionD10 {
         m: usize,
         threat: Threat,
         range: u32,
+        left: u32,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<u32, ResolveError> {
@@ -1732,16 +1773,36 @@ impl ActionD10 {
                 hits += 1;
             }
         }
-        if hits > 0 {
+        let downed = hits.min(left);
+        if downed > 0 {
+            let rest = left - downed;
             sink.emit(|| Event::Effect {
                 ship: name.clone(),
                 effect: match threat {
-                    Threat::Salvo(_) => format!("shoots down {}", what()),
-                    Threat::Flight(_) => format!("shoots down {hits} small craft"),
+                    Threat::Salvo(_) if rest == 0 => format!("shoots down {}", what()),
+                    Threat::Salvo(_) => {
+                        format!(
+                            "shoots down {downed} missile(s) of {} ({rest} left)",
+                            what()
+                        )
+                    }
+                    Threat::Flight(_) if rest == 0 => {
+                        format!("shoots down {downed} small craft: none of the flight is left")
+                    }
+                    Threat::Flight(_) => format!("shoots down {downed} small craft ({rest} left)"),
                 },
             });
         }
-        Ok(hits)
+        if hits > downed {
+            sink.emit(|| Event::Ruling {
+                text: format!(
+                    "{} hit(s) find nothing left of {} to shoot down",
+                    hits - downed,
+                    what()
+                ),
+            });
+        }
+        Ok(downed)
     }
 
     /// The Missile Resolution phase: each salvo strikes its target if the
@@ -1772,21 +1833,30 @@ impl ActionD10 {
             sink.emit(|| Event::Declared {
                 actor: format!("salvo {} of the {name}", salvo.id),
                 action: format!(
-                    "strikes the {} ({} at range {})",
-                    battle.board.names[target], weapon.name, salvo.range
+                    "strikes the {} ({}{} at range {})",
+                    battle.board.names[target],
+                    weapon.name,
+                    if salvo.missiles > 1 {
+                        format!(", {} missiles", salvo.missiles)
+                    } else {
+                        String::new()
+                    },
+                    salvo.range
                 ),
             });
             let before = battle.board.ships[target].actions_per_turn(rules);
+            // One d10 per missile left in the counter, as a bank of direct
+            // fire weapons rolls one per weapon.
             let strike = Strike {
                 weapon: salvo.weapon,
-                dice: 1,
+                dice: salvo.missiles,
                 swarm: 0,
                 target,
                 range: u32::from(salvo.range),
                 situation: Situation {
                     displacement: u32::from(battle.turn[target].displacement),
                     aft: self.from_aft(battle, salvo.from, target),
-                    aim: false,
+                    aim: salvo.aim,
                     chaff: battle.turn[target].chaff,
                 },
                 rerolls: 0,
@@ -1812,6 +1882,7 @@ impl ActionD10 {
         let rules = &self.rules;
         let c = &rules.constants;
         let names = Arc::clone(&battle.board.names);
+        let mut jumped = [false; 2];
         for i in 0..battle.board.ships.len() {
             let name = &names[i];
             if !battle.board.ships[i].is_active() {
@@ -1840,6 +1911,7 @@ impl ActionD10 {
             if battle.turn[i].hyperdrive && battle.board.ships[i].is_active() {
                 if battle.board.ships[i].hyperdrive_ready(rules) && !battle.docked[i] {
                     battle.board.ships[i].status = Status::Escaped;
+                    jumped[battle.sides[i].index()] = true;
                     self.say(sink, name, || {
                         "jumps to hyperspace and leaves the fight".into()
                     });
@@ -1857,6 +1929,16 @@ impl ActionD10 {
             }
         }
         self.settle_riders(battle, sink);
+        if jumped == [true, true]
+            && !self.side_can_fight(battle, Side::A)
+            && !self.side_can_fight(battle, Side::B)
+        {
+            // Core's verdict for "neither side fights on" is a draw; here it
+            // is a draw by mutual escape, not a mutual defeat.
+            sink.emit(|| Event::Ruling {
+                text: "both sides' last fighting ships jumped away this turn: a draw, both sides escaped and neither lost a ship".into(),
+            });
+        }
         for f in &mut battle.flights {
             f.fresh = false;
         }

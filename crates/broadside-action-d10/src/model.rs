@@ -762,6 +762,9 @@ pub struct LockRules {
     pub nearby_reaction_adjacent: i32,
     /// Target dropped chaff this turn.
     pub chaff: i32,
+    /// Option, off by default: an automatic lock needs a working short
+    /// range scanner and a rolled lock a working long range scanner.
+    pub needs_scanners: bool,
 }
 
 /// Numbers of the to-hit rules.

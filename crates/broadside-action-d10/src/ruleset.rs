@@ -30,6 +30,13 @@ const RESOLVE_OPTIONS: &[OptionSpec] = &[
         required: true,
     },
     OptionSpec {
+        name: "lock-range",
+        value_name: "N",
+        help: "for projectiles and seekers: hexes between the ship counters, which the lock roll counts (default: --range)",
+        kind: OptionKind::Number { min: 0, max: 200 },
+        required: false,
+    },
+    OptionSpec {
         name: "locked",
         value_name: "",
         help: "the attacker already holds a target lock (no lock roll)",
@@ -781,11 +788,30 @@ impl ActionD10 {
         let displacement = u32::try_from(options.number("displacement")?.unwrap_or(0))
             .map_err(|_| ResolveError::bad_option("displacement", "must not be negative"))?;
         let aft = options.flag("aft");
+        // Target Lock counts the range between ship counters; a salvo's
+        // range is between destination counters, so the two may differ.
+        let lock_range = match options.number("lock-range")? {
+            None => range,
+            Some(_) if options.flag("locked") => {
+                return Err(ResolveError::bad_option(
+                    "lock-range",
+                    "a lock already held (--locked) rolls no lock",
+                ));
+            }
+            Some(_) if !rules.weapon(weapon).kind.is_salvo() => {
+                return Err(ResolveError::bad_option(
+                    "lock-range",
+                    "direct fire and swarms count --range between ship counters, as the lock does; give --range only",
+                ));
+            }
+            Some(n) => u32::try_from(n)
+                .map_err(|_| ResolveError::bad_option("lock-range", "must not be negative"))?,
+        };
         let lock = if options.flag("locked") {
             LockNeed::Held
         } else {
             LockNeed::Make(LockSituation {
-                range,
+                range: lock_range,
                 target_thrusting: displacement > 0,
                 enemies_in_target_hex: 1,
                 ..LockSituation::default()

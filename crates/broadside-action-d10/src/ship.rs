@@ -317,20 +317,32 @@ impl Ship {
             return false;
         }
         if w.kind.is_salvo() {
-            return !self.jammed && self.warheads >= w.warheads;
+            return !self.jammed && self.warheads >= self.salvo_warheads(rules, mount);
         }
         true
+    }
+
+    /// Warheads a salvo from a mount takes from the magazine: the weapon's
+    /// warheads for each launcher of the bank, since every launcher used
+    /// fires its own missile.
+    pub fn salvo_warheads(&self, rules: &Rules, mount: usize) -> u16 {
+        self.weapons.get(mount).map_or(0, |m| {
+            rules
+                .weapon(m.weapon)
+                .warheads
+                .saturating_mul(u16::from(m.bank))
+        })
     }
 
     /// Whether the ship still has a weapon that can fight: an intact mount
     /// with shots left, and for a launcher warheads in the magazine (a jam
     /// can be cleared, so it does not disarm).
     pub fn is_armed(&self, rules: &Rules) -> bool {
-        self.weapons.iter().any(|m| {
+        self.weapons.iter().enumerate().any(|(i, m)| {
             let w = rules.weapon(m.weapon);
             !m.destroyed
                 && m.shots != Some(0)
-                && (!w.kind.is_salvo() || self.warheads >= w.warheads)
+                && (!w.kind.is_salvo() || self.warheads >= self.salvo_warheads(rules, i))
         })
     }
 

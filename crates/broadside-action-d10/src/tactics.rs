@@ -58,13 +58,15 @@ pub trait ActionTactics: Send + Sync {
 ///   on, aim when actions are to spare, fire every direct weapon that
 ///   bears (best first), launch salvos once the target has made its move,
 ///   then point defence, charging, shields, repairs and sharing locks;
+/// - a chaff pod when a seeker salvo waits in its destination hex;
 /// - movement: a destination within thrust that brings the range after the
 ///   drift, and the turn after, closest to the range where its weapons do
 ///   most, jinking while it has remass to spare, bow toward the enemy;
 /// - small craft: close to the best bracket of their weapon and attack the
-///   nearest enemy; point defence: salvos aimed at itself first, then at
-///   friends, then small craft;
-/// - it never boards, transports troops, docks or scuttles.
+///   nearest enemy; point defence: salvos aimed at itself first (one gun
+///   per missile), then at friends, then small craft;
+/// - it never readies or supports troops, boards, transports troops, docks
+///   or scuttles.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DefaultTactics {
     /// Activate the hyperdrive when the boxes left are at or below this
@@ -305,6 +307,16 @@ impl DefaultTactics {
         if aimed_at_me >= 2 && !t.spread && me.antimatter_spreads > 0 {
             return Choice::Act(Action::ActivateAntimatterSpread);
         }
+        // Chaff spoils a seeker's aim this turn: worth a pod once a seeker
+        // salvo waits where the ship will be when salvos strike.
+        let seeker_waiting = battle.salvos.iter().any(|s| {
+            usize::from(s.target) == i
+                && s.hex == pose.dest
+                && rules.weapon(s.weapon).kind == WeaponKind::Seeker
+        });
+        if seeker_waiting && !t.chaff && me.chaff_pods > 0 {
+            return Choice::Act(Action::DropChaffPod);
+        }
         let flights_near = battle
             .flights
             .iter()
@@ -462,6 +474,8 @@ impl DefaultTactics {
             .copied()
             .filter(|item| match item {
                 Repairable::MagazineJam => me.has_launcher(&system.rules),
+                // Scanners matter to nothing in play unless locks need them.
+                Repairable::Scanner(_) => system.rules.constants.lock.needs_scanners,
                 _ => true,
             })
             .collect::<arrayvec::ArrayVec<Repairable, 40>>();
@@ -590,20 +604,27 @@ impl ActionTactics for DefaultTactics {
         };
         let mut order: Vec<usize> = (0..threats.len()).collect();
         order.sort_by_key(|&k| (rank(&threats[k]), k));
-        let mut taken = vec![false; threats.len()];
+        // Guns a threat may still take: one per missile of a salvo (a
+        // second gun on a lone missile is wasted), any number on craft.
+        let mut room: Vec<u32> = threats
+            .iter()
+            .map(|&(threat, _)| match threat {
+                Threat::Salvo(s) => u32::from(battle.salvos[s].missiles),
+                Threat::Flight(_) => u32::MAX,
+            })
+            .collect();
         let mut shots = Vec::new();
         for m in 0..me.weapons.len() {
             let w = rules.weapon(me.weapons[m].weapon);
             if !w.point_defense || !me.can_fire(rules, m) {
                 continue;
             }
-            // Each salvo needs one gun; small craft can take every gun left.
-            let pick = order.iter().copied().find(|&k| {
-                let (threat, range) = threats[k];
-                w.bracket(range).is_some() && (matches!(threat, Threat::Flight(_)) || !taken[k])
-            });
+            let pick = order
+                .iter()
+                .copied()
+                .find(|&k| w.bracket(threats[k].1).is_some() && room[k] > 0);
             if let Some(k) = pick {
-                taken[k] = true;
+                room[k] = room[k].saturating_sub(1);
                 shots.push((m, k));
             }
         }

@@ -8,7 +8,8 @@ use broadside_action_d10::model::{Letter, System};
 use broadside_action_d10::{Action, Phase, Repairable, Status};
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{ResolveError, Side, TurnSequence, Verdict};
-use common::{Script, battle, system};
+use common::{Script, battle, battle_on, edited_system, system};
+use serde_json::json;
 
 fn refused(script: &mut Script, i: usize, action: Action) -> String {
     match script.try_act(i, action) {
@@ -176,9 +177,46 @@ fn a_failed_lock_may_be_rerolled_with_a_command_point() {
     assert!(why.contains("Command Points"), "{why}");
 }
 
+const LOCK: &str = "Seed 002, \"Target Lock\": \"Automatic within 2 + FCS rating hexes, otherwise roll 7 or less on 1d6, plus the modifiers below\"";
+
+/// Seed 002, "Target Lock": "Automatic within 2 + FCS rating hexes,
+/// otherwise roll 7 or less on 1d6": no scanner takes part, so a disabled
+/// long range scanner changes nothing.
+/// Destroyer (FCS 2) on the frigate (size 0, stealth 0) at range 10:
+/// beyond 2 + 2 = 4 hexes, so a roll at
+/// 7 - 5 (five full steps of 2 hexes) + 2 (FCS) = 4; rolled 4, locked.
 #[test]
-fn beyond_the_automatic_range_a_lock_needs_the_long_range_scanner() {
-    let mut s = duel(10, &[]);
+fn beyond_the_automatic_range_a_lock_is_rolled_whatever_the_scanners() {
+    let mut s = duel(10, &[4]);
+    s.battle.board.ships[0].scanners[0] = broadside_action_d10::ship::ScannerState::Disabled;
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(s.battle.locked(0, 1));
+    s.check(
+        "lock_rolled_long_range_scanner_disabled",
+        LOCK,
+        json!({"a": "destroyer (long range scanner disabled)", "b": "frigate", "range": 10, "dice": [4]}),
+    );
+}
+
+/// The option `target-lock.needs-scanners` (off by default; seed 002 ties
+/// no scanner to Target Lock): a lock roll beyond 2 + FCS = 4 hexes needs
+/// a working long range scanner, so at range 10 with it disabled the lock
+/// is impossible and no die is rolled.
+#[test]
+fn with_the_scanner_option_a_lock_beyond_the_automatic_range_needs_the_long_range_scanner() {
+    let edits = [(
+        "rules.toml",
+        "needs-scanners = false",
+        "needs-scanners = true",
+    )];
+    let system = edited_system(&edits);
+    let mut s = Script::on(system, battle_on(system, "destroyer", "frigate", 10), &[]);
     s.battle.board.ships[0].scanners[0] = broadside_action_d10::ship::ScannerState::Disabled;
     s.act(
         0,
@@ -188,6 +226,11 @@ fn beyond_the_automatic_range_a_lock_needs_the_long_range_scanner() {
         },
     );
     assert!(!s.battle.locked(0, 1));
+    s.check(
+        "lock_option_needs_scanners_impossible",
+        "option target-lock.needs-scanners (a house rule, off by default)",
+        json!({"a": "destroyer (long range scanner disabled)", "b": "frigate", "range": 10, "data_edits": edits, "dice": []}),
+    );
 }
 
 #[test]

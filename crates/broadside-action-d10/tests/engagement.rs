@@ -8,7 +8,7 @@ use broadside_action_d10::engagement::{Sequence, Threat};
 use broadside_action_d10::{Action, ActionTactics, Battle, Decision, DefaultTactics, Phase};
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{ResolveError, Side, TurnSequence, Verdict};
-use common::{Script, battle, check_duel_log, system};
+use common::{Script, battle, battle_on, check_duel_log, edited_system, system};
 use serde_json::json;
 
 const SALVO: &str = "d10 action-based rules, Projectile/Seeker Attack: counters in the target's destination hex, discarded in Missile Resolution if the target's ship is not there";
@@ -356,4 +356,296 @@ fn the_sequence_of_play_is_the_rules_eight_phases() {
         ]
     );
     assert_eq!(sequence.phases(1), sequence.phases(7));
+}
+
+/// The frigate's missile launcher made a bank of three, as a user's
+/// `ships.toml` may make it.
+const BANKED_LAUNCHER: [common::Edit<'static>; 1] = [(
+    "ships.toml",
+    "{ weapon = \"missile-launcher\" },",
+    "{ weapon = \"missile-launcher\", bank = 3 },",
+)];
+const BANK: &str = "Seed 002, \"Projectile/Seeker Attack\": \"Use an attack action for every weapon or weapon bank\"; \"Direct Fire Attack\": \"roll 1d10 per weapon used in the attack\"";
+/// The frigate's missile launcher (mount 4 on its record sheet).
+const FRIGATE_MISSILE: u8 = 3;
+
+/// Frigate (0) against destroyer (1) at `range` under the banked launcher.
+fn banked(range: u32, dice: &[u32]) -> Script {
+    let system = edited_system(&BANKED_LAUNCHER);
+    Script::on(
+        system,
+        battle_on(system, "frigate", "destroyer", range),
+        dice,
+    )
+}
+
+fn frigate_launches(script: &mut Script) {
+    // Range 3 is within 2 + FCS 1: the lock is automatic, no die.
+    script
+        .act(
+            0,
+            Action::TargetLock {
+                target: 1,
+                rerolls: 0,
+            },
+        )
+        .act(
+            0,
+            Action::Attack {
+                mount: FRIGATE_MISSILE,
+                target: 1,
+                rerolls: 0,
+            },
+        );
+}
+
+/// Seed 002: a bank attacks with one action and rolls "1d10 per weapon
+/// used in the attack"; the salvo counter of a bank of three launchers
+/// carries three missiles, each rolling at Missile Resolution and each
+/// taking its warhead: 8 - 3 = 5 warheads left.
+/// To hit at range 3 (destination to destination): bracket 0-6 is 7, and
+/// 7 + 1 for the destroyer's size = 8. Rolled 2 (hit), 8 (hit), 10 (a
+/// natural 10 misses): 2 hits of 2 boxes. The destroyer's 2 shield points
+/// take the first hit; the second marks 2 boxes.
+#[test]
+fn a_bank_of_launchers_strikes_with_one_die_per_launcher() {
+    let mut script = banked(3, &[2, 8, 10]);
+    frigate_launches(&mut script);
+    assert_eq!(script.battle.board.ships[0].warheads, 5);
+    assert_eq!(script.battle.salvos[0].missiles, 3);
+    end_of_turn(&mut script);
+    assert_eq!(script.battle.board.ships[1].shields, 0);
+    assert_eq!(script.battle.board.ships[1].marked, 2);
+    script.check(
+        "salvo_bank_of_three_launchers",
+        BANK,
+        json!({"a": "frigate (missile launcher bank of 3)", "b": "destroyer", "range": 3, "data_edits": BANKED_LAUNCHER, "dice": [2, 8, 10]}),
+    );
+}
+
+/// Seed 002 gives each launcher its own d10, so a banked launcher with
+/// too few warheads for every launcher cannot fire: 2 warheads, 3 needed.
+#[test]
+fn a_bank_of_launchers_needs_a_warhead_for_each_launcher() {
+    let mut script = banked(3, &[]);
+    script.battle.board.ships[0].warheads = 2;
+    script.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    let refused = script.try_act(
+        0,
+        Action::Attack {
+            mount: FRIGATE_MISSILE,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(
+        matches!(&refused, Err(ResolveError::Refused(why)) if why.contains("cannot fire")),
+        "{refused:?}"
+    );
+    assert_eq!(script.battle.board.ships[0].warheads, 2);
+    assert!(script.battle.salvos.is_empty());
+}
+
+/// Point defence against a salvo of three missiles: each hit takes one
+/// missile (ruling 24), and one gun goes to each missile.
+/// The destroyer's two laser turrets at range 0: 7 - 3 (warhead) = 4,
+/// rolled 5 (miss) and 4 (hit); its first point-defence gun, antimissile,
+/// at 7, rolled 10 (a natural 10 misses). Two missiles strike at 8
+/// (7 at range 3, + 1 size): rolled 2 and 8, both hit; shields take the
+/// first 2 boxes, the second hit marks 2.
+#[test]
+fn point_defense_takes_one_missile_of_a_banked_salvo_per_hit() {
+    let mut script = banked(3, &[5, 4, 10, 2, 8]);
+    frigate_launches(&mut script);
+    script.act(1, Action::ActivatePointDefense);
+    end_of_turn(&mut script);
+    assert_eq!(script.battle.board.ships[1].marked, 2);
+    script.check(
+        "point_defense_banked_salvo",
+        PD,
+        json!({"a": "frigate (missile launcher bank of 3)", "b": "destroyer", "range": 3, "data_edits": BANKED_LAUNCHER, "dice": [5, 4, 10, 2, 8]}),
+    );
+}
+
+/// Point defence reports never claim more small craft than the flight has.
+/// A flight of 2 of the carrier's swarmers in the destroyer's hex; the
+/// destroyer's four point defence weapons each fire at range 0: 7 - 2
+/// (small craft size) = 5, rolled 1, 2, 3, 4: four hits. The first two
+/// take the two craft; the last two find nothing left.
+#[test]
+fn point_defense_kills_never_exceed_the_flight() {
+    let mut b = battle("destroyer", "carrier", 1);
+    b.flights.push(broadside_action_d10::engagement::Flight {
+        carrier: 1,
+        side: Side::B,
+        craft: 2,
+        hex: Hex::ORIGIN,
+        fresh: false,
+    });
+    let mut script = Script::new(b, &[1, 2, 3, 4]);
+    script.act(0, Action::ActivatePointDefense);
+    script.phase(Phase::PointDefenseFire, 1);
+    assert!(script.battle.flights.is_empty());
+    script.check(
+        "point_defense_flight_of_two",
+        "d10 action-based rules, Point Defense Fire (ruling 24: one small craft per hit)",
+        json!({"a": "destroyer", "b": "carrier (a flight of 2 swarmers in the destroyer's hex)", "dice": [1, 2, 3, 4]}),
+    );
+}
+
+/// The missile launcher made a fixed mount, as a user's `weapons.toml`
+/// may make it.
+const FIXED_LAUNCHER: [common::Edit<'static>; 1] = [(
+    "weapons.toml",
+    "kind = \"projectile\"\nmount = \"turret\"",
+    "kind = \"projectile\"\nmount = \"fixed\"",
+)];
+
+/// Ruling 15: fixed and spinal mounts fire only into the forward arc, and
+/// a launcher is no exception. The frigate turns its bow west, away from
+/// the destroyer 3 hexes east: its fixed launcher may not launch. With
+/// its bow set back to the east, it launches (the lock is automatic within
+/// 2 + FCS 1 = 3 hexes, no die).
+#[test]
+fn a_fixed_launcher_fires_only_into_the_forward_arc() {
+    let system = edited_system(&FIXED_LAUNCHER);
+    let mut script = Script::on(system, battle_on(system, "frigate", "destroyer", 3), &[]);
+    script
+        .act(
+            0,
+            Action::Move {
+                dest: Hex::ORIGIN,
+                facing: Direction::WEST,
+            },
+        )
+        .act(
+            0,
+            Action::TargetLock {
+                target: 1,
+                rerolls: 0,
+            },
+        );
+    let attack = Action::Attack {
+        mount: FRIGATE_MISSILE,
+        target: 1,
+        rerolls: 0,
+    };
+    let refused = script.try_act(0, attack);
+    assert!(
+        matches!(&refused, Err(ResolveError::Refused(why)) if why.contains("arc")),
+        "{refused:?}"
+    );
+    assert!(script.battle.salvos.is_empty());
+    script.battle.poses[0].facing = Direction::EAST;
+    script.act(0, attack);
+    assert_eq!(script.battle.salvos.len(), 1);
+    script.check(
+        "fixed_launcher_forward_arc",
+        "ruling 15 (arcs): fixed and spinal mounts into the forward arc",
+        json!({"a": "frigate (fixed missile launcher), bow west then east", "b": "destroyer", "range": 3, "data_edits": FIXED_LAUNCHER, "dice": []}),
+    );
+}
+
+/// An Aim gives +1 "for the rest of the turn", and a salvo launched this
+/// turn strikes in this turn's Missile Resolution, so it carries the Aim.
+/// Destroyer on the frigate at range 6: lock 7 - 3 + 2 (FCS) = 6, rolled 3.
+/// Aim, then launch. The salvo strikes at 7 (bracket 0-6) + 0 (size) + 1
+/// (aimed) = 8; rolled 8, a hit (a miss without the Aim). 2 boxes: the
+/// frigate's shield point takes 1, one box is marked.
+#[test]
+fn an_aimed_salvo_keeps_the_aim_for_the_rest_of_the_turn() {
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[3, 8]);
+    script
+        .act(
+            0,
+            Action::TargetLock {
+                target: 1,
+                rerolls: 0,
+            },
+        )
+        .act(0, Action::Aim { target: 1 })
+        .act(
+            0,
+            Action::Attack {
+                mount: MISSILE,
+                target: 1,
+                rerolls: 0,
+            },
+        );
+    assert!(script.battle.salvos[0].aim);
+    end_of_turn(&mut script);
+    assert_eq!(script.battle.board.ships[1].marked, 1);
+    script.check(
+        "salvo_aimed_this_turn",
+        "Actions, Aim: +1 to hit the target for the rest of the turn (rules note, Actions; ruling 34)",
+        json!({"a": "destroyer", "b": "frigate", "range": 6, "dice": [3, 8]}),
+    );
+}
+
+/// Ruling 28: if both sides' last ships jump in the same turn, the duel
+/// is a draw in which both escaped and neither lost a ship.
+#[test]
+fn a_mutual_escape_is_a_draw_not_a_defeat() {
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[]);
+    script
+        .act(0, Action::ActivateHyperdrive)
+        .act(1, Action::ActivateHyperdrive);
+    script.phase(Phase::RecordKeeping, 1);
+    let sequence = Sequence { system: system() };
+    assert_eq!(sequence.verdict(&script.battle), Some(Verdict::Draw));
+    let said = script.log.events.iter().any(|e| {
+        matches!(e, broadside_core::Event::Ruling { text } if text.contains("both sides escaped"))
+    });
+    assert!(said, "the log names the mutual escape");
+    script.check(
+        "mutual_escape_draw",
+        "ruling 28 (hyperdrive): both sides' last ships jump in one turn",
+        json!({"a": "destroyer", "b": "frigate", "range": 6, "dice": []}),
+    );
+}
+
+/// The default tactics drop a chaff pod when a seeker salvo waits in the
+/// ship's destination hex (ruling 32: -2 to a seeker's roll this turn).
+/// Destroyer on the frigate at range 6: lock 7 - 3 + 2 = 6, rolled 3; the
+/// seeker salvo waits at (6, 0). The frigate has already moved, so it
+/// drops chaff. The seeker strikes at 6 (bracket 0-8) + 0 (size) - 2
+/// (chaff) = 4; rolled 5, a miss (a hit without the chaff).
+#[test]
+fn default_tactics_drop_chaff_against_a_waiting_seeker() {
+    const SEEKER: u8 = 6;
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[3, 5]);
+    script
+        .act(
+            0,
+            Action::TargetLock {
+                target: 1,
+                rerolls: 0,
+            },
+        )
+        .act(
+            0,
+            Action::Attack {
+                mount: SEEKER,
+                target: 1,
+                rerolls: 0,
+            },
+        );
+    script.battle.turn[1].moved = true;
+    let decision = DefaultTactics::default().next_action(system(), &script.battle, Side::B, false);
+    assert_eq!(decision, Decision::Act(1, Action::DropChaffPod));
+    script.act(1, Action::DropChaffPod);
+    end_of_turn(&mut script);
+    assert_eq!(script.battle.board.ships[1].marked, 0);
+    assert_eq!(script.battle.board.ships[1].shields, 1);
+    script.check(
+        "default_tactics_chaff_against_seeker",
+        "ruling 32 (chaff pods) and the default tactics (rules note, Default tactics)",
+        json!({"a": "destroyer (seeker launcher)", "b": "frigate (already moved)", "range": 6, "dice": [3, 5]}),
+    );
 }

@@ -633,3 +633,121 @@ fn a_scripted_face_the_die_cannot_show_is_an_error() {
         "{e}"
     );
 }
+
+/// Seed 002, "Target Lock": "Automatic within 2 + FCS rating hexes,
+/// otherwise roll 7 or less on 1d6", with no scanner named. The gunboat has
+/// no long range scanner and still rolls: at range 6 the number is 7 - 3
+/// (three full steps of 2 hexes) + 0 (no fire control) + 0 (frigate size)
+/// minus 0 (frigate stealth) = 4; rolled 1, locked. To hit: laser turret 3
+/// (bracket 6-8) + 0 (size) = 3; rolled 1, a hit; its 1 box goes into the
+/// frigate's shield point.
+#[test]
+fn a_lock_roll_needs_no_scanner() {
+    let json = check_resolve(Resolve {
+        name: "lock_rolled_without_long_range_scanner",
+        source: LOCK,
+        attacker: "gunboat",
+        weapon: "laser-turret",
+        target: "frigate",
+        range: 6,
+        locked: false,
+        dice: &[1, 1],
+        ..Resolve::default()
+    });
+    assert_eq!(json["lock"]["how"], "rolled");
+    assert_eq!(json["lock"]["number"], 4);
+    assert_eq!(json["hits"], 1);
+}
+
+/// The option `target-lock.needs-scanners`, off by default, keeps the old
+/// house rule: without a long range scanner the gunboat cannot lock
+/// beyond 2 + FCS 0 = 2 hexes, and rolls nothing.
+#[test]
+fn with_the_scanner_option_a_ship_without_a_long_range_scanner_cannot_roll_a_lock() {
+    let json = check_resolve(Resolve {
+        name: "lock_option_needs_scanners_gunboat",
+        source: "option target-lock.needs-scanners (a house rule, off by default)",
+        attacker: "gunboat",
+        weapon: "laser-turret",
+        target: "frigate",
+        range: 6,
+        locked: false,
+        dice: &[],
+        edits: &[(
+            "rules.toml",
+            "needs-scanners = false",
+            "needs-scanners = true",
+        )],
+        ..Resolve::default()
+    });
+    assert_eq!(json["lock"]["how"], "impossible");
+    assert_eq!(json["rolls"], serde_json::json!([]));
+}
+
+/// Seed 002: the lock counts the range between ship counters, a salvo
+/// between destination counters. Destroyer on the frigate with ship
+/// counters 6 hexes apart and destinations 10 apart: lock
+/// 7 - 3 (range 6) + 2 (FCS) = 6, rolled 6, locked; the missile at range 10 (bracket
+/// 7-12) is 6 + 0 (size) = 6, rolled 6, a hit; 2 boxes, the shield point
+/// takes 1 and one box is marked.
+#[test]
+fn resolve_takes_the_lock_range_apart_from_the_salvo_range() {
+    let json = check_resolve(Resolve {
+        name: "missile_lock_range_apart",
+        source: "Seed 002, \"Projectile/Seeker Attack\": \"Count the range between the attacker and target's destination counters\"; \"Target Lock\": \"-1 for every 2 full hexes of range to the target ship\"",
+        weapon: "missile-launcher",
+        range: 10,
+        lock_range: Some(6),
+        locked: false,
+        dice: &[6, 6],
+        ..Resolve::default()
+    });
+    assert_eq!(json["lock"]["number"], 6);
+    assert_eq!(json["target_number"], 6);
+    assert_eq!(json["hits"], 1);
+}
+
+/// Direct fire counts both the lock and the attack between ship counters,
+/// so a separate lock range is bad input, named as such.
+#[test]
+fn a_lock_range_for_direct_fire_is_bad_input() {
+    let e = check_resolve_error(Resolve {
+        name: "lock_range_direct",
+        weapon: "laser-turret",
+        range: 2,
+        lock_range: Some(6),
+        locked: false,
+        dice: &[1, 1],
+        ..Resolve::default()
+    });
+    assert!(
+        matches!(&e, ResolveError::BadOption { option, .. } if option == "lock-range"),
+        "{e}"
+    );
+}
+
+/// Seed 002: "roll 1d10 per weapon used in the attack"; `resolve` rolls a
+/// bank of three launchers as an engagement does. To hit at range 3: 7
+/// (bracket 0-6) + 1 (destroyer size) = 8; rolled 2, 8, 10: two hits (a
+/// natural 10 misses). The shields take the first hit's 2 boxes; the
+/// second marks 2.
+#[test]
+fn resolve_rolls_a_bank_of_launchers_one_die_each() {
+    let json = check_resolve(Resolve {
+        name: "missile_bank_of_three_resolve",
+        source: "Seed 002, \"Direct Fire Attack\": \"roll 1d10 per weapon used in the attack\"",
+        attacker: "frigate",
+        weapon: "missile-launcher",
+        target: "destroyer",
+        range: 3,
+        dice: &[2, 8, 10],
+        edits: &[(
+            "ships.toml",
+            "{ weapon = \"missile-launcher\" },",
+            "{ weapon = \"missile-launcher\", bank = 3 },",
+        )],
+        ..Resolve::default()
+    });
+    assert_eq!(json["bank"], 3);
+    assert_eq!(json["hits"], 2);
+}

@@ -34,6 +34,35 @@ pub fn sources() -> Vec<SourceFile> {
     broadside_action_d10::REGISTRATION.embedded_sources()
 }
 
+/// One change to the data of record: in `file`, the first `from` becomes `to`.
+pub type Edit<'a> = (&'a str, &'a str, &'a str);
+
+/// The embedded data files with edits applied; each `from` must be there.
+pub fn edited_sources(edits: &[Edit<'_>]) -> Vec<SourceFile> {
+    let mut files = sources();
+    for (name, from, to) in edits {
+        let file = files
+            .iter_mut()
+            .find(|f| f.name == *name)
+            .unwrap_or_else(|| panic!("no file {name}"));
+        assert!(file.text.contains(from), "{name} has no '{from}'");
+        file.text = file.text.replacen(from, to, 1);
+    }
+    files
+}
+
+/// The system loaded from the data of record with edits applied, as a
+/// user's `--rules` folder would give it (kept for the test's lifetime).
+pub fn edited_system(edits: &[Edit<'_>]) -> &'static ActionD10 {
+    if edits.is_empty() {
+        return system();
+    }
+    match ActionD10::load(&edited_sources(edits)) {
+        Ok(system) => Box::leak(Box::new(system)),
+        Err(errors) => panic!("the edited action-d10 data does not load:\n{errors}"),
+    }
+}
+
 /// A fresh ship of a class of the data of record.
 pub fn ship(id: &str) -> Ship {
     system()
@@ -94,6 +123,10 @@ pub struct Resolve<'a> {
     pub dice: &'a [u32],
     /// Damage set on the target before the attack, beyond marked boxes.
     pub prepare: Option<Prepare<'a>>,
+    /// `--lock-range`.
+    pub lock_range: Option<i64>,
+    /// Changes to the data of record, as a `--rules` folder would make them.
+    pub edits: &'a [Edit<'a>],
 }
 
 impl Default for Resolve<'_> {
@@ -112,6 +145,8 @@ impl Default for Resolve<'_> {
             shields: None,
             dice: &[],
             prepare: None,
+            lock_range: None,
+            edits: &[],
         }
     }
 }
@@ -131,6 +166,9 @@ impl Resolve<'_> {
         if self.aft {
             options.set("aft", OptionValue::Flag);
         }
+        if let Some(r) = self.lock_range {
+            options.set("lock-range", OptionValue::Number(r));
+        }
         ResolveRequest {
             attacker: self.attacker.into(),
             target: self.target.into(),
@@ -138,8 +176,21 @@ impl Resolve<'_> {
         }
     }
 
+    fn system(&self) -> &'static ActionD10 {
+        edited_system(self.edits)
+    }
+
+    fn ship(&self, id: &str) -> Ship {
+        self.system()
+            .ship(id)
+            .unwrap_or_else(|| panic!("no ship class '{id}' in the data"))
+    }
+
     fn target_ship(&self) -> Ship {
-        let mut target = ship(self.target).with_boxes_marked(&system().rules, self.marked);
+        let system = self.system();
+        let mut target = self
+            .ship(self.target)
+            .with_boxes_marked(&system.rules, self.marked);
         if let Some(shields) = self.shields {
             target.shields = shields;
         }
@@ -150,25 +201,33 @@ impl Resolve<'_> {
     }
 
     fn inputs(&self) -> Value {
-        json!({
+        let mut inputs = json!({
             "attacker": self.attacker, "weapon": self.weapon, "target": self.target,
             "range": self.range, "locked": self.locked, "displacement": self.displacement,
             "aft": self.aft, "target_boxes_already_marked": self.marked,
             "target_shields": self.shields, "target_prepared": self.prepare.map(|(what, _)| what),
             "dice": self.dice,
-        })
+        });
+        // Recorded only when used, so the older snapshots keep their inputs.
+        if let Some(r) = self.lock_range {
+            inputs["lock_range"] = json!(r);
+        }
+        if !self.edits.is_empty() {
+            inputs["data_edits"] = json!(self.edits);
+        }
+        inputs
     }
 
     /// Runs the resolution with scripted dice.
     pub fn run(&self) -> Result<(Value, Vec<String>, Vec<Event>, ScriptedDice), ResolveError> {
-        let s = system();
+        let s = self.system();
         let request = self.request();
         request.options.validate(s.resolve_options())?;
         let mut dice = ScriptedDice::new(self.dice.to_vec());
         let mut log = EventLog::default();
         let report = s.resolve_ships(
             &request,
-            ship(self.attacker),
+            self.ship(self.attacker),
             self.target_ship(),
             &mut dice,
             &mut log,
@@ -293,15 +352,23 @@ pub fn check_duel_log(name: &str, a: &str, b: &str, seed: u64, trial: u64, max_t
 /// and Command Points, as after the Command Points phase with no extra
 /// action bought.
 pub fn battle(a: &str, b: &str, range: u32) -> Battle {
-    let s = system();
+    battle_on(system(), a, b, range)
+}
+
+/// [`battle`] under a system loaded from edited data.
+pub fn battle_on(s: &ActionD10, a: &str, b: &str, range: u32) -> Battle {
     let mut battle = s.battle(a, b, range).expect("both ships exist");
-    start_turn(&mut battle);
+    start_turn_on(s, &mut battle);
     battle
 }
 
 /// Gives every ship on the map a fresh turn.
 pub fn start_turn(battle: &mut Battle) {
-    let rules = &system().rules;
+    start_turn_on(system(), battle);
+}
+
+fn start_turn_on(s: &ActionD10, battle: &mut Battle) {
+    let rules = &s.rules;
     for i in 0..battle.board.ships.len() {
         battle.turn[i] = TurnState::default();
         if battle.on_map(i) {
@@ -315,6 +382,8 @@ pub fn start_turn(battle: &mut Battle) {
 /// A scripted stretch of an engagement: actions and phases played in
 /// order on one battle, with one script of dice and one event log.
 pub struct Script {
+    /// The rules played.
+    pub system: &'static ActionD10,
     /// The battle.
     pub battle: Battle,
     /// The dice.
@@ -326,7 +395,13 @@ pub struct Script {
 impl Script {
     /// A script on a battle.
     pub fn new(battle: Battle, dice: &[u32]) -> Script {
+        Script::on(system(), battle, dice)
+    }
+
+    /// A script on a battle under a system loaded from edited data.
+    pub fn on(system: &'static ActionD10, battle: Battle, dice: &[u32]) -> Script {
         Script {
+            system,
             battle,
             dice: ScriptedDice::new(dice.to_vec()),
             log: EventLog::default(),
@@ -343,7 +418,8 @@ impl Script {
 
     /// Ship `i` tries an action.
     pub fn try_act(&mut self, i: usize, action: Action) -> Result<(), ResolveError> {
-        system().act(&mut self.battle, i, action, &mut self.dice, &mut self.log)
+        self.system
+            .act(&mut self.battle, i, action, &mut self.dice, &mut self.log)
     }
 
     /// Plays one phase with the default tactics for both sides.
@@ -361,7 +437,9 @@ impl Script {
         turn: u32,
         tactics: [&(dyn ActionTactics + 'static); 2],
     ) -> Result<(), ResolveError> {
-        let sequence = Sequence { system: system() };
+        let sequence = Sequence {
+            system: self.system,
+        };
         self.log.push(Event::Phase {
             turn,
             name: phase.to_string(),
@@ -397,7 +475,7 @@ impl Script {
                 pose.dest,
                 pose.facing.index(),
                 ship.marked,
-                ship.boxes(&system().rules),
+                ship.boxes(&self.system.rules),
                 ship.shields
             ));
         }
