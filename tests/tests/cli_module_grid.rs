@@ -186,3 +186,53 @@ fn a_ragged_grid_in_a_layout_file() {
         &["ships.toml", "scout.layout", "ragged"],
     );
 }
+
+/// Battlestations, Ship to Ship Combat, "Hit Allocation": "Each scan you
+/// have on a ship may be expended to reroll one of the hit allocation
+/// dice." A frigate with one scan on a scout, range 1: to-hit 4 + 4 +
+/// Gunnery 2 = 10 against 7 + 1 = 8 hits; 6 + 6 lands five columns to
+/// starboard of the centre, off the ship; the default tactics spend the
+/// scan on the first 6, which comes up 1: 1 + 6 = 7, the centre column, and
+/// the kept 4, 2, 1 fall on the Cannon, the Helm and the Cargo Bay.
+#[test]
+fn a_scan_rerolls_an_allocation_die() {
+    let json = cli_json(&[
+        "resolve",
+        "module-grid",
+        "--attacker",
+        "frigate",
+        "--target",
+        "scout",
+        "--range",
+        "1",
+        "--scans",
+        "1",
+        "--dice",
+        "4,4,6,6,1,6,5,4,2,1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json["allocation"], 7);
+    assert_eq!(json["impact"]["at"], "1,2");
+    assert_eq!(json["hull_damage"], 7);
+}
+
+/// `--luck` may not offer more Luck than the attacker has.
+#[test]
+fn more_luck_than_the_ship_has_is_bad_input() {
+    check_cli_error(
+        &[
+            "resolve",
+            "module-grid",
+            "--attacker",
+            "frigate",
+            "--target",
+            "scout",
+            "--range",
+            "1",
+            "--luck",
+            "4",
+        ],
+        "the frigate has 3 Luck",
+    );
+}

@@ -13,8 +13,9 @@ use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError
 
 use crate::ModuleGrid;
 use crate::damage::{Applied, Cause, Hit};
-use crate::model::{Crew, Function, Mode, ModuleIx, ShipClass, ShipSide, Skill, Square};
+use crate::model::{Crew, Function, Mode, ModuleIx, ShipSide, Skill, Square};
 use crate::ship::Ship;
+use crate::tactics::DefaultTactics;
 
 /// The ships an attack is resolved among, with the names events use.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -86,11 +87,75 @@ pub struct Shot {
     /// The point called as the "7" (Cannon and Teleporter); `None` uses the
     /// target's centre mark.
     pub call: Option<Square>,
-    /// Scans the firer will spend rerolling allocation dice that miss the
-    /// silhouette.
+    /// The most scans the firer offers for rerolling allocation dice on
+    /// this shot; only scans it has on the target can be spent.
     pub scans: u8,
-    /// Luck the firer will spend the same way, after scans.
+    /// The most Luck rerolls the firer offers for this shot's allocation.
     pub luck: u8,
+}
+
+/// What pays for an allocation reroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RerollWith {
+    /// A scan the firer has on the target.
+    Scan,
+    /// The firing character's Luck.
+    Luck,
+}
+
+impl RerollWith {
+    /// How events name it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RerollWith::Scan => "a scan",
+            RerollWith::Luck => "Luck",
+        }
+    }
+}
+
+/// The firer's answer when offered an allocation reroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Reroll {
+    /// The die to roll again: 0 or 1, in the order the dice were rolled.
+    pub die: usize,
+    /// What pays for it.
+    pub with: RerollWith,
+}
+
+/// An allocation roll as it stands, shown to the firer before each reroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllocationView<'a> {
+    /// The target as it is now.
+    pub target: &'a Ship,
+    /// The side struck.
+    pub side: ShipSide,
+    /// The point used as the "7": the called point or the centre mark.
+    pub centre: Square,
+    /// The two dice as they stand.
+    pub faces: [u8; 2],
+    /// The row or column they land on, 0-based (may lie off the layout).
+    pub line: i32,
+    /// Scans the firer may still spend on this roll.
+    pub scans: u8,
+    /// Luck rerolls the firer may still pay for on this roll.
+    pub luck: u8,
+}
+
+/// Who decides allocation rerolls: the firer's tactics in engagements, the
+/// default policy in a single resolution. Called after the roll and after
+/// each reroll; `None` keeps the dice as they stand.
+pub type RerollChoice<'a> = &'a dyn Fn(&AllocationView<'_>) -> Option<Reroll>;
+
+/// What the firer may spend on allocation rerolls, and who chooses.
+pub struct Rerolls<'a> {
+    /// The firer, whose scans and Luck pay.
+    pub firer: &'a mut Ship,
+    /// Scans it may spend: those it has on the target, within its offer.
+    pub scans: u8,
+    /// Luck rerolls it may pay for, within its offer.
+    pub luck: u8,
+    /// The firer's choice before each reroll.
+    pub choose: RerollChoice<'a>,
 }
 
 /// A skill check: the dice, the total and the difficulty.
@@ -326,12 +391,6 @@ impl ModuleGrid {
                         mode.name()
                     )));
                 }
-                if rule.uses_guns && attacker.guns == 0 {
-                    return Err(ResolveError::Refused(format!(
-                        "the {who} has no Guns power left for a {} shot (Multi uses none)",
-                        mode.name()
-                    )));
-                }
             }
             Weapon::Missile { .. } => {
                 if attacker.missiles == 0 {
@@ -371,25 +430,21 @@ impl ModuleGrid {
         Ok(())
     }
 
-    /// Rolls hit allocation against a target class from `centre`, spending
-    /// up to `scans` and then `luck` of the firer's on rerolls while the line
-    /// misses the silhouette. Each reroll takes the die whose new face most
-    /// often brings the line onto the ship.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "the firer's budgets are part of the roll"
-    )]
+    /// Rolls hit allocation against a target from `centre`. With
+    /// `rerolls`, the firer is shown the roll and may spend a scan or Luck
+    /// to roll one die again, as often as it has them to spend; the engine
+    /// checks each answer and applies it.
     pub fn allocation_roll(
         &self,
-        target: &ShipClass,
+        target: &Ship,
         side: ShipSide,
         centre: Square,
-        budget: (u8, u8),
-        firer: Option<&mut Ship>,
+        rerolls: Option<Rerolls<'_>>,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<AllocationRoll, ResolveError> {
         let c = &self.rules.constants;
+        let class = self.rules.class(target.class);
         let pool = dice.pool(u32::from(c.allocation_dice), Die::D6)?;
         let mut faces = [0u8; 2];
         for (slot, face) in faces.iter_mut().zip(pool.faces()) {
@@ -401,11 +456,9 @@ impl ModuleGrid {
             faces: pool.to_vec(),
             total: pool.total() as i32,
         });
-        let base = target.centre_line(side, centre);
+        let base = class.centre_line(side, centre);
         let line_of =
             |faces: [u8; 2]| base + i32::from(faces[0]) + i32::from(faces[1]) - c.allocation_centre;
-        let on_ship = |line: i32| !target.lane(side, line).is_empty();
-        let (mut scans, mut luck) = budget;
         let mut roll = AllocationRoll {
             faces,
             total: 0,
@@ -414,53 +467,61 @@ impl ModuleGrid {
             scans_spent: 0,
             luck_spent: 0,
         };
-        let mut firer = firer;
-        loop {
-            if on_ship(line_of(roll.faces)) || (scans == 0 && luck == 0) {
-                break;
-            }
-            // The die whose reroll lands on the ship on the most faces.
-            let chances = |keep: usize| {
-                (1..=6u8)
-                    .filter(|&f| {
-                        let mut next = roll.faces;
-                        next[1 - keep] = f;
-                        on_ship(line_of(next))
-                    })
-                    .count()
-            };
-            let (die, chance) = if chances(1) >= chances(0) {
-                (0, chances(1))
-            } else {
-                (1, chances(0))
-            };
-            if chance == 0 {
-                break;
-            }
-            let source = if scans > 0 {
-                scans -= 1;
-                roll.scans_spent += 1;
-                if let Some(f) = firer.as_deref_mut() {
-                    f.scans = f.scans.saturating_sub(1);
+        if let Some(Rerolls {
+            firer,
+            scans,
+            luck,
+            choose,
+        }) = rerolls
+        {
+            let (mut scans, mut luck) = (scans, luck);
+            loop {
+                let view = AllocationView {
+                    target,
+                    side,
+                    centre,
+                    faces: roll.faces,
+                    line: line_of(roll.faces),
+                    scans,
+                    luck,
+                };
+                let Some(answer) = choose(&view) else {
+                    break;
+                };
+                if answer.die >= roll.faces.len() {
+                    return Err(ResolveError::Internal(format!(
+                        "the firer chose to reroll allocation die {}; there are two",
+                        answer.die
+                    )));
                 }
-                "a scan"
-            } else {
-                luck -= 1;
-                roll.luck_spent += 1;
-                if let Some(f) = firer.as_deref_mut() {
-                    f.luck = f.luck.saturating_sub(c.luck_per_reroll);
+                match answer.with {
+                    RerollWith::Scan if scans > 0 => {
+                        scans -= 1;
+                        roll.scans_spent += 1;
+                        firer.scans = firer.scans.saturating_sub(1);
+                    }
+                    RerollWith::Luck if luck > 0 => {
+                        luck -= 1;
+                        roll.luck_spent += 1;
+                        firer.luck = firer.luck.saturating_sub(c.luck_per_reroll);
+                    }
+                    with => {
+                        return Err(ResolveError::Internal(format!(
+                            "the firer chose to reroll an allocation die with {}, and has none to spend on this hit",
+                            with.name()
+                        )));
+                    }
                 }
-                "Luck"
-            };
-            let old = roll.faces[die];
-            let new = dice.roll(Die::D6)?;
-            roll.faces[die] = new as u8;
-            sink.emit(|| Event::Roll {
-                purpose: format!("hit allocation: {source} rerolls the {old}"),
-                dice: "1d6".into(),
-                faces: vec![new],
-                total: new as i32,
-            });
+                let old = roll.faces[answer.die];
+                let new = dice.roll(Die::D6)?;
+                roll.faces[answer.die] = new as u8;
+                sink.emit(|| Event::Roll {
+                    purpose: format!("hit allocation: {} rerolls the {old}", answer.with.name()),
+                    dice: "1d6".into(),
+                    faces: vec![new],
+                    total: new as i32,
+                });
+            }
         }
         roll.total = i32::from(roll.faces[0]) + i32::from(roll.faces[1]);
         roll.line = line_of(roll.faces);
@@ -599,10 +660,28 @@ impl AttackResolution for ModuleGrid {
     type Declaration = Shot;
     type Outcome = ShotOutcome;
 
+    /// Resolves a shot with the default tactics choosing allocation
+    /// rerolls, within what the shot offers (Luck included: a lone shot has
+    /// no hull check to keep it for).
     fn resolve_attack(
         &self,
         board: &mut Board,
         shot: &Shot,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<ShotOutcome, ResolveError> {
+        let choose = |view: &AllocationView<'_>| DefaultTactics::worth_reroll(self, view, true);
+        self.resolve_shot(board, shot, &choose, dice, sink)
+    }
+}
+
+impl ModuleGrid {
+    /// Resolves a shot, asking `choose` before each allocation reroll.
+    pub fn resolve_shot(
+        &self,
+        board: &mut Board,
+        shot: &Shot,
+        choose: RerollChoice<'_>,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<ShotOutcome, ResolveError> {
@@ -654,7 +733,17 @@ impl AttackResolution for ModuleGrid {
                         ),
                     },
                 });
-                if rule.uses_guns {
+                if rule.uses_guns && guns == 0 {
+                    // Ruling "Guns 0": the shot has the power the mode gives
+                    // Guns 0, which is 0; there is no Guns power to use up.
+                    attacker.used |= bit;
+                    sink.emit(|| Event::Ruling {
+                        text: format!(
+                            "a {} shot at Guns 0 fires at power 0: it takes a Used marker, and there is no Guns power to use up",
+                            mode.name()
+                        ),
+                    });
+                } else if rule.uses_guns {
                     attacker.guns -= 1;
                     attacker.used |= bit;
                     let left = attacker.guns;
@@ -711,12 +800,26 @@ impl AttackResolution for ModuleGrid {
             }
             None => target_class.centre,
         };
+        // Scans are spent only on the ship they were made on; Luck pays
+        // one reroll per `luck-per-reroll` points.
+        let target_now = board.ships[shot.target];
+        let firer = &mut board.ships[shot.attacker];
+        let scans_on_target = if firer.scans_on.map(usize::from) == Some(shot.target) {
+            firer.scans
+        } else {
+            0
+        };
+        let luck_rerolls = firer.luck / c.luck_per_reroll.max(1);
         let allocation = self.allocation_roll(
-            target_class,
+            &target_now,
             shot.side,
             centre,
-            (shot.scans, shot.luck),
-            Some(&mut board.ships[shot.attacker]),
+            Some(Rerolls {
+                firer,
+                scans: shot.scans.min(scans_on_target),
+                luck: shot.luck.min(luck_rerolls),
+                choose,
+            }),
             dice,
             sink,
         )?;

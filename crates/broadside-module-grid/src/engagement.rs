@@ -23,12 +23,12 @@ use std::sync::Arc;
 
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    AttackResolution, Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError,
-    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
+    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, ShipFate, Side,
+    TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::ModuleGrid;
-use crate::attack::{Board, Shot, Weapon};
+use crate::attack::{AllocationView, Board, Shot, Weapon};
 use crate::damage::Cause;
 use crate::explosion::Bystander;
 use crate::model::{Function, Mode, ModuleIx, ModuleSet, ShipSide, SideSet, Square};
@@ -76,10 +76,6 @@ pub struct ShotChoice {
     pub side: ShipSide,
     /// The point called as the "7" (direct fire only).
     pub call: Option<Square>,
-    /// Scans to spend on allocation rerolls.
-    pub scans: u8,
-    /// Luck to spend on allocation rerolls.
-    pub luck: u8,
 }
 
 /// What a ship can do against its enemy this fire phase.
@@ -318,7 +314,9 @@ impl ModuleGrid {
             let class = self.rules.class(ship.class);
             ship.used = 0;
             ship.shots = [0; crate::ship::MAX_CANNONS];
+            // A duel has one enemy, so the turn's scans are made on it.
             ship.scans = ship.scan_capacity(&self.rules);
+            ship.scans_on = u8::try_from(Battle::enemy(i)).ok();
             let name = &battle.board.names[i];
             if !ship.has_working(class, Function::Engine) {
                 sink.emit(|| Event::Ruling {
@@ -415,8 +413,10 @@ impl ModuleGrid {
                 range: options.range,
                 side: choice.side,
                 call: choice.call,
-                scans: choice.scans,
-                luck: choice.luck,
+                // The tactics choose each reroll as the dice fall; the ship
+                // may spend all it has.
+                scans: battle.board.ships[ship].scans,
+                luck: battle.board.ships[ship].luck,
             };
             if let Err(e) = self.check_shot(&battle.board, &shot) {
                 return Err(ResolveError::Internal(format!(
@@ -424,7 +424,8 @@ impl ModuleGrid {
                 )));
             }
             let exploded_before = exploded_mask(battle);
-            let outcome = self.resolve_attack(&mut battle.board, &shot, dice, sink)?;
+            let choose = |view: &AllocationView<'_>| tactics.allocation_reroll(self, ship, view);
+            let outcome = self.resolve_shot(&mut battle.board, &shot, &choose, dice, sink)?;
             if let Weapon::Cannon {
                 mode: Mode::Fusion, ..
             } = choice.weapon
@@ -444,7 +445,6 @@ impl ModuleGrid {
         options: &FireOptions,
         choice: &ShotChoice,
     ) -> Result<(), ResolveError> {
-        let me = &battle.board.ships[ship];
         let bit = crate::ship::bit(choice.weapon.module());
         let offered = match choice.weapon {
             Weapon::Cannon { .. } => options.cannons,
@@ -458,8 +458,6 @@ impl ModuleGrid {
                 "the {} side, which the line of sight does not reach",
                 choice.side
             ))
-        } else if choice.scans > me.scans || choice.luck > me.luck {
-            Some("more scans or Luck than it has".to_owned())
         } else {
             None
         };

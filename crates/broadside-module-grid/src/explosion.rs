@@ -137,8 +137,7 @@ impl ModuleGrid {
                 board.names[index]
             ),
         });
-        let allocation =
-            self.allocation_roll(class, side, class.centre, (0, 0), None, dice, sink)?;
+        let allocation = self.allocation_roll(ship, side, class.centre, None, dice, sink)?;
         let hit = Hit {
             cause,
             power,

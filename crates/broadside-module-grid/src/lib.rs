@@ -25,7 +25,9 @@ pub mod tactics;
 
 use broadside_core::{DataErrors, Registration, SourceFile};
 
-pub use attack::{AllocationRoll, Board, Shot, ShotOutcome, SkillRoll, Weapon};
+pub use attack::{
+    AllocationRoll, AllocationView, Board, Reroll, RerollWith, Shot, ShotOutcome, SkillRoll, Weapon,
+};
 pub use damage::{Applied, Cause, Hit, HullCheck, Placed};
 pub use engagement::{Battle, Duel, Pose};
 pub use explosion::{BlastResult, BlastStrike, Bystander};

@@ -59,6 +59,20 @@ const RESOLVE_OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Number { min: 0, max: 20 },
         required: false,
     },
+    OptionSpec {
+        name: "scans",
+        value_name: "N",
+        help: "scans the attacker has on the target, each able to reroll one hit allocation die (default 0); the default tactics spend one when a reroll is worth more on average",
+        kind: OptionKind::Number { min: 0, max: 20 },
+        required: false,
+    },
+    OptionSpec {
+        name: "luck",
+        value_name: "N",
+        help: "Luck the attacker may spend on hit allocation rerolls after its scans, one point a die (default 0; at most the ship's Luck)",
+        kind: OptionKind::Number { min: 0, max: 20 },
+        required: false,
+    },
 ];
 
 const DUEL_OPTIONS: &[OptionSpec] = &[
@@ -648,6 +662,29 @@ impl Ruleset for ModuleGrid {
             target.shields = u8::try_from(shields)
                 .map_err(|_| ResolveError::bad_option("shields", "must be from 0 to 20"))?;
         }
+        let scans = match options.number("scans")? {
+            Some(n) => u8::try_from(n)
+                .map_err(|_| ResolveError::bad_option("scans", "must be from 0 to 20"))?,
+            None => 0,
+        };
+        // The scans are on the target, the other ship of the board.
+        attacker.scans = scans;
+        attacker.scans_on = Some(1);
+        let luck = match options.number("luck")? {
+            Some(n) => u8::try_from(n)
+                .ok()
+                .filter(|&n| n <= attacker.luck)
+                .ok_or_else(|| {
+                    ResolveError::bad_option(
+                        "luck",
+                        format!(
+                            "the {} has {} Luck, so --luck must be from 0 to {}",
+                            request.attacker, attacker.luck, attacker.luck
+                        ),
+                    )
+                })?,
+            None => 0,
+        };
         let attacker_class = rules.class(attacker.class);
         let cannons = attacker.working_of(attacker_class, Function::Cannon);
         if cannons == 0 {
@@ -669,8 +706,8 @@ impl Ruleset for ModuleGrid {
             range,
             side,
             call,
-            scans: 0,
-            luck: 0,
+            scans,
+            luck,
         };
         let outcome = self.resolve_attack(&mut board, &shot, dice, sink)?;
         if board.ships[1].exploded {

@@ -50,6 +50,10 @@ pub struct Ship {
     pub bombs: u8,
     /// Scans left this turn.
     pub scans: u8,
+    /// The board index of the ship those scans were made on: a scan rerolls
+    /// allocation dice only of a hit on that ship. `None` until a scan is
+    /// made on one.
+    pub scans_on: Option<u8>,
     /// Failed a hull check and exploded.
     pub exploded: bool,
 }
@@ -73,6 +77,7 @@ impl Ship {
             missiles: c.missiles,
             bombs: c.bombs,
             scans: 0,
+            scans_on: None,
             exploded: false,
         };
         ship.scans = ship.scan_capacity(rules);

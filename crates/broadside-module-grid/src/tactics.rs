@@ -5,7 +5,7 @@
 //! reported as an internal error, never silently corrected.
 
 use crate::ModuleGrid;
-use crate::attack::Weapon;
+use crate::attack::{AllocationView, Reroll, RerollWith, Weapon};
 use crate::engagement::{Battle, FireOptions, Maneuver, ShotChoice};
 use crate::model::{Function, MAX_SIDE, Mode, ModuleIx, ShipClass, ShipSide, Skill, Square};
 use crate::ship::Ship;
@@ -18,10 +18,11 @@ use broadside_core::hex;
 /// Answers must be legal: moves within Speed and with turns only when the
 /// Helm works and the ship is not tumbling (see
 /// [`ModuleGrid::maneuver_allowed`]); shots only from the weapons offered in
-/// [`FireOptions`], on a side offered, with scans and Luck the ship has, in
-/// a mode the rules allow (Guns power for Standard and Long, a working
-/// Fusion Node for Fusion, shots left this turn), and a called point only
-/// for direct fire and on a module square; repairs only of broken modules.
+/// [`FireOptions`], on a side offered, in a mode the rules allow (a working Fusion Node for Fusion, shots left
+/// this turn), and a called point only
+/// for direct fire and on a module square; allocation rerolls of die 0 or 1
+/// paid with a scan or Luck the view says is left; repairs only of broken
+/// modules.
 /// The engine refuses anything else as an internal error. Implementations
 /// must be deterministic given the battle, so that a trial replays exactly.
 pub trait ModuleGridTactics: Send + Sync {
@@ -36,6 +37,15 @@ pub trait ModuleGridTactics: Send + Sync {
         ship: usize,
         options: &FireOptions,
     ) -> Option<ShotChoice>;
+    /// Whether the firing ship spends a scan or Luck to roll one hit
+    /// allocation die again, and which die: asked after the allocation roll
+    /// of each of its hits and after each reroll, until it answers `None`.
+    fn allocation_reroll(
+        &self,
+        system: &ModuleGrid,
+        ship: usize,
+        view: &AllocationView<'_>,
+    ) -> Option<Reroll>;
     /// The broken module to try to repair, or `None`; asked once per repair
     /// check the ship may make.
     fn repair(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Option<ModuleIx>;
@@ -53,8 +63,10 @@ pub trait ModuleGridTactics: Send + Sync {
 ///   three;
 /// - hit allocation: strike the side, and call the row or column, where a
 ///   2d6 allocation finds the most valuable modules (working weapons first,
-///   then Shields, Engines and Helm); spend every scan on rerolls that
-///   bring a missing allocation onto the ship, and keep Luck for hull checks
+///   then Shields, Engines and Helm);
+/// - allocation rerolls: spend a scan to roll again the die whose new face
+///   is worth most on average, when that average beats where the dice lie
+///   now (see [`DefaultTactics::worth_reroll`]); keep Luck for hull checks
 ///   (hull checks spend it as the engine's ruling says);
 /// - repairs: Cannons, then Engines, Shields, Helm, Missile Bays,
 ///   Teleporters, Science Bays and Cargo Bay items, one Broken marker before
@@ -229,6 +241,49 @@ impl DefaultTactics {
             .sum()
     }
 
+    /// The default choice of an allocation reroll.
+    ///
+    /// Where the dice lie now is worth the lane value of its row or column
+    /// (0 off the ship). Rolling one die again keeps the other, so it lands
+    /// on one of six lines with equal chance: its worth is the sum of those
+    /// six lanes' values. The die whose sum is higher (the first rolled on a
+    /// tie) is rolled again when that sum beats six times the worth now, that
+    /// is when the reroll is worth more on average. A scan pays first, then
+    /// Luck if `with_luck` allows it.
+    pub fn worth_reroll(
+        system: &ModuleGrid,
+        view: &AllocationView<'_>,
+        with_luck: bool,
+    ) -> Option<Reroll> {
+        let with = if view.scans > 0 {
+            RerollWith::Scan
+        } else if with_luck && view.luck > 0 {
+            RerollWith::Luck
+        } else {
+            return None;
+        };
+        let (values, lines) = Self::line_values(system, view.target, view.side);
+        let worth = |line: i32| {
+            if (0..lines).contains(&line) {
+                values[line as usize]
+            } else {
+                0
+            }
+        };
+        let now = worth(view.line);
+        // The line moves by the change in the rerolled die's face.
+        let after = |die: usize| -> u32 {
+            let old = i32::from(view.faces[die]);
+            (1..=6).map(|face| worth(view.line + face - old)).sum()
+        };
+        let (die, best) = if after(1) > after(0) {
+            (1, after(1))
+        } else {
+            (0, after(0))
+        };
+        (best > 6 * now).then_some(Reroll { die, with })
+    }
+
     /// The best line to call from `side` and its worth weighed over the
     /// allocation roll; lines are those holding a module, as a call must be
     /// a module square.
@@ -293,7 +348,9 @@ impl DefaultTactics {
         let mut best: Option<(Mode, u32)> = None;
         for mode in [Mode::Multi, Mode::Standard, Mode::Long] {
             let rule = rules.mode(mode);
-            if fired >= rule.shots_per_turn || (rule.uses_guns && me.guns == 0) {
+            // A shot at power 0 is worth 0 below, so Guns 0 rules out
+            // Standard and Long without a test of its own.
+            if fired >= rule.shots_per_turn {
                 continue;
             }
             let power = system.cannon_power(mode, me.guns);
@@ -423,8 +480,6 @@ impl ModuleGridTactics for DefaultTactics {
                         weapon: Weapon::Cannon { module: m, mode },
                         side,
                         call,
-                        scans: me.scans,
-                        luck: 0,
                     });
                 }
             }
@@ -435,8 +490,6 @@ impl ModuleGridTactics for DefaultTactics {
                     weapon: Weapon::Missile { module: m },
                     side: Self::indirect_side(system, target, options.struck),
                     call: None,
-                    scans: me.scans,
-                    luck: 0,
                 });
             }
         }
@@ -452,13 +505,20 @@ impl ModuleGridTactics for DefaultTactics {
                         weapon: Weapon::Teleporter { module: m },
                         side,
                         call,
-                        scans: me.scans,
-                        luck: 0,
                     });
                 }
             }
         }
         None
+    }
+
+    fn allocation_reroll(
+        &self,
+        system: &ModuleGrid,
+        _ship: usize,
+        view: &AllocationView<'_>,
+    ) -> Option<Reroll> {
+        Self::worth_reroll(system, view, false)
     }
 
     fn repair(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Option<ModuleIx> {

@@ -16,7 +16,9 @@ use broadside_core::{Engagement, NullSink, ResolveError, SeededDice};
 use broadside_module_grid::engagement::{Battle, FireOptions, Maneuver, ShotChoice};
 use broadside_module_grid::model::{Mode, ModuleIx, ShipSide};
 use broadside_module_grid::sight;
-use broadside_module_grid::{DefaultTactics, ModuleGrid, ModuleGridTactics, Weapon};
+use broadside_module_grid::{
+    AllocationView, DefaultTactics, ModuleGrid, ModuleGridTactics, Reroll, RerollWith, Weapon,
+};
 use common::{check_procedure, duel_request, system};
 
 /// The side struck for a target at the origin facing east (and facing
@@ -133,6 +135,11 @@ enum Cheat {
     UnofferedWeapon,
     /// Repairs a module that is not broken.
     NeedlessRepair,
+    /// Rerolls allocation dice with scans for as long as it is asked, so
+    /// it asks for one more than it has.
+    EndlessScans,
+    /// Rerolls an allocation die that does not exist.
+    ThirdDie,
 }
 
 impl ModuleGridTactics for Cheat {
@@ -170,10 +177,27 @@ impl ModuleGridTactics for Cheat {
                 },
                 side: options.struck.sides().next().unwrap_or(ShipSide::Fore),
                 call: None,
-                scans: 0,
-                luck: 0,
             }),
             _ => DefaultTactics.next_shot(system, battle, ship, options),
+        }
+    }
+
+    fn allocation_reroll(
+        &self,
+        system: &ModuleGrid,
+        ship: usize,
+        view: &AllocationView<'_>,
+    ) -> Option<Reroll> {
+        match self {
+            Cheat::EndlessScans => Some(Reroll {
+                die: 0,
+                with: RerollWith::Scan,
+            }),
+            Cheat::ThirdDie => Some(Reroll {
+                die: 2,
+                with: RerollWith::Scan,
+            }),
+            _ => DefaultTactics.allocation_reroll(system, ship, view),
         }
     }
 
@@ -185,8 +209,8 @@ impl ModuleGridTactics for Cheat {
     }
 }
 
-/// The engine checks every answer: an illegal side, move, weapon or repair
-/// is an internal error naming what was wrong, never silently corrected.
+/// The engine checks every answer: an illegal side, move, weapon, repair or
+/// allocation reroll is an internal error naming what was wrong, never silently corrected.
 #[test]
 fn illegal_tactics_answers_are_internal_errors() {
     let grid = system();
@@ -203,6 +227,8 @@ fn illegal_tactics_answers_are_internal_errors() {
         (Cheat::TooFast, "move"),
         (Cheat::UnofferedWeapon, "cannot fire"),
         (Cheat::NeedlessRepair, "not broken"),
+        (Cheat::EndlessScans, "none to spend"),
+        (Cheat::ThirdDie, "there are two"),
     ] {
         let mut dice = SeededDice::new(11);
         let result = duel.play_with([&cheat, &cheat], &mut dice, &mut NullSink);

@@ -46,28 +46,67 @@ fn multi_mode_has_power_1_and_uses_no_guns() {
     assert_eq!(r.json["guns_after"], 3);
 }
 
-/// Multi fires even with no Guns power left; Standard and Long are refused.
+/// "A Standard Cannon will have a shot with power equal to the Guns of the
+/// firing ship": at Guns 0 that is power 0, and a power-0 hit strikes as
+/// the Long shot at Guns 1 below does (ruling "Power 0"). A frigate
+/// (Gunnery 2) at a scout, range 1, Guns 0: difficulty 7 + 1 = 8, to-hit
+/// 4 + 4 + 2 = 10 hits; allocation 3 + 4 = 7 on the centre column; the
+/// power 0 + Shields 2 dice would all be removed, so none is rolled; the
+/// scout is struck, so its Shields drop from 2 to 1. Guns stays 0: there is
+/// none to use up.
 #[test]
-fn with_no_guns_only_multi_fires() {
-    for mode in ["standard", "long"] {
-        match resolve(
-            "frigate",
-            "scout",
-            &[("range", num(1)), ("mode", text(mode)), ("guns", num(0))],
-            &[],
-        ) {
-            Err(ResolveError::Refused(message)) => assert!(message.contains("Guns"), "{message}"),
-            other => panic!("{mode}: expected a refusal, got {other:?}"),
-        }
-    }
-    let r = resolve(
+fn standard_mode_at_guns_0_has_power_0() {
+    let r = check_resolve(
+        "mode_standard_guns_0_power_0",
+        "Battlestations, Ship to Ship Combat: a Standard Cannon shot has power equal to the Guns (Guns 0, power 0)",
+        "frigate",
+        "scout",
+        &[("range", num(1)), ("guns", num(0))],
+        &[4, 4, 3, 4],
+    );
+    assert_eq!(r.json["power"], 0);
+    assert_eq!(r.json["pool"], serde_json::json!([]));
+    assert_eq!(r.json["shields_after"], 1);
+    assert_eq!(r.json["guns_after"], 0);
+}
+
+/// Long at Guns 0 is power 0 too (0 halved, rounded down, is 0), at half
+/// the range: range 2 counts 1, difficulty 8, the same dice as above strike
+/// with no dice rolled and drop the Shields from 2 to 1. Multi fires at
+/// power 1 with no Guns left, and uses none: the to-hit 5 + 5 + 2 = 12,
+/// allocation 3 + 4 = 7, 1 + 2 dice (6, 4, 2) lose the two highest and lay
+/// the 2 on the Cannon.
+#[test]
+fn long_and_multi_at_guns_0() {
+    let long = resolve(
+        "frigate",
+        "scout",
+        &[("range", num(2)), ("mode", text("long")), ("guns", num(0))],
+        &[4, 4, 3, 4],
+    )
+    .expect("a Long shot at Guns 0 fires at power 0");
+    assert_eq!(
+        (
+            long.json["power"].clone(),
+            long.json["counted_range"].clone(),
+            long.json["shields_after"].clone()
+        ),
+        (
+            serde_json::json!(0),
+            serde_json::json!(1),
+            serde_json::json!(1)
+        )
+    );
+    let multi = resolve(
         "frigate",
         "scout",
         &[("range", num(1)), ("mode", text("multi")), ("guns", num(0))],
         &[5, 5, 3, 4, 6, 4, 2],
     )
     .expect("Multi needs no Guns power");
-    assert_eq!(r.json["guns_after"], 0);
+    assert_eq!(multi.json["power"], 1);
+    assert_eq!(multi.json["kept"], serde_json::json!([2]));
+    assert_eq!(multi.json["guns_after"], 0);
 }
 
 /// A Long shot at Guns 1 has power 0: every die would be removed by the

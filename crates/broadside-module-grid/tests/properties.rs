@@ -77,10 +77,11 @@ proptest! {
             prop_assert!(j["allocation"].is_null() && kept.is_empty());
             prop_assert_eq!(j["hull_damage"].as_u64(), Some(0));
         }
-        // Multi uses no Guns; the other modes use one.
+        // Multi uses no Guns; the other modes use one, unless Guns is
+        // already 0 (ruling "Guns 0": the shot fires at power 0).
         let before = j["guns_before"].as_u64().unwrap_or(0);
         let after = j["guns_after"].as_u64().unwrap_or(0);
-        if MODES[mode] == "multi" {
+        if MODES[mode] == "multi" || before == 0 {
             prop_assert_eq!(after, before);
         } else {
             prop_assert_eq!(after + 1, before);

@@ -139,7 +139,12 @@ fn table_cells_by_label_and_number() {
 fn option_specs() {
     let grid: &dyn Ruleset = system();
     let names: Vec<&str> = grid.resolve_options().iter().map(|o| o.name).collect();
-    assert_eq!(names, ["range", "mode", "side", "call", "guns", "shields"]);
+    assert_eq!(
+        names,
+        [
+            "range", "mode", "side", "call", "guns", "shields", "scans", "luck"
+        ]
+    );
     let range = grid.resolve_options()[0];
     assert!(range.required);
     assert!(matches!(range.kind, OptionKind::Number { min: 0, .. }));
