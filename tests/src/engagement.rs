@@ -699,7 +699,7 @@ fn verdict_text(verdict: Option<Verdict>) -> String {
     match verdict {
         None => "none: the engagement goes on".into(),
         Some(Verdict::Winner(side)) => format!("side {side} wins"),
-        Some(Verdict::Draw) => "both sides lost".into(),
+        Some(Verdict::Draw) => "a draw: neither side can fight on".into(),
         Some(Verdict::Escaped(side)) => format!("side {side} escaped"),
         Some(Verdict::Undecided) => "undecided".into(),
     }

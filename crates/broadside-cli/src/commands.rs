@@ -403,7 +403,9 @@ fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
 fn verdict_text(verdict: &broadside_core::Verdict) -> String {
     match verdict {
         broadside_core::Verdict::Winner(side) => format!("side {side} wins"),
-        broadside_core::Verdict::Draw => "both sides lost".into(),
+        // A draw covers both sides destroyed, both unable to fight on, and both
+        // escaping together, so the text names none of those causes.
+        broadside_core::Verdict::Draw => "a draw: neither side can fight on".into(),
         broadside_core::Verdict::Escaped(side) => format!("side {side} escaped"),
         broadside_core::Verdict::Undecided => "undecided at the turn limit".into(),
     }
@@ -485,7 +487,7 @@ impl DuelRow {
         add(&format!("B ({}) wins", self.b), &o.b_wins);
         add("undecided at the turn limit", &o.undecided);
         if o.draws.count > 0 {
-            add("both lost", &o.draws);
+            add("draw", &o.draws);
         }
         if o.a_escapes.count + o.b_escapes.count > 0 {
             add("A escaped", &o.a_escapes);
@@ -673,7 +675,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                 "P(A wins)",
                 "P(B wins)",
                 "P(undecided)",
-                "P(both lost)",
+                "P(draw)",
                 "P(escaped)",
                 "median turns",
                 "winner hull left",

@@ -117,7 +117,8 @@ pub trait DamageAllocation {
 pub enum Verdict {
     /// One side has a ship left that can fight and the other has none.
     Winner(Side),
-    /// Neither side has a ship left that can fight.
+    /// Neither side has a ship left that can fight: both destroyed, both
+    /// unable ever to harm the other, or both gone together (a mutual escape).
     Draw,
     /// One side left the engagement (a jump, for systems that have one).
     Escaped(Side),
