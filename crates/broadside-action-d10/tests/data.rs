@@ -5,21 +5,7 @@ mod common;
 
 use broadside_action_d10::ActionD10;
 use broadside_core::{DataErrors, Ruleset, SourceFile};
-use common::sources;
-
-/// The embedded files with `edits` applied: (file, text to find, replacement).
-fn edited(edits: &[(&str, &str, &str)]) -> Vec<SourceFile> {
-    let mut files = sources();
-    for (name, from, to) in edits {
-        let file = files
-            .iter_mut()
-            .find(|f| f.name == *name)
-            .unwrap_or_else(|| panic!("no file {name}"));
-        assert!(file.text.contains(from), "{name} has no '{from}'");
-        file.text = file.text.replacen(from, to, 1);
-    }
-    files
-}
+use common::{edited_sources as edited, sources};
 
 /// Loads files that must fail, returning every problem as `file: key: message`.
 fn problems(files: &[SourceFile]) -> Vec<String> {

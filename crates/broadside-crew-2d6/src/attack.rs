@@ -1146,17 +1146,28 @@ impl Crew2d6 {
     /// Launchers of a missile the side can fire this round: usable slots of
     /// that weapon not used this round.
     pub fn launchers(&self, battle: &Battle, side: Side, weapon: WeaponId) -> u8 {
+        self.free_launchers(battle, side, weapon).count() as u8
+    }
+
+    /// The slots, in order, of launchers of `weapon` that are usable and not
+    /// used this round: both the count offered and the slots a salvo leaves
+    /// from read this one list, so they cannot disagree.
+    fn free_launchers<'a>(
+        &'a self,
+        battle: &'a Battle,
+        side: Side,
+        weapon: WeaponId,
+    ) -> impl Iterator<Item = u8> + 'a {
         let ship = battle.ship(side);
-        let class = ship.class(&self.rules);
         let used = battle.side(side).used;
-        class
+        ship.class(&self.rules)
             .slots
             .iter()
             .enumerate()
-            .filter(|&(s, slot)| {
+            .filter(move |&(s, slot)| {
                 slot.weapon == weapon && ship.weapons[s].usable() && used & (1 << s) == 0
             })
-            .count() as u8
+            .map(|(s, _)| s as u8)
     }
 
     /// Checks that a salvo of `missiles` may be launched; nothing changes if not.
@@ -1231,17 +1242,7 @@ impl Crew2d6 {
         weapon: WeaponId,
         missiles: u8,
     ) -> ArrayVec<u8, MAX_SLOTS> {
-        let ship = battle.ship(side);
-        let class = ship.class(&self.rules);
-        let used = battle.side(side).used;
-        class
-            .slots
-            .iter()
-            .enumerate()
-            .filter(|&(s, slot)| {
-                slot.weapon == weapon && ship.weapons[s].usable() && used & (1 << s) == 0
-            })
-            .map(|(s, _)| s as u8)
+        self.free_launchers(battle, side, weapon)
             .take(usize::from(missiles))
             .collect()
     }
