@@ -168,3 +168,45 @@ fn point_defence_from_no_mount_is_bad_input() {
         "--point-defense",
     );
 }
+
+/// Seed 004, Dodge Attack: "Gives the current attack a negative DM equal to
+/// any positive Effect". The corvette's beam lasers roll 1 + 1 + 7 = 9 (Gunner
+/// 2, Short +1, beam laser +4). A failed dodge (6 + 1 + Pilot 1 = 8 against
+/// 10+) gives the attack nothing, and the summary names no consequence rather
+/// than "attack DM -0"; the hit then does 1D 1 + 2 + 1 - 1 = 3. A successful
+/// dodge (6 + 6 + 1 = 13, Effect +3) names its DM, and 9 - 3 = 6 misses.
+#[test]
+fn a_failed_reaction_names_no_consequence() {
+    let resolve = |dice: &str| {
+        cli_ok(&[
+            "resolve",
+            "crew-2d6",
+            "--attacker",
+            "corvette",
+            "--weapon",
+            "beam-laser",
+            "--target",
+            "trader",
+            "--range-band",
+            "short",
+            "--dodge",
+            "--dice",
+            dice,
+        ])
+    };
+    let failed = resolve("1,1,6,1,1");
+    let line = failed
+        .lines()
+        .find(|l| l.starts_with("dodge:"))
+        .expect("a dodge line");
+    assert!(line.ends_with("failure (Effect -2)"), "{line}");
+    let succeeded = resolve("1,1,6,6");
+    let line = succeeded
+        .lines()
+        .find(|l| l.starts_with("dodge:"))
+        .expect("a dodge line");
+    assert!(
+        line.contains("success") && line.contains(", attack DM -"),
+        "{line}"
+    );
+}

@@ -510,7 +510,10 @@ impl Sheet for ResolveReport {
                 r.target,
                 if r.success { "success" } else { "failure" },
                 r.effect,
+                // A failed reaction changes nothing, so it names no consequence
+                // (not "attack DM -0").
                 match r.reaction {
+                    _ if !r.success => String::new(),
                     "point-defence" | "ecm" => format!(", {} missile(s) removed", r.amount),
                     "dodge" => format!(", attack DM -{}", r.amount),
                     _ => format!(", damage -{}", r.amount),
