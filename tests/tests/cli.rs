@@ -545,6 +545,27 @@ fn rules_with_a_toml_syntax_error() {
     check_cli_data_error(&ships_with_rules(copy.path()), &["ships.toml", "line "]);
 }
 
+/// A key that starts its line is reported on that line: an unknown key added
+/// as the line after the frigate's heading.
+#[test]
+fn rules_error_names_the_line_of_a_key_that_starts_it() {
+    let copy = RulesetCopy::new("key-line");
+    let ships = std::fs::read_to_string(format!("{}/ships.toml", copy.path())).expect("copied");
+    let heading = ships
+        .lines()
+        .position(|l| l == "[frigate]")
+        .expect("a frigate section")
+        + 1;
+    copy.edit("ships.toml", "[frigate]\n", "[frigate]\nbogus-key = 1\n");
+    check_cli_data_error(
+        &ships_with_rules(copy.path()),
+        &[
+            "ships.toml",
+            &format!("line {}: unknown field", heading + 1),
+        ],
+    );
+}
+
 /// Design brief, Data: a damage table with a gap is reported with its file
 /// and key. 46 is left uncovered.
 #[test]

@@ -349,3 +349,26 @@ fn compare_bad_scenarios() {
         check_cli_error(&["compare", file.path(), "--trials", "5"], file.path());
     }
 }
+
+/// A TOML error whose faulty token starts its line names that line, not the
+/// one before: an unknown key on line 2 and a duplicate key on line 4 of a
+/// scenario.
+#[test]
+fn scenario_errors_name_the_line_of_a_token_that_starts_it() {
+    let cases = [
+        (
+            "unknown-key-line",
+            "name = \"x\"\nseed = 1\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\n",
+            "line 2: unknown field",
+        ),
+        (
+            "duplicate-key-line",
+            "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\na = \"frigate\"\n",
+            "line 4: duplicate key",
+        ),
+    ];
+    for (tag, text, fragment) in cases {
+        let file = ScenarioFile::new(tag, text);
+        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
+    }
+}

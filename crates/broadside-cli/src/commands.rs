@@ -575,7 +575,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let scenario: Scenario = toml::from_str(&text).map_err(|e| {
         let line = e
             .span()
-            .map(|span| format!("line {}: ", text[..span.start].lines().count().max(1)))
+            .map(|span| format!("line {}: ", broadside_core::line_at(&text, span.start)))
             .unwrap_or_default();
         Failure::Input(format!("{origin}: {line}{}", e.message().trim()))
     })?;

@@ -141,12 +141,7 @@ impl DataProblems {
     /// byte `offset` when the reader says where.
     pub fn unreadable(&mut self, file: &SourceFile, offset: Option<usize>, message: &str) {
         let line = offset
-            .map(|at| {
-                format!(
-                    "line {}: ",
-                    file.text[..at.min(file.text.len())].lines().count().max(1)
-                )
-            })
+            .map(|at| format!("line {}: ", line_at(&file.text, at)))
             .unwrap_or_default();
         self.push(&file.name, "", format!("{line}{}", message.trim()));
     }
@@ -163,5 +158,44 @@ impl DataProblems {
         } else {
             Err(DataErrors(self.errors))
         }
+    }
+}
+
+/// The 1-based line of `text` that holds byte `offset` (an offset past the
+/// end counts as the last line).
+///
+/// Counting newlines before the offset, rather than the lines of the text
+/// before it, keeps a token that starts its line on that line: the text
+/// before it ends with a newline, which `str::lines` would not count.
+pub fn line_at(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    1 + text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_at;
+
+    fn check(text: &str, offset: usize, line: usize) {
+        assert_eq!(line_at(text, offset), line, "offset {offset} in {text:?}");
+    }
+
+    #[test]
+    fn a_token_at_the_start_of_a_line_is_on_that_line() {
+        let text = "name = \"x\"\nseed = 1\n[systems]\n";
+        check(text, 0, 1);
+        check(text, 5, 1);
+        check(text, text.find("seed").unwrap(), 2);
+        check(text, text.find("[systems]").unwrap(), 3);
+        check(text, text.find("= 1").unwrap(), 2);
+    }
+
+    #[test]
+    fn an_offset_past_the_end_is_the_last_line() {
+        check("a\nb", 99, 2);
+        check("", 0, 1);
     }
 }

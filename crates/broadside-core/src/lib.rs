@@ -15,7 +15,7 @@ pub mod rules;
 pub mod ruleset;
 
 pub use dice::{Check, Dice, DiceError, DiceExpr, Die, Pool, ScriptedDice, SeededDice};
-pub use error::{DataError, DataErrors, DataProblems, ResolveError};
+pub use error::{DataError, DataErrors, DataProblems, ResolveError, line_at};
 pub use event::{Event, EventLog, EventSink, NullSink};
 pub use montecarlo::{
     Engagement, Loss, ShipFate, Summary, Tally, TrialOutcome, play_trial, run_trials,
