@@ -372,3 +372,63 @@ fn scenario_errors_name_the_line_of_a_token_that_starts_it() {
         check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
     }
 }
+
+/// `--replay K` replays a trial of the run, so K must be below `--trials`
+/// (10,000 when not given); a K past the run is bad input, not a log of a
+/// trial the run never had.
+#[test]
+fn a_replay_past_the_run_is_refused() {
+    check_cli_error(
+        &[
+            "duel",
+            "percentile",
+            "destroyer",
+            "frigate",
+            "--trials",
+            "8",
+            "--seed",
+            "7",
+            "--replay",
+            "8",
+        ],
+        "--replay 8 is not a trial of this run: its trials are 0 to 7",
+    );
+    check_cli_error(
+        &[
+            "duel",
+            "percentile",
+            "destroyer",
+            "frigate",
+            "--replay",
+            "10000",
+        ],
+        "--trials 10000",
+    );
+}
+
+/// A scenario is as strict as the command line: one that names no system is
+/// an error, and an option's value must have the option's type.
+#[test]
+fn scenarios_are_as_strict_as_the_command_line() {
+    let cases = [
+        (
+            "no-systems",
+            "name = \"x\"\n[systems]\n",
+            "names no system to run",
+        ),
+        (
+            "false-range",
+            "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\nstart-range = false\n",
+            "systems.percentile.start-range: false is not a whole number",
+        ),
+        (
+            "string-range",
+            "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\nstart-range = \"12\"\n",
+            "systems.percentile.start-range: \"12\" is not a whole number",
+        ),
+    ];
+    for (tag, text, fragment) in cases {
+        let file = ScenarioFile::new(tag, text);
+        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
+    }
+}

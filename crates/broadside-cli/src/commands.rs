@@ -8,8 +8,8 @@ use std::path::Path;
 use broadside_core::dice::GENERATOR;
 use broadside_core::montecarlo::{Outcomes, Proportion, Summary};
 use broadside_core::{
-    DuelRequest, EventLog, OptionValue, Options, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
-    SourceFile, TableView,
+    DuelRequest, EventLog, OptionKind, OptionValue, Options, ResolveRequest, Ruleset, ScriptedDice,
+    SeededDice, SourceFile, TableView,
 };
 use clap::ArgMatches;
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
@@ -335,6 +335,16 @@ fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
     let engagement = system.prepare_duel(&request)?;
     if let Some(&trial) = m.get_one::<u64>("replay") {
+        let trials = m
+            .get_one::<u64>("trials")
+            .copied()
+            .unwrap_or(cli::DEFAULT_TRIALS);
+        if trial >= trials {
+            return Err(Failure::Input(format!(
+                "--replay {trial} is not a trial of this run: its trials are 0 to {} (--trials {trials})",
+                trials - 1
+            )));
+        }
         if format(m) == "csv" {
             return Err(Failure::Input(
                 "--replay prints an event log: use --format text or json".into(),
@@ -579,6 +589,12 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
             .unwrap_or_default();
         Failure::Input(format!("{origin}: {line}{}", e.message().trim()))
     })?;
+    if scenario.systems.is_empty() {
+        return Err(Failure::Input(format!(
+            "{origin}: names no system to run: add a [systems.<id>] section (known: {})",
+            registry::known()
+        )));
+    }
     for system in scenario.systems.keys() {
         if registry::find(system).is_none() {
             return Err(Failure::Input(format!(
@@ -606,14 +622,33 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
             .map_err(|e| data_failure(&format!("the built-in {} data", registration.id), &e))?;
         let mut options = Options::new();
         for (key, value) in &entry.options {
-            let value = match value {
-                toml::Value::Integer(n) => OptionValue::Number(*n),
-                toml::Value::String(s) => OptionValue::Text(s.clone()),
-                toml::Value::Boolean(true) => OptionValue::Flag,
-                toml::Value::Boolean(false) => continue,
-                other => {
+            // A value must have the type its option takes, as on the command
+            // line: `start-range = false` or `start-range = "12"` is an error,
+            // not a default or a number read out of a string.
+            let kind = system
+                .duel_options()
+                .iter()
+                .find(|spec| spec.name == key)
+                .map(|spec| spec.kind);
+            let value = match (kind, value) {
+                (Some(OptionKind::Flag), toml::Value::Boolean(true)) => OptionValue::Flag,
+                (Some(OptionKind::Flag), toml::Value::Boolean(false)) => continue,
+                (Some(OptionKind::Number { .. }), toml::Value::Integer(n)) => {
+                    OptionValue::Number(*n)
+                }
+                (Some(OptionKind::Choice(_) | OptionKind::Text), toml::Value::String(s)) => {
+                    OptionValue::Text(s.clone())
+                }
+                // Left for validation, which names the system's options.
+                (None, _) => OptionValue::Flag,
+                (Some(kind), other) => {
+                    let wanted = match kind {
+                        OptionKind::Flag => "true or false",
+                        OptionKind::Number { .. } => "a whole number",
+                        OptionKind::Choice(_) | OptionKind::Text => "a quoted name",
+                    };
                     return Err(Failure::Input(format!(
-                        "{origin}: systems.{}.{key}: {other} is not a number, name or flag",
+                        "{origin}: systems.{}.{key}: {other} is not {wanted}",
                         registration.id
                     )));
                 }
