@@ -6,7 +6,7 @@
 //! and a replayed trial must be the trial the library plays for that seed.
 
 use broadside_tests::engagement::{ScenarioFile, duel, duel_trial};
-use broadside_tests::{check_cli, check_cli_error, cli_json, cli_ok};
+use broadside_tests::{RulesetCopy, check_cli, check_cli_error, cli_json, cli_ok};
 use serde_json::Value;
 
 const DUEL: &[&str] = &[
@@ -431,4 +431,32 @@ fn scenarios_are_as_strict_as_the_command_line() {
         let file = ScenarioFile::new(tag, text);
         check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
     }
+}
+
+/// CSV fields are quoted where they must be: a ship id holding a comma, a
+/// quote or a line break (legal as a quoted TOML key) stays one field.
+#[test]
+fn csv_quotes_ids_that_need_it() {
+    let copy = RulesetCopy::new("csv-ids");
+    copy.edit("ships.toml", "[battleship]", "[\"battle,ship\"]");
+    copy.edit("ships.toml", "[frigate]", "['fri\"gate']");
+    let csv = cli_ok(&[
+        "duel",
+        "percentile",
+        "battle,ship",
+        "fri\"gate",
+        "--trials",
+        "20",
+        "--seed",
+        "7",
+        "--rules",
+        copy.path(),
+        "--format",
+        "csv",
+    ]);
+    let row = csv.lines().nth(1).expect("a data row");
+    assert!(
+        row.starts_with("percentile,\"battle,ship\",\"fri\"\"gate\",20,7,"),
+        "{row}"
+    );
 }

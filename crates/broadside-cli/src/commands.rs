@@ -394,11 +394,7 @@ fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
             value["max_turns"] = json!(request.max_turns);
             json_line(out, &value)
         }
-        "csv" => {
-            writeln!(out, "{}", DuelRow::CSV_HEADER)?;
-            writeln!(out, "{}", row.csv(seed))?;
-            Ok(())
-        }
+        "csv" => DuelRow::write_csv(std::slice::from_ref(&row), seed, out),
         _ => {
             writeln!(
                 out,
@@ -443,7 +439,26 @@ struct DuelRow {
 }
 
 impl DuelRow {
-    const CSV_HEADER: &'static str = "system,a,b,trials,seed,p_a_wins,a_wins_lo,a_wins_hi,p_b_wins,b_wins_lo,b_wins_hi,p_undecided,undecided_lo,undecided_hi,p_draw,mean_turns,median_turns,winner_hull_left_pct";
+    const CSV_HEADER: [&'static str; 18] = [
+        "system",
+        "a",
+        "b",
+        "trials",
+        "seed",
+        "p_a_wins",
+        "a_wins_lo",
+        "a_wins_hi",
+        "p_b_wins",
+        "b_wins_lo",
+        "b_wins_hi",
+        "p_undecided",
+        "undecided_lo",
+        "undecided_hi",
+        "p_draw",
+        "mean_turns",
+        "median_turns",
+        "winner_hull_left_pct",
+    ];
 
     fn json(&self) -> Result<Value, Failure> {
         let s = &self.summary;
@@ -459,27 +474,50 @@ impl DuelRow {
         }))
     }
 
-    fn csv(&self, seed: u64) -> String {
+    /// The row's fields, in the order of [`DuelRow::CSV_HEADER`].
+    fn csv_record(&self, seed: u64) -> Vec<String> {
         let s = &self.summary;
         let o = &s.outcomes;
-        let p = |x: &Proportion| format!("{:.4},{:.4},{:.4}", x.p, x.ci95[0], x.ci95[1]);
-        let turns = s
-            .turns_to_decision
-            .map_or_else(|| ",".to_owned(), |t| format!("{:.2},{}", t.mean, t.median));
-        let hull = s
-            .winner_hull_left_pct
-            .map_or_else(String::new, |h| format!("{h:.1}"));
-        format!(
-            "{},{},{},{},{seed},{},{},{},{:.4},{turns},{hull}",
-            self.system,
-            self.a,
-            self.b,
-            s.trials,
-            p(&o.a_wins),
-            p(&o.b_wins),
-            p(&o.undecided),
-            o.draws.p
-        )
+        let mut record = vec![
+            self.system.clone(),
+            self.a.clone(),
+            self.b.clone(),
+            s.trials.to_string(),
+            seed.to_string(),
+        ];
+        for x in [&o.a_wins, &o.b_wins, &o.undecided] {
+            record.extend([x.p, x.ci95[0], x.ci95[1]].map(|v| format!("{v:.4}")));
+        }
+        record.push(format!("{:.4}", o.draws.p));
+        match s.turns_to_decision {
+            Some(t) => record.extend([format!("{:.2}", t.mean), t.median.to_string()]),
+            None => record.extend([String::new(), String::new()]),
+        }
+        record.push(
+            s.winner_hull_left_pct
+                .map_or_else(String::new, |h| format!("{h:.1}")),
+        );
+        record
+    }
+
+    /// Writes a header and one row per duel; the csv writer quotes any field
+    /// that needs it (an id holding a comma, a quote or a line break).
+    fn write_csv(rows: &[DuelRow], seed: u64, out: Out<'_>) -> Result<(), Failure> {
+        let mut writer = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_writer(Vec::new());
+        let internal = |e: csv::Error| Failure::Internal(format!("writing CSV: {e}"));
+        writer.write_record(Self::CSV_HEADER).map_err(internal)?;
+        for row in rows {
+            writer
+                .write_record(row.csv_record(seed))
+                .map_err(internal)?;
+        }
+        let bytes = writer
+            .into_inner()
+            .map_err(|e| Failure::Internal(format!("writing CSV: {e}")))?;
+        out.write_all(&bytes)?;
+        Ok(())
     }
 
     fn write_text(&self, out: Out<'_>) -> Result<(), Failure> {
@@ -687,13 +725,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                         "seed": seed, "generator": GENERATOR, "max_turns": max_turns, "rows": rows}),
             )
         }
-        "csv" => {
-            writeln!(out, "{}", DuelRow::CSV_HEADER)?;
-            for row in &rows {
-                writeln!(out, "{}", row.csv(seed))?;
-            }
-            Ok(())
-        }
+        "csv" => DuelRow::write_csv(&rows, seed, out),
         _ => {
             writeln!(
                 out,
