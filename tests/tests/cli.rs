@@ -651,3 +651,18 @@ fn rules_report_every_problem_at_once() {
         ],
     );
 }
+
+/// A message repeats what the user typed safely: a line break in an argument
+/// is shown escaped, so the error stays one line, and a very long name is
+/// cut to 80 characters with an ellipsis rather than echoed in full.
+#[test]
+fn user_text_in_a_message_is_escaped_and_bounded() {
+    check_cli_error(&["ships", "percentile-x\nnext"], "'percentile-x\\nnext'");
+    check_cli_error(
+        &["duel", "percentile", "a\nb", "frigate"],
+        "unknown ship 'a\\nb'",
+    );
+    let long = "z".repeat(5000);
+    let cut = format!("'{}…'", "z".repeat(79));
+    check_cli_error(&["duel", "percentile", &long, "frigate"], &cut);
+}
