@@ -666,3 +666,26 @@ fn user_text_in_a_message_is_escaped_and_bounded() {
     let cut = format!("'{}…'", "z".repeat(79));
     check_cli_error(&["duel", "percentile", &long, "frigate"], &cut);
 }
+
+/// The smallest 64-bit DTM is refused by its own check, naming the weapon's
+/// key and the allowed range; it once overflowed the check (a panic in a
+/// debug build) and was blamed on the Damage Table instead.
+#[test]
+fn rules_with_the_smallest_dtm() {
+    let copy = RulesetCopy::new("dtm-min");
+    let weapons = std::fs::read_to_string(format!("{}/weapons.toml", copy.path())).expect("copied");
+    let section = weapons
+        .find("[laser-cannon]")
+        .expect("a laser cannon section");
+    let dtm = section + weapons[section..].find("dtm = 0").expect("its dtm");
+    let edited = format!(
+        "{}dtm = -9223372036854775808{}",
+        &weapons[..dtm],
+        &weapons[dtm + "dtm = 0".len()..]
+    );
+    std::fs::write(format!("{}/weapons.toml", copy.path()), edited).expect("written");
+    check_cli_data_error(
+        &ships_with_rules(copy.path()),
+        &["weapons.toml", "laser-cannon.dtm", "from -100 to 100"],
+    );
+}

@@ -395,11 +395,15 @@ fn validate_weapons(
             }
             m.clamp(-100, 0) as i32
         });
-        if w.dtm.abs() > 100 {
+        // A range test rather than `abs()`, which overflows at i64::MIN.
+        if !(-100..=100).contains(&w.dtm) {
             problems.push(
                 FILE,
                 key("dtm"),
-                format!("{} is not a plausible modifier", w.dtm),
+                format!(
+                    "{} is not a plausible modifier: a DTM is from -100 to 100",
+                    w.dtm
+                ),
             );
         }
         out.push(Weapon {
