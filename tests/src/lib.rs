@@ -70,18 +70,21 @@ defences = []
 /// The percentile system with the test-only [`ORE_CARRIER`] added to its ships.
 pub fn percentile_with_civilians() -> &'static Percentile {
     static SYSTEM: OnceLock<Percentile> = OnceLock::new();
-    SYSTEM.get_or_init(|| {
-        let mut files = broadside_percentile::REGISTRATION.embedded_sources();
-        let ships = files
-            .iter_mut()
-            .find(|f| f.name == "ships.toml")
-            .expect("the embedded data has a ships.toml");
-        ships.text.push_str(ORE_CARRIER);
-        match Percentile::load(&files) {
-            Ok(system) => system,
-            Err(errors) => panic!("the data with an ore carrier does not load:\n{errors}"),
-        }
-    })
+    SYSTEM.get_or_init(|| percentile_with_ships(ORE_CARRIER))
+}
+
+/// The data of record with `extra` ship classes appended to `ships.toml`.
+fn percentile_with_ships(extra: &str) -> Percentile {
+    let mut files = broadside_percentile::REGISTRATION.embedded_sources();
+    let ships = files
+        .iter_mut()
+        .find(|f| f.name == "ships.toml")
+        .expect("the embedded data has a ships.toml");
+    ships.text.push_str(extra);
+    match Percentile::load(&files) {
+        Ok(system) => system,
+        Err(errors) => panic!("the data with added ships does not load:\n{errors}\n{extra}"),
+    }
 }
 
 /// The percentile system with some numbers of `rules.toml` changed: the
@@ -113,18 +116,7 @@ station = true
 /// The percentile system with the test-only [`STATION`] added to its ships.
 pub fn percentile_with_station() -> &'static Percentile {
     static SYSTEM: OnceLock<Percentile> = OnceLock::new();
-    SYSTEM.get_or_init(|| {
-        let mut files = broadside_percentile::REGISTRATION.embedded_sources();
-        let ships = files
-            .iter_mut()
-            .find(|f| f.name == "ships.toml")
-            .expect("the embedded data has a ships.toml");
-        ships.text.push_str(STATION);
-        match Percentile::load(&files) {
-            Ok(system) => system,
-            Err(errors) => panic!("the data with a station does not load:\n{errors}"),
-        }
-    })
+    SYSTEM.get_or_init(|| percentile_with_ships(STATION))
 }
 
 // ---------------------------------------------------------------------------

@@ -367,10 +367,7 @@ fn scenario_errors_name_the_line_of_a_token_that_starts_it() {
             "line 4: duplicate key",
         ),
     ];
-    for (tag, text, fragment) in cases {
-        let file = ScenarioFile::new(tag, text);
-        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
-    }
+    check_scenario_errors(&cases);
 }
 
 /// `--replay K` replays a trial of the run, so K must be below `--trials`
@@ -427,10 +424,7 @@ fn scenarios_are_as_strict_as_the_command_line() {
             "systems.percentile.start-range: \"12\" is not a whole number",
         ),
     ];
-    for (tag, text, fragment) in cases {
-        let file = ScenarioFile::new(tag, text);
-        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
-    }
+    check_scenario_errors(&cases);
 }
 
 /// CSV fields are quoted where they must be: a ship id holding a comma, a
@@ -459,4 +453,13 @@ fn csv_quotes_ids_that_need_it() {
         row.starts_with("percentile,\"battle,ship\",\"fri\"\"gate\",20,7,"),
         "{row}"
     );
+}
+
+/// Each scenario `(tag, text, fragment)` is refused by `compare` with one
+/// located line mentioning the fragment.
+fn check_scenario_errors(cases: &[(&str, &str, &str)]) {
+    for &(tag, text, fragment) in cases {
+        let file = ScenarioFile::new(tag, text);
+        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
+    }
 }

@@ -198,24 +198,18 @@ fn a_salvo_hitting_at_effect_0_does_no_damage() {
 /// damage, (5 - 1) x 1 = 4.
 #[test]
 fn a_salvo_hitting_at_effect_0_may_do_one_missiles_damage_by_option() {
-    let system = load(&edited(
-        &sources(),
-        "rules.toml",
-        "zero-effect-multiplier = 0",
-        "zero-effect-multiplier = 1",
-    ));
-    let mut dice = ScriptedDice::new([2, 3, 1, 1, 1, 2]);
-    let r = resolve_in(
-        &system,
+    let r = resolve_edited(
+        (
+            "rules.toml",
+            "zero-effect-multiplier = 0",
+            "zero-effect-multiplier = 1",
+        ),
         "escort",
         "trader",
-        &[
-            ("weapon", text("missile-rack")),
-            ("range-band", text("medium")),
-        ],
-        &mut dice,
-    )
-    .expect("resolves");
+        "missile-rack",
+        "medium",
+        &[2, 3, 1, 1, 1, 2],
+    );
     assert_eq!(r.json["multiplier"], 1);
     assert_eq!(r.json["damage"], 4);
     assert!(
@@ -258,24 +252,18 @@ fn the_missile_multiplier_is_the_whole_effect() {
 /// no tenth of the hull lost.
 #[test]
 fn the_missile_multiplier_may_be_capped_by_option() {
-    let system = load(&edited(
-        &sources(),
-        "rules.toml",
-        "cap-at-missiles = false",
-        "cap-at-missiles = true",
-    ));
-    let mut dice = ScriptedDice::new([6, 6, 1, 1, 1, 1, 4, 5]);
-    let r = resolve_in(
-        &system,
+    let r = resolve_edited(
+        (
+            "rules.toml",
+            "cap-at-missiles = false",
+            "cap-at-missiles = true",
+        ),
         "escort",
         "trader",
-        &[
-            ("weapon", text("missile-rack")),
-            ("range-band", text("medium")),
-        ],
-        &mut dice,
-    )
-    .expect("resolves");
+        "missile-rack",
+        "medium",
+        &[6, 6, 1, 1, 1, 1, 4, 5],
+    );
     assert_eq!(r.json["multiplier"], 2);
     assert_eq!(r.json["damage"], 6, "(4 - 1) x 2");
 }
@@ -286,24 +274,18 @@ fn the_missile_multiplier_may_be_capped_by_option() {
 /// the Computer (6 + 6 each).
 #[test]
 fn missile_armour_once_is_a_data_choice() {
-    let system = load(&edited(
-        &sources(),
-        "rules.toml",
-        "armour = \"per-missile\"",
-        "armour = \"once\"",
-    ));
-    let mut dice = ScriptedDice::new([6, 6, 1, 1, 1, 1, 4, 5, 6, 6, 6, 6, 6, 6]);
-    let r = resolve_in(
-        &system,
+    let r = resolve_edited(
+        (
+            "rules.toml",
+            "armour = \"per-missile\"",
+            "armour = \"once\"",
+        ),
         "escort",
         "trader",
-        &[
-            ("weapon", text("missile-rack")),
-            ("range-band", text("medium")),
-        ],
-        &mut dice,
-    )
-    .expect("resolves");
+        "missile-rack",
+        "medium",
+        &[6, 6, 1, 1, 1, 1, 4, 5, 6, 6, 6, 6, 6, 6],
+    );
     assert_eq!(r.json["damage"], 27, "4 x 7 - 1");
 }
 
@@ -334,24 +316,18 @@ fn smart_missiles_keep_the_tl_dm_minimum_at_close_range() {
 /// dice total 3 + 3 + 1 = 7 and miss.
 #[test]
 fn smart_missiles_may_lose_the_tl_dm_at_close_range_by_option() {
-    let system = load(&edited(
-        &sources(),
-        "rules.toml",
-        "smart-lost-at = []",
-        "smart-lost-at = [\"adjacent\", \"close\"]",
-    ));
-    let mut dice = ScriptedDice::new([3, 3]);
-    let r = resolve_in(
-        &system,
+    let r = resolve_edited(
+        (
+            "rules.toml",
+            "smart-lost-at = []",
+            "smart-lost-at = [\"adjacent\", \"close\"]",
+        ),
         "corvette",
         "scout",
-        &[
-            ("weapon", text("missile-rack")),
-            ("range-band", text("close")),
-        ],
-        &mut dice,
-    )
-    .expect("resolves");
+        "missile-rack",
+        "close",
+        &[3, 3],
+    );
     assert_eq!(r.json["total"], 7, "no TL difference DM");
     assert!(
         r.events
@@ -1000,24 +976,18 @@ fn a_salvos_defender_chooses_without_seeing_the_roll() {
 /// lasers) + 3 - armour 1 = 5.
 #[test]
 fn identical_weapons_may_add_an_attack_dm_by_option() {
-    let system = load(&edited(
-        &sources(),
-        "weapons.toml",
-        "attack-dm = [0, 0, 0]",
-        "attack-dm = [0, 1, 2]",
-    ));
-    let mut dice = ScriptedDice::new([1, 1, 1]);
-    let r = resolve_in(
-        &system,
+    let r = resolve_edited(
+        (
+            "weapons.toml",
+            "attack-dm = [0, 0, 0]",
+            "attack-dm = [0, 1, 2]",
+        ),
         "corvette",
         "trader",
-        &[
-            ("weapon", text("beam-laser")),
-            ("range-band", text("short")),
-        ],
-        &mut dice,
-    )
-    .expect("resolves");
+        "beam-laser",
+        "short",
+        &[1, 1, 1],
+    );
     assert_eq!(r.json["total"], 11);
     assert_eq!(r.json["damage"], 5);
 }
@@ -1050,4 +1020,26 @@ fn a_repaired_weapon_is_back_in_action() {
         "{text:?}"
     );
     assert!(!text.iter().any(|e| e.contains("jury-rigged")), "{text:?}");
+}
+
+/// One attack under the data of record with one edit (`file`, `from`, `to`),
+/// as the house-rule option tests make it: `weapon` at `band`, scripted dice.
+fn resolve_edited(
+    (file, from, to): (&str, &str, &str),
+    attacker: &str,
+    target: &str,
+    weapon: &str,
+    band: &str,
+    dice: &[u32],
+) -> common::Resolution {
+    let system = load(&edited(&sources(), file, from, to));
+    let mut dice = ScriptedDice::new(dice);
+    resolve_in(
+        &system,
+        attacker,
+        target,
+        &[("weapon", text(weapon)), ("range-band", text(band))],
+        &mut dice,
+    )
+    .expect("resolves")
 }
