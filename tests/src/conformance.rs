@@ -9,7 +9,7 @@
 
 use broadside_core::montecarlo::Tally;
 use broadside_core::{
-    Dice, DiceError, Die, DuelRequest, EventLog, NullSink, Registration, ResolveError,
+    BattleRequest, Dice, DiceError, Die, EventLog, NullSink, Registration, ResolveError,
     ResolveRequest, Ruleset, ScriptedDice, SeededDice, Verdict, play_trial, run_trials,
 };
 use serde_json::Value;
@@ -30,9 +30,9 @@ pub struct Case {
         &'static str,
     )>,
     /// A duel between two different ships.
-    pub duel: DuelRequest,
+    pub duel: BattleRequest,
     /// A mirror match: the same ship on both sides.
-    pub mirror: DuelRequest,
+    pub mirror: BattleRequest,
 }
 
 /// Dice that pass a seeded source through and remember every face, so a
@@ -124,7 +124,7 @@ fn check_description(system: &dyn Ruleset, case: &Case) {
     assert_eq!(system.id(), case.registration.id);
     assert!(is_kebab(system.id()));
     assert!(!system.title().is_empty() && !system.description().is_empty());
-    for specs in [system.resolve_options(), system.duel_options()] {
+    for specs in [system.resolve_options(), system.battle_options()] {
         let mut names: Vec<&str> = specs.iter().map(|s| s.name).collect();
         assert!(
             names.iter().all(|n| is_kebab(n)),
@@ -283,10 +283,10 @@ fn check_unknown_ships(system: &dyn Ruleset, case: &Case) {
         system.id()
     );
     let mut bad = case.duel.clone();
-    bad.b = "no-such-ship".into();
+    bad.sides[1] = vec!["no-such-ship".into()];
     assert!(
         matches!(
-            system.prepare_duel(&bad),
+            system.prepare_battle(&bad),
             Err(ResolveError::Unknown { kind: "ship", .. })
         ),
         "{}: an unknown duel ship is not reported as an unknown ship",
@@ -294,10 +294,15 @@ fn check_unknown_ships(system: &dyn Ruleset, case: &Case) {
     );
 }
 
-fn check_duel(system: &dyn Ruleset, request: &DuelRequest) {
-    let what = format!("{}: duel {} against {}", system.id(), request.a, request.b);
+fn check_duel(system: &dyn Ruleset, request: &BattleRequest) {
+    let what = format!(
+        "{}: battle {:?} against {:?}",
+        system.id(),
+        request.sides[0],
+        request.sides[1]
+    );
     let engagement = system
-        .prepare_duel(request)
+        .prepare_battle(request)
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     let seed = 77;
     let mut sequential = Tally::default();
@@ -335,20 +340,23 @@ fn check_duel(system: &dyn Ruleset, request: &DuelRequest) {
     );
 }
 
-fn check_mirror(system: &dyn Ruleset, request: &DuelRequest) {
-    assert_eq!(request.a, request.b, "a mirror match names one ship twice");
-    let engagement = system.prepare_duel(request).unwrap();
+fn check_mirror(system: &dyn Ruleset, request: &BattleRequest) {
+    assert_eq!(
+        request.sides[0], request.sides[1],
+        "a mirror match names one fleet twice"
+    );
+    let engagement = system.prepare_battle(request).unwrap();
     let summary = run_trials(&*engagement, 2026, 400, &|_| {})
         .unwrap()
-        .summary();
+        .summary(engagement.roster());
     let (a, b) = (summary.outcomes.a_wins.p, summary.outcomes.b_wins.p);
     // Neither side of a mirror match may be favoured by the engine: with 400
     // trials, a fair match lands within this band far more often than not,
     // and the seed is fixed, so the check is exact.
     assert!(
         (a - b).abs() < 0.15,
-        "{}: mirror match {} favours one side: A {a:.3}, B {b:.3}",
+        "{}: mirror match {:?} favours one side: A {a:.3}, B {b:.3}",
         system.id(),
-        request.a
+        request.sides[0]
     );
 }

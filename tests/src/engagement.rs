@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::montecarlo::Tally;
 use broadside_core::{
-    DuelRequest, Event, EventLog, NullSink, OptionValue, Options, ResolveError, ScriptedDice,
+    BattleRequest, Event, EventLog, NullSink, OptionValue, Options, ResolveError, ScriptedDice,
     SeededDice, Side, TrialOutcome, TurnSequence, Verdict, play_trial,
 };
 use broadside_percentile::engagement::{Duel, FireOption, Minefield, Seeker, Sequence};
@@ -814,11 +814,11 @@ pub fn check_steps(
 /// sets it up.
 pub fn duel(a: &str, b: &str, start_range: u32, max_turns: u32) -> Duel {
     percentile()
-        .duel(&DuelRequest {
-            a: a.to_owned(),
-            b: b.to_owned(),
+        .duel(&BattleRequest {
+            sides: [vec![a.to_owned()], vec![b.to_owned()]],
             max_turns,
             options: Options::new().with("start-range", OptionValue::Number(start_range.into())),
+            ..Default::default()
         })
         .unwrap_or_else(|e| panic!("cannot set up the duel {a} against {b}: {e}"))
 }
@@ -861,8 +861,10 @@ pub fn check_duel_log(name: &str, source: &str, a: &str, b: &str, seed: u64, tri
     if let Some((left, original)) = outcome.winner_hull {
         out.push_str(&format!("winner's hull left: {left} of {original}\n"));
     }
-    for (side, loss) in &outcome.losses {
-        out.push_str(&format!("side {side} lost a ship: {loss:?}\n"));
+    for fate in &outcome.ships {
+        if let Some(loss) = fate.loss {
+            out.push_str(&format!("side {} lost a ship: {loss:?}\n", fate.side));
+        }
     }
     assert_snapshot_named(name, source, &inputs, &out);
 }

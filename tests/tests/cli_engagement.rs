@@ -174,14 +174,23 @@ fn duel_replay_prints_the_whole_log_of_that_trial() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "percentile duel destroyer (A) against frigate (B), seed 5 (ChaCha8), trial 9"
+        "percentile battle destroyer (A) against frigate (B), seed 5 (ChaCha8), trial 9"
     );
     let expected: Vec<String> = events.iter().map(ToString::to_string).collect();
-    assert_eq!(&lines[1..lines.len() - 1], expected.as_slice());
-    let last = lines.last().expect("an outcome line");
+    // The events, then the outcome, then one line per ship.
+    let fates = outcome.ships.len();
+    assert_eq!(&lines[1..lines.len() - 1 - fates], expected.as_slice());
+    let last = lines[lines.len() - 1 - fates];
     assert!(
         last.starts_with("outcome: ") && last.ends_with(&format!("after {} turns", outcome.turns)),
         "{last}"
+    );
+    assert_eq!(
+        &lines[lines.len() - fates..],
+        [
+            "  destroyer (A): in the fight, hull 17 of 50",
+            "  frigate (B): destroyed, hull 0 of 40"
+        ]
     );
 
     let j = cli_json(&with(&args, &["--format", "json"]));
@@ -330,12 +339,12 @@ fn compare_bad_scenarios() {
         (
             "option",
             "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\nwarp = 3\n",
-            "systems.percentile: unknown option 'warp'",
+            "line 5: systems.percentile.warp: unknown option 'warp'",
         ),
         (
             "ship",
             "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"dreadnought\"\n",
-            "systems.percentile: unknown ship 'dreadnought'",
+            "line 4: systems.percentile.b: unknown ship 'dreadnought'",
         ),
         (
             "range",
@@ -432,12 +441,11 @@ fn scenarios_are_as_strict_as_the_command_line() {
 #[test]
 fn csv_quotes_ids_that_need_it() {
     let copy = RulesetCopy::new("csv-ids");
-    copy.edit("ships.toml", "[battleship]", "[\"battle,ship\"]");
     copy.edit("ships.toml", "[frigate]", "['fri\"gate']");
     let csv = cli_ok(&[
-        "duel",
+        "battle",
         "percentile",
-        "battle,ship",
+        "fri\"gate",
         "fri\"gate",
         "--trials",
         "20",
@@ -450,7 +458,7 @@ fn csv_quotes_ids_that_need_it() {
     ]);
     let row = csv.lines().nth(1).expect("a data row");
     assert!(
-        row.starts_with("percentile,\"battle,ship\",\"fri\"\"gate\",20,7,"),
+        row.starts_with("percentile,\"fri\"\"gate\",\"fri\"\"gate\",20,7,"),
         "{row}"
     );
 }

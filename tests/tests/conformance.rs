@@ -1,15 +1,15 @@
 //! The conformance suite over every rule system: the same driver, each
 //! system's cases.
 
-use broadside_core::{DuelRequest, OptionValue, Options, ResolveRequest};
+use broadside_core::{BattleRequest, OptionValue, Options, ResolveRequest};
 use broadside_tests::conformance::{Case, check_conformance};
 
-fn duel(a: &str, b: &str, options: Options) -> DuelRequest {
-    DuelRequest {
-        a: a.into(),
-        b: b.into(),
+fn duel(a: &str, b: &str, options: Options) -> BattleRequest {
+    BattleRequest {
+        sides: [vec![a.into()], vec![b.into()]],
         max_turns: 30,
         options,
+        ..Default::default()
     }
 }
 

@@ -1128,9 +1128,9 @@ fn duel_log_minelayer_against_frigate() {
 /// side A wins more than 90%.
 #[test]
 fn a_battleship_beats_a_frigate_far_more_often_than_not() {
-    let tally = run_trials(&duel("battleship", "frigate", 12, 50), 11, 400, &|_| {})
-        .expect("the trials play");
-    let s = tally.summary();
+    let engagement = duel("battleship", "frigate", 12, 50);
+    let tally = run_trials(&engagement, 11, 400, &|_| {}).expect("the trials play");
+    let s = tally.summary(broadside_core::Setup::roster(&engagement));
     assert!(
         s.outcomes.a_wins.p > 0.9,
         "battleship wins {} of 400",
@@ -1143,9 +1143,11 @@ fn a_battleship_beats_a_frigate_far_more_often_than_not() {
 /// other.
 #[test]
 fn a_destroyer_mirror_match_is_close_to_even() {
-    let tally = run_trials(&duel("destroyer", "destroyer", 12, 50), 13, 1000, &|_| {})
-        .expect("the trials play");
-    let o = tally.summary().outcomes;
+    let engagement = duel("destroyer", "destroyer", 12, 50);
+    let tally = run_trials(&engagement, 13, 1000, &|_| {}).expect("the trials play");
+    let o = tally
+        .summary(broadside_core::Setup::roster(&engagement))
+        .outcomes;
     assert!(
         (o.a_wins.p - o.b_wins.p).abs() < 0.1,
         "A wins {}, B wins {} of 1000",

@@ -80,6 +80,6 @@ proptest! {
             .expect("the trials play");
         prop_assert_eq!(&forwards, &backwards);
         prop_assert_eq!(&forwards, &parallel);
-        prop_assert_eq!(forwards.summary().trials, TRIALS);
+        prop_assert_eq!(forwards.summary(broadside_core::Setup::roster(&engagement)).trials, TRIALS);
     }
 }

@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use broadside_action_d10::{ActionD10, Attack, Board, LockNeed, LockSituation, Situation};
 use broadside_core::{
-    AttackResolution, Dice, Die, DuelRequest, Engagement, EventSink, NullSink, Options, SeededDice,
+    AttackResolution, BattleRequest, Dice, Die, Engagement, EventSink, NullSink, Options,
+    SeededDice,
 };
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
@@ -113,11 +114,11 @@ fn resolve_particle_cannon_vs_frigate(bencher: Bencher<'_, '_>) {
 }
 
 fn duel(a: &str, b: &str) -> impl Engagement {
-    let request = DuelRequest {
-        a: a.into(),
-        b: b.into(),
+    let request = BattleRequest {
+        sides: [vec![a.into()], vec![b.into()]],
         max_turns: 50,
         options: Options::new(),
+        ..Default::default()
     };
     system().duel(&request).expect("both ships exist")
 }

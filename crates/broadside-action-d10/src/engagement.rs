@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use broadside_core::hex::{self, Direction, Entry, Hex};
 use broadside_core::{
-    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, ShipFate, Side,
-    TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Event, EventSink, Loss, ResolveError, Roster, RosterShip, Setup,
+    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::ActionD10;
@@ -2076,6 +2076,7 @@ impl TurnSequence for Sequence<'_> {
 pub struct Duel {
     system: ActionD10,
     start: Battle,
+    roster: Roster,
     max_turns: u32,
     tactics: DefaultTactics,
 }
@@ -2089,14 +2090,7 @@ impl Duel {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(TrialOutcome, Battle), ResolveError> {
-        let mut battle = self.start.clone();
-        let sequence = Sequence {
-            system: &self.system,
-        };
-        let (verdict, turns) =
-            broadside_core::play(&sequence, &mut battle, tactics, self.max_turns, dice, sink)?;
-        let outcome = outcome_of(&self.system, &battle, verdict, turns);
-        Ok((outcome, battle))
+        broadside_core::play_setup(self, tactics, dice, sink)
     }
 
     /// The battle at the start of every trial.
@@ -2110,41 +2104,60 @@ impl Duel {
     }
 }
 
-/// The trial outcome read from the final state.
-fn outcome_of(system: &ActionD10, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
-    let rules = &system.rules;
-    let fates = battle
-        .board
-        .ships
-        .iter()
-        .enumerate()
-        .map(|(i, ship)| ShipFate {
-            side: battle.sides[i],
-            loss: match ship.status {
-                Status::Destroyed | Status::Scuttled => Some(Loss::Destroyed),
-                // Core has no "captured": a ship taken by boarders is whole but
-                // fights no more, which is what "disarmed" reports.
-                Status::Captured => Some(Loss::Disarmed),
-                Status::Escaped => None,
-                Status::Active => (!ship.can_fight(rules)).then_some(Loss::Disarmed),
-            },
-            hull: (
-                i32::from(ship.boxes_left(rules)),
-                i32::from(ship.boxes(rules)),
-            ),
-        });
-    TrialOutcome::from_fates(verdict, turns, fates)
-}
+impl Setup for Duel {
+    type State = Battle;
+    type Tactics = dyn ActionTactics;
+    type Sequence<'a> = Sequence<'a>;
 
-impl Engagement for Duel {
-    fn play(
+    fn sequence(&self) -> Sequence<'_> {
+        Sequence {
+            system: &self.system,
+        }
+    }
+
+    fn roster(&self) -> &Roster {
+        &self.roster
+    }
+
+    fn max_turns(&self) -> u32 {
+        self.max_turns
+    }
+
+    fn tactics(&self) -> [&(dyn ActionTactics + 'static); 2] {
+        [&self.tactics, &self.tactics]
+    }
+
+    fn begin(
         &self,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<TrialOutcome, ResolveError> {
-        let tactics: [&dyn ActionTactics; 2] = [&self.tactics, &self.tactics];
-        self.play_with(tactics, dice, sink)
-            .map(|(outcome, _)| outcome)
+        _dice: &mut dyn Dice,
+        _sink: &mut dyn EventSink,
+    ) -> Result<Battle, ResolveError> {
+        Ok(self.start.clone())
+    }
+
+    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
+        let rules = &self.system.rules;
+        battle
+            .board
+            .ships
+            .iter()
+            .enumerate()
+            .map(|(i, ship)| ShipFate {
+                side: battle.sides[i],
+                loss: match ship.status {
+                    Status::Destroyed | Status::Scuttled => Some(Loss::Destroyed),
+                    // Core has no "captured": a ship taken by boarders is whole but
+                    // fights no more, which is what "disarmed" reports.
+                    Status::Captured => Some(Loss::Disarmed),
+                    Status::Escaped => None,
+                    Status::Active => (!ship.can_fight(rules)).then_some(Loss::Disarmed),
+                },
+                hull: (
+                    i32::from(ship.boxes_left(rules)),
+                    i32::from(ship.boxes(rules)),
+                ),
+            })
+            .collect()
     }
 }
 
@@ -2153,7 +2166,8 @@ pub const DEFAULT_START_RANGE: u32 = 12;
 
 impl ActionD10 {
     /// A duel between the two ships a request names.
-    pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
+    pub fn duel(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
+        request.check()?;
         let range = request
             .options
             .count_or("start-range", DEFAULT_START_RANGE)?;
@@ -2163,14 +2177,35 @@ impl ActionD10 {
                 ResolveError::bad_option("escape-below", "must be a percentage from 0 to 100")
             })?,
         };
-        if request.max_turns == 0 {
-            return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
-        }
+        let [a, b] = one_a_side(request)?;
+        let start = self.battle(a, b, range)?;
+        // Riders are ships of the battle too, each after its carrier.
+        let roster = Roster::from_ships(
+            (0..start.board.ships.len())
+                .map(|i| RosterShip {
+                    side: start.sides[i],
+                    id: self.rules.class(start.board.ships[i].class).id.clone(),
+                    name: start.board.names[i].clone(),
+                })
+                .collect(),
+        )?;
         Ok(Duel {
             system: self.clone(),
-            start: self.battle(&request.a, &request.b, range)?,
+            roster,
+            start,
             max_turns: request.max_turns,
             tactics: DefaultTactics { escape_below },
         })
+    }
+}
+
+/// The one ship of each side, while battles of several ships a side are not
+/// yet played.
+fn one_a_side(request: &BattleRequest) -> Result<[&str; 2], ResolveError> {
+    match &request.sides {
+        [a, b] if a.len() == 1 && b.len() == 1 => Ok([&a[0], &b[0]]),
+        _ => Err(ResolveError::Refused(
+            "battles of several ships a side are not yet played in this system".into(),
+        )),
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use broadside_core::{
-    AttackResolution, Dice, DuelRequest, Engagement, EventSink, OptionKind, OptionSpec,
+    AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
@@ -730,11 +730,11 @@ impl Ruleset for ActionD10 {
         self.resolve_ships(request, attacker, target, dice, sink)
     }
 
-    fn duel_options(&self) -> &'static [OptionSpec] {
+    fn battle_options(&self) -> &'static [OptionSpec] {
         DUEL_OPTIONS
     }
 
-    fn prepare_duel(&self, request: &DuelRequest) -> Result<Box<dyn Engagement>, ResolveError> {
+    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
         Ok(Box::new(self.duel(request)?))
     }
 }

@@ -44,7 +44,7 @@ fn a_seeded_resolution_is_fixed() {
 #[test]
 fn a_seeded_duel_is_fixed() {
     let engagement = system()
-        .prepare_duel(&duel_request("destroyer", "frigate", 50, &[]))
+        .prepare_battle(&duel_request("destroyer", "frigate", 50, &[]))
         .expect("the duel sets up");
     let outcomes: Vec<Fixed> = (0..4)
         .map(|trial| {

@@ -1,13 +1,13 @@
 //! The command line: built with clap's builder, because each rule system
-//! declares its own options as data and `resolve` and `duel` grow one
+//! declares its own options as data and `resolve` and `battle` grow one
 //! subcommand per registered system.
 
 use broadside_core::{OptionKind, OptionSpec, OptionValue, Options, Ruleset};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
-/// Default number of trials for `duel` and `compare` (also the flag's default below).
+/// Default number of trials for `battle` and `compare` (also the flag's default below).
 pub const DEFAULT_TRIALS: u64 = 10_000;
-/// Default turn limit for `duel` and `compare`.
+/// Default turn limit for `battle` and `compare`.
 pub const DEFAULT_MAX_TURNS: u32 = 50;
 
 fn format_arg(formats: &'static [&'static str]) -> Arg {
@@ -35,13 +35,28 @@ fn seed_arg() -> Arg {
 }
 
 fn system_args(specs: &[OptionSpec]) -> Vec<Arg> {
+    prefixed_args("", specs, "")
+}
+
+/// Side options as flags: `--a-mines` and `--b-mines` for a side option
+/// `mines`.
+fn side_args(specs: &[OptionSpec]) -> Vec<Arg> {
+    let mut args = prefixed_args("a-", specs, "side A: ");
+    args.extend(prefixed_args("b-", specs, "side B: "));
+    args
+}
+
+fn prefixed_args(prefix: &str, specs: &[OptionSpec], help: &str) -> Vec<Arg> {
     specs
         .iter()
         .map(|spec| {
-            let arg = Arg::new(spec.name)
-                .long(spec.name)
-                .help(spec.help)
-                .required(spec.required);
+            let name = format!("{prefix}{}", spec.name);
+            let arg = Arg::new(name.clone())
+                .long(name)
+                .help(format!("{help}{}", spec.help))
+                // A side's set-up is never required: a side may take the
+                // system's default.
+                .required(spec.required && prefix.is_empty());
             match spec.kind {
                 OptionKind::Flag => arg.action(ArgAction::SetTrue),
                 OptionKind::Number { min, max } => arg
@@ -59,21 +74,32 @@ fn system_args(specs: &[OptionSpec]) -> Vec<Arg> {
 
 /// The system options given on the command line.
 pub fn system_options(matches: &ArgMatches, specs: &[OptionSpec]) -> Options {
+    prefixed_options(matches, "", specs)
+}
+
+/// One side's set-up given on the command line (`--a-mines 2`), by the
+/// side option's own name (`mines`).
+pub fn side_options(matches: &ArgMatches, prefix: &str, specs: &[OptionSpec]) -> Options {
+    prefixed_options(matches, prefix, specs)
+}
+
+fn prefixed_options(matches: &ArgMatches, prefix: &str, specs: &[OptionSpec]) -> Options {
     let mut options = Options::new();
     for spec in specs {
+        let id = format!("{prefix}{}", spec.name);
         match spec.kind {
             OptionKind::Flag => {
-                if matches.get_flag(spec.name) {
+                if matches.get_flag(&id) {
                     options.set(spec.name, OptionValue::Flag);
                 }
             }
             OptionKind::Number { .. } => {
-                if let Some(&n) = matches.get_one::<i64>(spec.name) {
+                if let Some(&n) = matches.get_one::<i64>(&id) {
                     options.set(spec.name, OptionValue::Number(n));
                 }
             }
             OptionKind::Choice(_) | OptionKind::Text => {
-                if let Some(text) = matches.get_one::<String>(spec.name) {
+                if let Some(text) = matches.get_one::<String>(&id) {
                     options.set(spec.name, OptionValue::Text(text.clone()));
                 }
             }
@@ -82,13 +108,14 @@ pub fn system_options(matches: &ArgMatches, specs: &[OptionSpec]) -> Options {
     options
 }
 
-/// The whole command, with one `resolve` and `duel` subcommand per system.
+/// The whole command, with one `resolve` and `battle` subcommand per system.
 pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
     let mut resolve = Command::new("resolve")
         .about("Resolve one attack exactly as the rulebook does, every roll shown")
         .subcommand_required(true);
-    let mut duel = Command::new("duel")
-        .about("Play a duel between two ships many times and report the odds")
+    let mut battle = Command::new("battle")
+        .visible_alias("duel")
+        .about("Play a battle between two fleets many times and report the odds")
         .subcommand_required(true);
     let system_ids: Vec<&'static str> = systems.iter().map(|s| s.id()).collect();
     for system in systems {
@@ -128,22 +155,30 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .arg(format_arg(&["text", "json"]))
                 .arg(rules_arg()),
         );
-        duel = duel.subcommand(
+        battle = battle.subcommand(
             Command::new(system.id())
                 .about(system.title())
                 .arg(
                     Arg::new("a")
-                        .value_name("A")
-                        .required(true)
-                        .help("side A's ship"),
+                        .value_name("SIDE-A")
+                        .required_unless_present("scenario")
+                        .help("side A: ship ids separated by commas, each with an optional count (3xfrigate,destroyer)"),
                 )
                 .arg(
                     Arg::new("b")
-                        .value_name("B")
-                        .required(true)
-                        .help("side B's ship"),
+                        .value_name("SIDE-B")
+                        .required_unless_present("scenario")
+                        .help("side B, written as side A"),
                 )
-                .args(system_args(system.duel_options()))
+                .arg(
+                    Arg::new("scenario")
+                        .long("scenario")
+                        .value_name("FILE")
+                        .conflicts_with_all(["a", "b"])
+                        .help("take the sides and set-up from this system's section of a scenario file"),
+                )
+                .args(system_args(system.battle_options()))
+                .args(side_args(system.side_options()))
                 .arg(trials_arg())
                 .arg(seed_arg())
                 .arg(max_turns_arg())
@@ -194,10 +229,10 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .arg(rules_arg()),
         )
         .subcommand(resolve)
-        .subcommand(duel)
+        .subcommand(battle)
         .subcommand(
             Command::new("compare")
-                .about("Play one engagement under every system and print a row for each")
+                .about("Play one battle under every system and print a row for each")
                 .arg(
                     Arg::new("scenario")
                         .value_name("SCENARIO")

@@ -1,22 +1,21 @@
 //! What each subcommand does: load, run, render. Rendering is text, JSON or
 //! CSV of the same data.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
 use broadside_core::dice::GENERATOR;
 use broadside_core::montecarlo::{Outcomes, Proportion, Summary};
 use broadside_core::{
-    DuelRequest, EventLog, OptionKind, OptionValue, Options, ResolveRequest, Ruleset, ScriptedDice,
-    SeededDice, SourceFile, TableView,
+    BattleRequest, EventLog, Loss, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
+    Side, SourceFile, TableView,
 };
 use clap::ArgMatches;
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::{Value, json};
 
 use crate::cli::{self, system_options};
-use crate::{Failure, data_failure, registry};
+use crate::{Failure, data_failure, registry, scenario};
 
 type Out<'a> = &'a mut dyn Write;
 
@@ -36,11 +35,11 @@ pub fn run(
                 .ok_or_else(|| Failure::Input("resolve needs a system".into()))?;
             resolve_command(id, m, out)
         }
-        Some(("duel", m)) => {
+        Some(("battle", m)) => {
             let (id, m) = m
                 .subcommand()
-                .ok_or_else(|| Failure::Input("duel needs a system".into()))?;
-            duel_command(id, m, out)
+                .ok_or_else(|| Failure::Input("battle needs a system".into()))?;
+            battle_command(id, m, out)
         }
         Some(("compare", m)) => compare_command(m, out),
         _ => Err(Failure::Internal("no command".into())),
@@ -319,21 +318,68 @@ fn resolve_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure
     Ok(())
 }
 
-fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let system = load(id, m)?;
-    let options = system_options(m, system.duel_options());
-    options.validate(system.duel_options())?;
-    let request = DuelRequest {
-        a: m.get_one::<String>("a").cloned().unwrap_or_default(),
-        b: m.get_one::<String>("b").cloned().unwrap_or_default(),
-        max_turns: m
-            .get_one::<u32>("max-turns")
-            .copied()
-            .unwrap_or(cli::DEFAULT_MAX_TURNS),
-        options,
+    let max_turns = m
+        .get_one::<u32>("max-turns")
+        .copied()
+        .unwrap_or(cli::DEFAULT_MAX_TURNS);
+    let mut options = system_options(m, system.battle_options());
+    let mut side_options = [
+        cli::side_options(m, "a-", system.side_options()),
+        cli::side_options(m, "b-", system.side_options()),
+    ];
+    let request = match m.get_one::<String>("scenario") {
+        Some(path) => {
+            let text = read_scenario(path)?;
+            let source = scenario::Source {
+                origin: &format!("scenario {path}"),
+                text: &text,
+            };
+            let scenario = scenario::read(&source, std::slice::from_ref(&system), max_turns)
+                .map_err(|problems| scenario_failure(&source, &problems))?;
+            let Some(battle) = scenario.battles.into_iter().next() else {
+                return Err(Failure::Input(format!(
+                    "{}: has no [systems.{id}] section",
+                    source.origin
+                )));
+            };
+            // Options given on the command line add to the scenario's, or
+            // replace them.
+            let mut request = battle.request;
+            for (name, value) in options.iter() {
+                request.options.set(name, value.clone());
+            }
+            for (side, given) in side_options.iter().enumerate() {
+                for (name, value) in given.iter() {
+                    request.side_options[side].set(name, value.clone());
+                }
+            }
+            request
+        }
+        None => {
+            let side = |key: &str| -> Result<Vec<String>, Failure> {
+                let text = m.get_one::<String>(key).map_or("", String::as_str);
+                broadside_core::parse_side(text).map_err(|e| {
+                    Failure::Input(format!("side {}: {}", key.to_uppercase(), side_message(e)))
+                })
+            };
+            BattleRequest {
+                sides: [side("a")?, side("b")?],
+                max_turns,
+                options: std::mem::take(&mut options),
+                side_options: std::mem::take(&mut side_options),
+            }
+        }
     };
+    request.options.validate(system.battle_options())?;
+    for side in &request.side_options {
+        side.validate(system.side_options())?;
+    }
     let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
-    let engagement = system.prepare_duel(&request)?;
+    let engagement = system.prepare_battle(&request)?;
+    let roster = engagement.roster();
+    let (label_a, label_b) = (roster.label(Side::A), roster.label(Side::B));
     if let Some(&trial) = m.get_one::<u64>("replay") {
         let trials = m
             .get_one::<u64>("trials")
@@ -355,14 +401,14 @@ fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
         if format(m) == "json" {
             return json_line(
                 out,
-                &json!({"system": id, "a": request.a, "b": request.b, "seed": seed, "generator": GENERATOR,
-                        "trial": trial, "outcome": to_json(&outcome)?, "events": to_json(&log.events)?}),
+                &json!({"system": id, "a": label_a, "b": label_b, "ships": to_json(roster.ships())?,
+                        "seed": seed, "generator": GENERATOR, "trial": trial,
+                        "outcome": to_json(&outcome)?, "events": to_json(&log.events)?}),
             );
         }
         writeln!(
             out,
-            "{id} duel {} (A) against {} (B), seed {seed} ({GENERATOR}), trial {trial}",
-            request.a, request.b
+            "{id} battle {label_a} (A) against {label_b} (B), seed {seed} ({GENERATOR}), trial {trial}"
         )?;
         for event in &log.events {
             writeln!(out, "{event}")?;
@@ -373,6 +419,21 @@ fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
             verdict_text(&outcome.verdict),
             outcome.turns
         )?;
+        for (i, fate) in outcome.ships.iter().enumerate() {
+            let state = match fate.loss {
+                Some(Loss::Destroyed) => "destroyed",
+                Some(Loss::BrokenApart) => "broken apart",
+                Some(Loss::Disarmed) => "disarmed",
+                None => "in the fight",
+            };
+            writeln!(
+                out,
+                "  {}: {state}, hull {} of {}",
+                roster.name(i),
+                fate.hull.0.max(0),
+                fate.hull.1
+            )?;
+        }
         return Ok(());
     }
     let trials = m
@@ -380,10 +441,10 @@ fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
         .copied()
         .unwrap_or(cli::DEFAULT_TRIALS);
     let summary = run_with_progress(&*engagement, seed, trials)?;
-    let row = DuelRow {
+    let row = BattleRow {
         system: id.to_owned(),
-        a: request.a.clone(),
-        b: request.b.clone(),
+        a: label_a,
+        b: label_b,
         summary,
     };
     match format(m) {
@@ -394,16 +455,42 @@ fn duel_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
             value["max_turns"] = json!(request.max_turns);
             json_line(out, &value)
         }
-        "csv" => DuelRow::write_csv(std::slice::from_ref(&row), seed, out),
+        "csv" => BattleRow::write_csv(std::slice::from_ref(&row), seed, out),
         _ => {
             writeln!(
                 out,
-                "{id} duel: {} (A) against {} (B), {trials} trials, seed {seed} ({GENERATOR}), at most {} turns",
-                request.a, request.b, request.max_turns
+                "{id} battle: {} (A) against {} (B), {trials} trials, seed {seed} ({GENERATOR}), at most {} turns",
+                row.a, row.b, request.max_turns
             )?;
             row.write_text(out)
         }
     }
+}
+
+/// A side error's message without the option name a flag would carry.
+fn side_message(e: ResolveError) -> String {
+    match e {
+        ResolveError::BadOption { message, .. } => message,
+        other => other.to_string(),
+    }
+}
+
+fn read_scenario(path: &str) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::Input(format!("cannot read scenario {path}: {e}")))
+}
+
+/// Every problem of a scenario, one per line.
+fn scenario_failure(source: &scenario::Source<'_>, problems: &[String]) -> Failure {
+    if let [one] = problems {
+        return Failure::Input(crate::one_line(one));
+    }
+    let mut text = format!("{} has {} problems:", source.origin, problems.len());
+    for problem in problems {
+        text.push_str("\n  ");
+        text.push_str(&crate::one_line(problem));
+    }
+    Failure::Input(text)
 }
 
 fn verdict_text(verdict: &broadside_core::Verdict) -> String {
@@ -427,19 +514,20 @@ fn run_with_progress(
     let bar = indicatif::ProgressBar::new(trials);
     let tally = broadside_core::run_trials(engagement, seed, trials, &|n| bar.inc(n))?;
     bar.finish_and_clear();
-    Ok(tally.summary())
+    Ok(tally.summary(engagement.roster()))
 }
 
-/// One duel's figures, as `duel` prints them and as a row of `compare`.
-struct DuelRow {
+/// One battle's figures, as `battle` prints them and as a row of `compare`.
+/// `a` and `b` are the sides as written (`3xfrigate,destroyer`).
+struct BattleRow {
     system: String,
     a: String,
     b: String,
     summary: Summary,
 }
 
-impl DuelRow {
-    const CSV_HEADER: [&'static str; 18] = [
+impl BattleRow {
+    const CSV_HEADER: [&'static str; 22] = [
         "system",
         "a",
         "b",
@@ -458,6 +546,10 @@ impl DuelRow {
         "mean_turns",
         "median_turns",
         "winner_hull_left_pct",
+        "ships_lost_a",
+        "ships_lost_b",
+        "mean_hull_left_a",
+        "mean_hull_left_b",
     ];
 
     fn json(&self) -> Result<Value, Failure> {
@@ -471,10 +563,16 @@ impl DuelRow {
             "turns_to_decision": to_json(&s.turns_to_decision)?,
             "winner_hull_left_pct": s.winner_hull_left_pct.map(round2),
             "losses": {"a": to_json(&s.losses_a)?, "b": to_json(&s.losses_b)?},
+            "ships_lost": to_json(&s.ships_lost)?,
+            "mean_hull_left": s.hull_by_ship.iter().map(|h| json!({
+                "side": h.side, "id": h.id, "ships": h.ships,
+                "hull": round2(h.mean_hull_left),
+                "pct": h.mean_hull_left_pct.map(round2),
+            })).collect::<Vec<_>>(),
         }))
     }
 
-    /// The row's fields, in the order of [`DuelRow::CSV_HEADER`].
+    /// The row's fields, in the order of [`BattleRow::CSV_HEADER`].
     fn csv_record(&self, seed: u64) -> Vec<String> {
         let s = &self.summary;
         let o = &s.outcomes;
@@ -497,12 +595,27 @@ impl DuelRow {
             s.winner_hull_left_pct
                 .map_or_else(String::new, |h| format!("{h:.1}")),
         );
+        // Lists go in one field each, `;`-separated, so every row has the
+        // same columns whatever the fleets' sizes.
+        for side in Side::BOTH {
+            let counts: Vec<String> = s.ships_lost.of(side).iter().map(u64::to_string).collect();
+            record.push(counts.join(";"));
+        }
+        for side in Side::BOTH {
+            let hulls: Vec<String> = s
+                .hull_by_ship
+                .iter()
+                .filter(|h| h.side == side)
+                .map(|h| format!("{}={:.2}", h.id, h.mean_hull_left))
+                .collect();
+            record.push(hulls.join(";"));
+        }
         record
     }
 
-    /// Writes a header and one row per duel; the csv writer quotes any field
+    /// Writes a header and one row per battle; the csv writer quotes any field
     /// that needs it (an id holding a comma, a quote or a line break).
-    fn write_csv(rows: &[DuelRow], seed: u64, out: Out<'_>) -> Result<(), Failure> {
+    fn write_csv(rows: &[BattleRow], seed: u64, out: Out<'_>) -> Result<(), Failure> {
         let mut writer = csv::WriterBuilder::new()
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());
@@ -559,6 +672,36 @@ impl DuelRow {
                 l.destroyed, l.broken_apart, l.disarmed
             )?;
         }
+        let most = s.ships_lost.a.len().max(s.ships_lost.b.len());
+        let mut headers = vec!["ships lost".to_owned()];
+        headers.extend((0..most).map(|k| k.to_string()));
+        headers.push("mean".into());
+        let mut lost = Table::new();
+        lost.load_preset(UTF8_FULL_CONDENSED).set_header(headers);
+        for side in Side::BOTH {
+            let counts = s.ships_lost.of(side);
+            let mut cells = vec![format!("side {side}")];
+            cells.extend((0..most).map(|k| match counts.get(k) {
+                Some(&n) => format!("{:.3}", Proportion::of(n, s.trials).p),
+                None => String::new(),
+            }));
+            cells.push(format!("{:.2}", s.ships_lost.mean(side)));
+            lost.add_row(cells);
+        }
+        writeln!(out, "share of trials in which a side lost k ships:")?;
+        writeln!(out, "{lost}")?;
+        let mut hulls = text_table(&["side", "ship", "ships", "mean hull left", "% of start"]);
+        for h in &s.hull_by_ship {
+            hulls.add_row(vec![
+                h.side.to_string(),
+                h.id.clone(),
+                h.ships.to_string(),
+                format!("{:.1}", h.mean_hull_left),
+                h.mean_hull_left_pct
+                    .map_or_else(|| "-".into(), |p| format!("{p:.0}%")),
+            ]);
+        }
+        writeln!(out, "{hulls}")?;
         Ok(())
     }
 }
@@ -586,61 +729,14 @@ fn outcomes_json(o: &Outcomes) -> Value {
     })
 }
 
-/// The built-in default scenario.
-const DEFAULT_SCENARIO: &str = include_str!("../../../rulesets/scenarios/default.toml");
-
-/// A comparison scenario: per system, the two ships and that system's duel
-/// options (such as the starting range).
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Scenario {
-    name: String,
-    #[serde(default)]
-    description: String,
-    systems: BTreeMap<String, ScenarioEntry>,
-}
-
-#[derive(Debug, serde::Deserialize)]
-struct ScenarioEntry {
-    a: String,
-    b: String,
-    #[serde(flatten)]
-    options: BTreeMap<String, toml::Value>,
-}
-
 fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let (origin, text) = match m.get_one::<String>("scenario") {
         None => (
             "the built-in default scenario".to_owned(),
-            DEFAULT_SCENARIO.to_owned(),
+            scenario::DEFAULT.to_owned(),
         ),
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| Failure::Input(format!("cannot read scenario {path}: {e}")))?;
-            (format!("scenario {path}"), text)
-        }
+        Some(path) => (format!("scenario {path}"), read_scenario(path)?),
     };
-    let scenario: Scenario = toml::from_str(&text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|span| format!("line {}: ", broadside_core::line_at(&text, span.start)))
-            .unwrap_or_default();
-        Failure::Input(format!("{origin}: {line}{}", e.message().trim()))
-    })?;
-    if scenario.systems.is_empty() {
-        return Err(Failure::Input(format!(
-            "{origin}: names no system to run: add a [systems.<id>] section (known: {})",
-            registry::known()
-        )));
-    }
-    for system in scenario.systems.keys() {
-        if registry::find(system).is_none() {
-            return Err(Failure::Input(format!(
-                "{origin}: systems.{system}: unknown system (known: {})",
-                registry::known()
-            )));
-        }
-    }
     let trials = m
         .get_one::<u64>("trials")
         .copied()
@@ -650,66 +746,30 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
         .copied()
         .unwrap_or(cli::DEFAULT_MAX_TURNS);
     let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
+    let systems = registry::RULESETS
+        .iter()
+        .map(|registration| {
+            registration
+                .load_embedded()
+                .map_err(|e| data_failure(&format!("the built-in {} data", registration.id), &e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let source = scenario::Source {
+        origin: &origin,
+        text: &text,
+    };
+    // Every system's battle is read and set up before any is played, so a
+    // mistake in the last section is reported before minutes of trials.
+    let scenario = scenario::read(&source, &systems, max_turns)
+        .map_err(|problems| scenario_failure(&source, &problems))?;
     let mut rows = Vec::new();
-    for registration in registry::RULESETS {
-        let Some(entry) = scenario.systems.get(registration.id) else {
-            continue;
-        };
-        let system = registration
-            .load_embedded()
-            .map_err(|e| data_failure(&format!("the built-in {} data", registration.id), &e))?;
-        let mut options = Options::new();
-        for (key, value) in &entry.options {
-            // A value must have the type its option takes, as on the command
-            // line: `start-range = false` or `start-range = "12"` is an error,
-            // not a default or a number read out of a string.
-            let kind = system
-                .duel_options()
-                .iter()
-                .find(|spec| spec.name == key)
-                .map(|spec| spec.kind);
-            let value = match (kind, value) {
-                (Some(OptionKind::Flag), toml::Value::Boolean(true)) => OptionValue::Flag,
-                (Some(OptionKind::Flag), toml::Value::Boolean(false)) => continue,
-                (Some(OptionKind::Number { .. }), toml::Value::Integer(n)) => {
-                    OptionValue::Number(*n)
-                }
-                (Some(OptionKind::Choice(_) | OptionKind::Text), toml::Value::String(s)) => {
-                    OptionValue::Text(s.clone())
-                }
-                // Left for validation, which names the system's options.
-                (None, _) => OptionValue::Flag,
-                (Some(kind), other) => {
-                    let wanted = match kind {
-                        OptionKind::Flag => "true or false",
-                        OptionKind::Number { .. } => "a whole number",
-                        OptionKind::Choice(_) | OptionKind::Text => "a quoted name",
-                    };
-                    return Err(Failure::Input(format!(
-                        "{origin}: systems.{}.{key}: {other} is not {wanted}",
-                        registration.id
-                    )));
-                }
-            };
-            options.set(key, value);
-        }
-        options
-            .validate(system.duel_options())
-            .map_err(|e| Failure::Input(format!("{origin}: systems.{}: {e}", registration.id)))?;
-        let request = DuelRequest {
-            a: entry.a.clone(),
-            b: entry.b.clone(),
-            max_turns,
-            options,
-        };
-        let engagement = system
-            .prepare_duel(&request)
-            .map_err(|e| Failure::Input(format!("{origin}: systems.{}: {e}", registration.id)))?;
-        let summary = run_with_progress(&*engagement, seed, trials)?;
-        rows.push(DuelRow {
-            system: registration.id.to_owned(),
-            a: entry.a.clone(),
-            b: entry.b.clone(),
+    for battle in &scenario.battles {
+        let summary = run_with_progress(&*battle.engagement, seed, trials)?;
+        let roster = battle.engagement.roster();
+        rows.push(BattleRow {
+            system: battle.system.to_owned(),
+            a: roster.label(Side::A),
+            b: roster.label(Side::B),
             summary,
         });
     }
@@ -717,7 +777,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
         "json" => {
             let rows = rows
                 .iter()
-                .map(DuelRow::json)
+                .map(BattleRow::json)
                 .collect::<Result<Vec<_>, _>>()?;
             json_line(
                 out,
@@ -725,7 +785,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                         "seed": seed, "generator": GENERATOR, "max_turns": max_turns, "rows": rows}),
             )
         }
-        "csv" => DuelRow::write_csv(&rows, seed, out),
+        "csv" => BattleRow::write_csv(&rows, seed, out),
         _ => {
             writeln!(
                 out,
@@ -746,6 +806,8 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                 "P(escaped)",
                 "median turns",
                 "winner hull left",
+                "A ships lost",
+                "B ships lost",
             ]);
             for row in &rows {
                 let s = &row.summary;
@@ -764,6 +826,8 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                         .map_or_else(|| "-".into(), |t| t.median.to_string()),
                     s.winner_hull_left_pct
                         .map_or_else(|| "-".into(), |h| format!("{h:.0}%")),
+                    format!("{:.2}", s.ships_lost.mean(Side::A)),
+                    format!("{:.2}", s.ships_lost.mean(Side::B)),
                 ]);
             }
             writeln!(out, "{table}")?;

@@ -6,6 +6,7 @@
 mod cli;
 mod commands;
 mod registry;
+mod scenario;
 
 use std::io::Write;
 use std::process::ExitCode;

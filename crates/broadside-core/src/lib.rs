@@ -9,6 +9,7 @@
 pub mod dice;
 pub mod error;
 pub mod event;
+pub mod fleet;
 pub mod hex;
 pub mod montecarlo;
 pub mod rules;
@@ -17,11 +18,13 @@ pub mod ruleset;
 pub use dice::{Check, Dice, DiceError, DiceExpr, Die, Pool, ScriptedDice, SeededDice};
 pub use error::{DataError, DataErrors, DataProblems, ResolveError, line_at};
 pub use event::{Event, EventLog, EventSink, NullSink};
+pub use fleet::{MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup};
 pub use montecarlo::{
-    Engagement, Loss, ShipFate, Summary, Tally, TrialOutcome, play_trial, run_trials,
+    Engagement, Loss, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome, play_trial,
+    run_trials,
 };
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
 pub use ruleset::{
-    DuelRequest, OptionKind, OptionSpec, OptionValue, Options, Registration, ResolveRequest,
+    BattleRequest, OptionKind, OptionSpec, OptionValue, Options, Registration, ResolveRequest,
     Ruleset, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
 };

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use crate::dice::{Dice, SeededDice};
 use crate::error::ResolveError;
 use crate::event::{EventSink, NullSink};
+use crate::fleet::Roster;
 use crate::rules::{Side, Verdict};
 
 /// How a ship was lost.
@@ -45,12 +46,12 @@ pub struct TrialOutcome {
     /// The winning side's hull left and original, summed over its ships;
     /// `None` when there is no winner.
     pub winner_hull: Option<(i32, i32)>,
-    /// Ships lost by each side, by cause: `(side, loss)` once per ship.
-    pub losses: Vec<(Side, Loss)>,
+    /// What became of every ship, in roster order.
+    pub ships: Vec<ShipFate>,
 }
 
 /// What became of one ship by the end of a trial.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ShipFate {
     /// Its side.
     pub side: Side,
@@ -61,39 +62,45 @@ pub struct ShipFate {
 }
 
 impl TrialOutcome {
-    /// A trial's outcome from its verdict and every ship's fate: the ships
-    /// lost, and the winner's hull left and original summed over its ships.
-    pub fn from_fates(
-        verdict: Verdict,
-        turns: u32,
-        fates: impl IntoIterator<Item = ShipFate>,
-    ) -> TrialOutcome {
-        let mut losses = Vec::new();
-        let mut winner_hull = (0, 0);
-        for fate in fates {
-            if let Some(loss) = fate.loss {
-                losses.push((fate.side, loss));
-            }
-            if verdict == Verdict::Winner(fate.side) {
-                winner_hull.0 += fate.hull.0.max(0);
-                winner_hull.1 += fate.hull.1;
-            }
-        }
-        let winner_hull = matches!(verdict, Verdict::Winner(_)).then_some(winner_hull);
+    /// A trial's outcome from its verdict and every ship's fate (in roster
+    /// order), with the winner's hull left and original summed over its ships.
+    pub fn from_fates(verdict: Verdict, turns: u32, ships: Vec<ShipFate>) -> TrialOutcome {
+        let winner_hull = match verdict {
+            Verdict::Winner(side) => Some(
+                ships
+                    .iter()
+                    .filter(|fate| fate.side == side)
+                    .fold((0, 0), |(left, original), fate| {
+                        (left + fate.hull.0.max(0), original + fate.hull.1)
+                    }),
+            ),
+            _ => None,
+        };
         TrialOutcome {
             verdict,
             turns,
             winner_hull,
-            losses,
+            ships,
         }
+    }
+
+    /// How many ships a side lost.
+    pub fn lost(&self, side: Side) -> usize {
+        self.ships
+            .iter()
+            .filter(|fate| fate.side == side && fate.loss.is_some())
+            .count()
     }
 }
 
-/// A duel set up once and played any number of times.
+/// A battle set up once and played any number of times.
+///
+/// Systems usually get this through [`crate::Setup`].
 ///
 /// # Contract for implementors
 /// `play` starts from the same initial state every call and draws every
-/// random number from `dice`, so the same dice give the same trial.
+/// random number from `dice`, so the same dice give the same trial; its
+/// outcome has one fate per ship of [`Engagement::roster`], in that order.
 pub trait Engagement: Send + Sync {
     /// Plays one trial from the start.
     fn play(
@@ -101,6 +108,9 @@ pub trait Engagement: Send + Sync {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<TrialOutcome, ResolveError>;
+
+    /// The ships of both sides.
+    fn roster(&self) -> &Roster;
 }
 
 /// Counts accumulated over trials. Merging is addition, so any split of the
@@ -119,6 +129,32 @@ pub struct Tally {
     winner_hull_left: i64,
     winner_hull_original: i64,
     losses: [[u64; Loss::ALL.len()]; 2],
+    /// `ships_lost[side][k]`: trials in which the side lost exactly k ships.
+    ships_lost: [Vec<u64>; 2],
+    /// Per ship, in roster order: hull left (at least 0) summed over trials.
+    hull_left: Vec<i64>,
+    /// Per ship, in roster order: hull at the start summed over trials.
+    hull_original: Vec<i64>,
+}
+
+/// Adds `theirs` into `mine` element by element, growing `mine` as needed.
+fn add_counts(mine: &mut Vec<i64>, theirs: &[i64]) {
+    if mine.len() < theirs.len() {
+        mine.resize(theirs.len(), 0);
+    }
+    for (m, t) in mine.iter_mut().zip(theirs) {
+        *m += t;
+    }
+}
+
+/// [`add_counts`] for counts of trials.
+fn add_trials(mine: &mut Vec<u64>, theirs: &[u64]) {
+    if mine.len() < theirs.len() {
+        mine.resize(theirs.len(), 0);
+    }
+    for (m, t) in mine.iter_mut().zip(theirs) {
+        *m += t;
+    }
 }
 
 impl Tally {
@@ -162,8 +198,25 @@ impl Tally {
             self.winner_hull_left += i64::from(left);
             self.winner_hull_original += i64::from(original);
         }
-        for &(side, loss) in &outcome.losses {
-            self.losses[side.index()][loss.index()] += 1;
+        let mut lost = [0usize; 2];
+        if self.hull_left.len() < outcome.ships.len() {
+            self.hull_left.resize(outcome.ships.len(), 0);
+            self.hull_original.resize(outcome.ships.len(), 0);
+        }
+        for (i, fate) in outcome.ships.iter().enumerate() {
+            if let Some(loss) = fate.loss {
+                self.losses[fate.side.index()][loss.index()] += 1;
+                lost[fate.side.index()] += 1;
+            }
+            self.hull_left[i] += i64::from(fate.hull.0.max(0));
+            self.hull_original[i] += i64::from(fate.hull.1);
+        }
+        for (side, k) in lost.into_iter().enumerate() {
+            let counts = &mut self.ships_lost[side];
+            if counts.len() <= k {
+                counts.resize(k + 1, 0);
+            }
+            counts[k] += 1;
         }
     }
 
@@ -176,29 +229,22 @@ impl Tally {
         self.a_escapes += other.a_escapes;
         self.b_escapes += other.b_escapes;
         self.undecided += other.undecided;
-        if self.turns_to_decision.len() < other.turns_to_decision.len() {
-            self.turns_to_decision
-                .resize(other.turns_to_decision.len(), 0);
-        }
-        for (mine, theirs) in self
-            .turns_to_decision
-            .iter_mut()
-            .zip(&other.turns_to_decision)
-        {
-            *mine += theirs;
-        }
+        add_trials(&mut self.turns_to_decision, &other.turns_to_decision);
         self.winner_hull_left += other.winner_hull_left;
         self.winner_hull_original += other.winner_hull_original;
         for side in 0..2 {
             for kind in 0..Loss::ALL.len() {
                 self.losses[side][kind] += other.losses[side][kind];
             }
+            add_trials(&mut self.ships_lost[side], &other.ships_lost[side]);
         }
+        add_counts(&mut self.hull_left, &other.hull_left);
+        add_counts(&mut self.hull_original, &other.hull_original);
         self
     }
 
-    /// The figures a report shows.
-    pub fn summary(&self) -> Summary {
+    /// The figures a report shows, for the ships of `roster`.
+    pub fn summary(&self, roster: &Roster) -> Summary {
         let n = self.trials;
         let decided: u64 = self.turns_to_decision.iter().sum();
         let turns = if decided == 0 {
@@ -238,7 +284,58 @@ impl Tally {
             winner_hull_left_pct,
             losses_a: losses(Side::A),
             losses_b: losses(Side::B),
+            ships_lost: ShipsLost {
+                a: self.ships_lost_of(Side::A, roster),
+                b: self.ships_lost_of(Side::B, roster),
+            },
+            hull_by_ship: self.hull_by_ship(roster),
         }
+    }
+
+    /// `[n0, n1, ...]` up to the side's size: trials in which the side lost
+    /// exactly k ships. Sums to the trials.
+    fn ships_lost_of(&self, side: Side, roster: &Roster) -> Vec<u64> {
+        let mut counts = self.ships_lost[side.index()].clone();
+        let size = roster.side_len(side) + 1;
+        if counts.len() < size {
+            counts.resize(size, 0);
+        }
+        counts
+    }
+
+    /// Mean hull left per ship id and side, ids in roster order.
+    fn hull_by_ship(&self, roster: &Roster) -> Vec<ShipHull> {
+        let mut rows: Vec<ShipHull> = Vec::new();
+        let mut sums: Vec<(i64, i64)> = Vec::new();
+        for (i, ship) in roster.ships().iter().enumerate() {
+            let left = self.hull_left.get(i).copied().unwrap_or(0);
+            let original = self.hull_original.get(i).copied().unwrap_or(0);
+            let at = rows
+                .iter()
+                .position(|row| row.side == ship.side && row.id == ship.id);
+            let at = at.unwrap_or_else(|| {
+                rows.push(ShipHull {
+                    side: ship.side,
+                    id: ship.id.clone(),
+                    ships: 0,
+                    mean_hull_left: 0.0,
+                    mean_hull_left_pct: None,
+                });
+                sums.push((0, 0));
+                rows.len() - 1
+            });
+            rows[at].ships += 1;
+            sums[at].0 += left;
+            sums[at].1 += original;
+        }
+        for (row, (left, original)) in rows.iter_mut().zip(sums) {
+            let samples = self.trials * row.ships as u64;
+            if samples > 0 {
+                row.mean_hull_left = left as f64 / samples as f64;
+            }
+            row.mean_hull_left_pct = (original > 0).then(|| 100.0 * left as f64 / original as f64);
+        }
+        rows
     }
 
     /// The nearest-rank quantile `num/den` of turns to decision.
@@ -351,6 +448,58 @@ pub struct Summary {
     pub losses_a: LossCounts,
     /// Side B's ships lost.
     pub losses_b: LossCounts,
+    /// How many ships each side lost, as counts of trials.
+    pub ships_lost: ShipsLost,
+    /// Mean hull left of each ship id of each side, in roster order.
+    pub hull_by_ship: Vec<ShipHull>,
+}
+
+/// For each side, `[n0, n1, ...]`: `n_k` trials in which it lost exactly
+/// `k` ships. Each list has one entry more than the side has ships and sums
+/// to the trials.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShipsLost {
+    /// Side A.
+    pub a: Vec<u64>,
+    /// Side B.
+    pub b: Vec<u64>,
+}
+
+impl ShipsLost {
+    /// A side's list.
+    pub fn of(&self, side: Side) -> &[u64] {
+        match side {
+            Side::A => &self.a,
+            Side::B => &self.b,
+        }
+    }
+
+    /// A side's mean ships lost per trial.
+    pub fn mean(&self, side: Side) -> f64 {
+        let counts = self.of(side);
+        let trials: u64 = counts.iter().sum();
+        if trials == 0 {
+            return 0.0;
+        }
+        let ships: u64 = counts.iter().enumerate().map(|(k, n)| k as u64 * n).sum();
+        ships as f64 / trials as f64
+    }
+}
+
+/// The hull one ship id of one side kept, over all trials.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShipHull {
+    /// The side.
+    pub side: Side,
+    /// The ship id.
+    pub id: String,
+    /// How many ships of the id the side fields.
+    pub ships: usize,
+    /// Hull left per ship at the end of a trial, a lost ship counting 0 (or
+    /// what its system leaves on a ship that is out of the fight).
+    pub mean_hull_left: f64,
+    /// The same as a percentage of the ships' hull at the start.
+    pub mean_hull_left_pct: Option<f64>,
 }
 
 /// Plays `trials` trials of an engagement on all cores.
@@ -397,8 +546,15 @@ mod tests {
     use super::*;
     use crate::dice::Die;
 
-    /// A toy engagement: A wins on a d6 of 4+, in d6 turns.
-    struct Coin;
+    /// A toy battle of two ships a side: A wins on a d6 of 4+, in d6 turns;
+    /// the loser loses its first ship, and its second too on a d6 of 6.
+    struct Coin(Roster);
+
+    fn coin() -> Coin {
+        let two = |id: &str| vec![id.to_owned(), id.to_owned()];
+        Coin(Roster::new(&two("scout"), &two("raider")))
+    }
+
     impl Engagement for Coin {
         fn play(
             &self,
@@ -411,19 +567,36 @@ mod tests {
                 Side::B
             };
             let turns = dice.roll(Die::D6)?;
-            Ok(TrialOutcome {
-                verdict: Verdict::Winner(winner),
+            let both = dice.roll(Die::D6)? == 6;
+            let ships = (0..4)
+                .map(|i| {
+                    let side = self.0.side(i);
+                    let first = i % 2 == 0;
+                    let lost = side != winner && (first || both);
+                    ShipFate {
+                        side,
+                        loss: lost.then_some(Loss::Destroyed),
+                        hull: (if lost { 0 } else { 5 }, 10),
+                    }
+                })
+                .collect();
+            Ok(TrialOutcome::from_fates(
+                Verdict::Winner(winner),
                 turns,
-                winner_hull: Some((5, 10)),
-                losses: vec![(winner.other(), Loss::Destroyed)],
-            })
+                ships,
+            ))
+        }
+
+        fn roster(&self) -> &Roster {
+            &self.0
         }
     }
 
     #[test]
     fn tally_does_not_depend_on_trial_order() {
+        let coin = coin();
         let outcomes: Vec<TrialOutcome> = (0..500)
-            .map(|i| play_trial(&Coin, 9, i, &mut NullSink).unwrap())
+            .map(|i| play_trial(&coin, 9, i, &mut NullSink).unwrap())
             .collect();
         let forward = outcomes.iter().fold(Tally::default(), |mut t, o| {
             t.add(o);
@@ -433,17 +606,32 @@ mod tests {
             t.add(o);
             t
         });
-        let parallel = run_trials(&Coin, 9, 500, &|_| {}).unwrap();
+        let parallel = run_trials(&coin, 9, 500, &|_| {}).unwrap();
         assert_eq!(forward, backward);
         assert_eq!(forward, parallel);
-        let summary = parallel.summary();
+        let summary = parallel.summary(&coin.0);
         assert_eq!(summary.trials, 500);
-        assert_eq!(
-            summary.outcomes.a_wins.count + summary.outcomes.b_wins.count,
-            500
-        );
-        assert_eq!(summary.losses_a.destroyed, summary.outcomes.b_wins.count);
+        let o = summary.outcomes;
+        assert_eq!(o.a_wins.count + o.b_wins.count, 500);
         assert_eq!(summary.winner_hull_left_pct, Some(50.0));
+        // Each side's list has one entry per possible number lost and sums to
+        // the trials; a side loses ships only in trials it loses.
+        for (side, wins_of_other) in [(Side::A, o.b_wins.count), (Side::B, o.a_wins.count)] {
+            let lost = summary.ships_lost.of(side);
+            assert_eq!(lost.len(), 3);
+            assert_eq!(lost.iter().sum::<u64>(), 500);
+            assert_eq!(lost[1] + lost[2], wins_of_other);
+        }
+        let lost_a = summary.ships_lost.of(Side::A);
+        assert_eq!(summary.losses_a.destroyed, lost_a[1] + 2 * lost_a[2]);
+        // Hull per id: a surviving ship keeps 5 of 10, a lost one 0.
+        let scouts = &summary.hull_by_ship[0];
+        assert_eq!(
+            (scouts.side, scouts.id.as_str(), scouts.ships),
+            (Side::A, "scout", 2)
+        );
+        let expected = 5.0 * (1000 - summary.losses_a.destroyed) as f64 / 1000.0;
+        assert!((scouts.mean_hull_left - expected).abs() < 1e-9);
     }
 
     #[test]
@@ -459,14 +647,13 @@ mod tests {
     fn quartiles_are_nearest_rank() {
         let mut tally = Tally::default();
         for turns in [1, 2, 3, 4, 5, 6, 7, 8] {
-            tally.add(&TrialOutcome {
-                verdict: Verdict::Winner(Side::A),
+            tally.add(&TrialOutcome::from_fates(
+                Verdict::Winner(Side::A),
                 turns,
-                winner_hull: None,
-                losses: vec![],
-            });
+                vec![],
+            ));
         }
-        let t = tally.summary().turns_to_decision.unwrap();
+        let t = tally.summary(&Roster::default()).turns_to_decision.unwrap();
         assert_eq!((t.q1, t.median, t.q3), (2, 4, 6));
         assert!((t.mean - 4.5).abs() < 1e-9);
     }

@@ -11,7 +11,9 @@ use std::fmt;
 use crate::dice::Dice;
 use crate::error::{DataErrors, ResolveError};
 use crate::event::EventSink;
+use crate::fleet::{Roster, check_side_size};
 use crate::montecarlo::Engagement;
+use crate::rules::Side;
 
 /// What kind of value a system option takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,17 +185,69 @@ pub struct ResolveRequest {
     pub options: Options,
 }
 
-/// A request to set up a duel between two ships.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DuelRequest {
-    /// Side A's ship id.
-    pub a: String,
-    /// Side B's ship id.
-    pub b: String,
+/// A request to set up a battle between two sides of one or more ships.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BattleRequest {
+    /// Each side's ship ids, side A first, counts expanded
+    /// (`3xfrigate` is three `frigate`s).
+    pub sides: [Vec<String>; 2],
     /// Game turns after which the engagement is undecided.
     pub max_turns: u32,
-    /// The system's own options (`start-range`...).
+    /// The system's own options for the whole battle (`start-range`...).
     pub options: Options,
+    /// Each side's own set-up, checked against [`Ruleset::side_options`]
+    /// (formation, mines placed before play...).
+    pub side_options: [Options; 2],
+}
+
+impl BattleRequest {
+    /// One ship against one ship, with no set-up for either side.
+    pub fn duel(a: &str, b: &str, max_turns: u32, options: Options) -> BattleRequest {
+        BattleRequest {
+            sides: [vec![a.to_owned()], vec![b.to_owned()]],
+            max_turns,
+            options,
+            side_options: [Options::new(), Options::new()],
+        }
+    }
+
+    /// Two fleets, with no set-up for either side.
+    pub fn fleets(a: &[&str], b: &[&str], max_turns: u32, options: Options) -> BattleRequest {
+        let ids = |side: &[&str]| side.iter().map(|s| (*s).to_owned()).collect();
+        BattleRequest {
+            sides: [ids(a), ids(b)],
+            max_turns,
+            options,
+            side_options: [Options::new(), Options::new()],
+        }
+    }
+
+    /// A side's ship ids.
+    pub fn side(&self, side: Side) -> &[String] {
+        &self.sides[side.index()]
+    }
+
+    /// A side's own set-up.
+    pub fn side_options(&self, side: Side) -> &Options {
+        &self.side_options[side.index()]
+    }
+
+    /// The roster of both sides, with the names a log gives each ship.
+    pub fn roster(&self) -> Roster {
+        Roster::new(&self.sides[0], &self.sides[1])
+    }
+
+    /// Checks what every system needs: each side has 1 to [`crate::MAX_SIDE`]
+    /// ships, and the turn limit is at least 1.
+    pub fn check(&self) -> Result<(), ResolveError> {
+        for side in &self.sides {
+            check_side_size(side)?;
+        }
+        if self.max_turns == 0 {
+            return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
+        }
+        Ok(())
+    }
 }
 
 /// Something a system reports: serialisable as data and readable as text.
@@ -357,10 +411,16 @@ pub trait Ruleset: Send + Sync {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Box<dyn Sheet>, ResolveError>;
-    /// The options `duel` takes besides the two ships and the turn limit.
-    fn duel_options(&self) -> &'static [OptionSpec];
-    /// Sets up a duel once; the result plays any number of trials.
-    fn prepare_duel(&self, request: &DuelRequest) -> Result<Box<dyn Engagement>, ResolveError>;
+    /// The options `battle` takes besides the two sides and the turn limit.
+    fn battle_options(&self) -> &'static [OptionSpec];
+    /// The set-up each side may be given on its own (a formation, mines
+    /// placed before play); the command line prefixes them `a-` and `b-`.
+    fn side_options(&self) -> &'static [OptionSpec] {
+        &[]
+    }
+    /// Sets up a battle once; the result plays any number of trials. The ships
+    /// of the engagement's roster are side A's in the order named, then B's.
+    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError>;
 }
 
 impl fmt::Debug for dyn Ruleset + '_ {

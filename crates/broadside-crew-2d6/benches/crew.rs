@@ -9,7 +9,7 @@
 //! shows up.
 
 use broadside_core::{
-    AttackResolution, Dice, Die, DuelRequest, Engagement, EventSink, NullSink, OptionValue,
+    AttackResolution, BattleRequest, Dice, Die, Engagement, EventSink, NullSink, OptionValue,
     Options, ResolveRequest, Ruleset, SeededDice, Side,
 };
 use broadside_crew_2d6::model::Band;
@@ -140,11 +140,11 @@ mod duel {
 
     fn bench_duel(bencher: Bencher<'_, '_>, a: &str, b: &str) {
         let system = system();
-        let request = DuelRequest {
-            a: a.into(),
-            b: b.into(),
+        let request = BattleRequest {
+            sides: [vec![a.into()], vec![b.into()]],
             max_turns: 50,
             options: Options::new(),
+            ..Default::default()
         };
         let engagement = system.duel(&request).expect("both ships exist");
         let mut trial = 0u64;

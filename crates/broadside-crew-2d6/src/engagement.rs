@@ -11,8 +11,8 @@
 //! them.
 
 use broadside_core::{
-    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, ShipFate, Side,
-    TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Engagement, Event, EventSink, Loss, ResolveError, Roster, ShipFate,
+    Side, TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::Crew2d6;
@@ -1498,11 +1498,12 @@ impl TurnSequence for Sequence<'_> {
     }
 }
 
-/// A duel set up once and played many times.
+/// A battle set up once and played many times.
 #[derive(Debug, Clone)]
 pub struct Duel {
     system: Crew2d6,
     start: Battle,
+    roster: Roster,
     setup: Setup,
     max_turns: u32,
     tactics: DefaultTactics,
@@ -1517,15 +1518,7 @@ impl Duel {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(TrialOutcome, Battle), ResolveError> {
-        let mut battle = self.start.clone();
-        let sequence = Sequence {
-            system: &self.system,
-            setup: self.setup,
-        };
-        let (verdict, turns) =
-            broadside_core::play(&sequence, &mut battle, tactics, self.max_turns, dice, sink)?;
-        let outcome = outcome_of(&self.system, &battle, verdict, turns);
-        Ok((outcome, battle))
+        broadside_core::play_setup(self, tactics, dice, sink)
     }
 
     /// The battle at the start of every trial.
@@ -1539,35 +1532,56 @@ impl Duel {
     }
 }
 
-/// The trial outcome read from the final state.
-fn outcome_of(system: &Crew2d6, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
-    let rules = &system.rules;
-    let fates = Side::BOTH.map(|side| {
-        let ship = battle.ship(side);
-        ShipFate {
-            side,
-            loss: if ship.is_wrecked() {
-                Some(Loss::Destroyed)
-            } else if !ship.is_armed(rules) && !battle.side(side).jumped {
-                Some(Loss::Disarmed)
-            } else {
-                None
-            },
-            hull: (ship.hull, ship.class(rules).hull),
-        }
-    });
-    TrialOutcome::from_fates(verdict, turns, fates)
-}
+impl broadside_core::Setup for Duel {
+    type State = Battle;
+    type Tactics = dyn CrewTactics;
+    type Sequence<'a> = Sequence<'a>;
 
-impl Engagement for Duel {
-    fn play(
+    fn sequence(&self) -> Sequence<'_> {
+        Sequence {
+            system: &self.system,
+            setup: self.setup,
+        }
+    }
+
+    fn roster(&self) -> &Roster {
+        &self.roster
+    }
+
+    fn max_turns(&self) -> u32 {
+        self.max_turns
+    }
+
+    fn tactics(&self) -> [&(dyn CrewTactics + 'static); 2] {
+        [&self.tactics, &self.tactics]
+    }
+
+    fn begin(
         &self,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<TrialOutcome, ResolveError> {
-        let tactics: [&dyn CrewTactics; 2] = [&self.tactics, &self.tactics];
-        self.play_with(tactics, dice, sink)
-            .map(|(outcome, _)| outcome)
+        _dice: &mut dyn Dice,
+        _sink: &mut dyn EventSink,
+    ) -> Result<Battle, ResolveError> {
+        Ok(self.start.clone())
+    }
+
+    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
+        let rules = &self.system.rules;
+        Side::BOTH
+            .map(|side| {
+                let ship = battle.ship(side);
+                ShipFate {
+                    side,
+                    loss: if ship.is_wrecked() {
+                        Some(Loss::Destroyed)
+                    } else if !ship.is_armed(rules) && !battle.side(side).jumped {
+                        Some(Loss::Disarmed)
+                    } else {
+                        None
+                    },
+                    hull: (ship.hull, ship.class(rules).hull),
+                }
+            })
+            .to_vec()
     }
 }
 
@@ -1578,18 +1592,17 @@ pub const ENCOUNTERS: &[&str] = &["random", "near-object"];
 
 impl Crew2d6 {
     /// A duel between the two ships a request names.
-    pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
+    pub fn duel(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
+        request.check()?;
         let rules = &self.rules;
         let known = || rules.ships.iter().map(|s| s.id.as_str());
+        let [a, b] = one_a_side(request)?;
         let a = rules
-            .class_id(&request.a)
-            .ok_or_else(|| ResolveError::unknown("ship", &request.a, known()))?;
+            .class_id(a)
+            .ok_or_else(|| ResolveError::unknown("ship", a, known()))?;
         let b = rules
-            .class_id(&request.b)
-            .ok_or_else(|| ResolveError::unknown("ship", &request.b, known()))?;
-        if request.max_turns == 0 {
-            return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
-        }
+            .class_id(b)
+            .ok_or_else(|| ResolveError::unknown("ship", b, known()))?;
         let options = &request.options;
         let start_band = match options.text("start-band") {
             None => None,
@@ -1640,6 +1653,7 @@ impl Crew2d6 {
         Ok(Duel {
             system: self.clone(),
             start,
+            roster: request.roster(),
             setup: Setup {
                 start_band,
                 near_object,
@@ -1653,10 +1667,21 @@ impl Crew2d6 {
     }
 }
 
-/// Sets up a duel from a request.
+/// Sets up a battle from a request.
 pub(crate) fn prepare(
     system: &Crew2d6,
-    request: &DuelRequest,
+    request: &BattleRequest,
 ) -> Result<Box<dyn Engagement>, ResolveError> {
     Ok(Box::new(system.duel(request)?))
+}
+
+/// The one ship of each side, while battles of several ships a side are not
+/// yet played.
+fn one_a_side(request: &BattleRequest) -> Result<[&str; 2], ResolveError> {
+    match &request.sides {
+        [a, b] if a.len() == 1 && b.len() == 1 => Ok([&a[0], &b[0]]),
+        _ => Err(ResolveError::Refused(
+            "battles of several ships a side are not yet played in this system".into(),
+        )),
+    }
 }

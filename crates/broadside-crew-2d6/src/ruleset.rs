@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use broadside_core::{
-    AttackResolution, Dice, DuelRequest, Engagement, EventSink, OptionKind, OptionSpec,
+    AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, Side, TableRowView, TableView,
 };
 use serde::Serialize;
@@ -1133,11 +1133,11 @@ impl Ruleset for Crew2d6 {
         )))
     }
 
-    fn duel_options(&self) -> &'static [OptionSpec] {
+    fn battle_options(&self) -> &'static [OptionSpec] {
         DUEL_OPTIONS
     }
 
-    fn prepare_duel(&self, request: &DuelRequest) -> Result<Box<dyn Engagement>, ResolveError> {
+    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
         crate::engagement::prepare(self, request)
     }
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use broadside_core::{
-    DuelRequest, Engagement, EventLog, NullSink, ResolveError, Ruleset, SeededDice, Verdict,
+    BattleRequest, Engagement, EventLog, NullSink, ResolveError, Ruleset, SeededDice, Verdict,
     play_trial, run_trials,
 };
 use common::{check_named, duel_request, numbered, resolve_with, system, text};
@@ -16,7 +16,9 @@ use serde_json::json;
 fn seeded_duel_log() {
     let ruleset: &dyn Ruleset = system();
     let request = duel_request("scout", "trader", 2, &[("start-band", text("medium"))]);
-    let duel = ruleset.prepare_duel(&request).expect("the duel is set up");
+    let duel = ruleset
+        .prepare_battle(&request)
+        .expect("the duel is set up");
     let mut log = EventLog::default();
     let outcome = play_trial(&*duel, 2026, 0, &mut log).expect("the trial plays");
     let mut out = format!("outcome: {outcome:?}\n");
@@ -60,7 +62,7 @@ fn fixed_seeds_give_fixed_outcomes() {
     );
     let ruleset: &dyn Ruleset = system();
     let duel = ruleset
-        .prepare_duel(&duel_request("escort", "corvette", 50, &[]))
+        .prepare_battle(&duel_request("escort", "corvette", 50, &[]))
         .expect("the duel is set up");
     let outcome = play_trial(&*duel, 2026, 0, &mut NullSink).expect("the trial plays");
     assert_eq!(
@@ -79,7 +81,7 @@ fn fixed_seeds_give_fixed_outcomes() {
 fn a_ship_at_a_jump_point_escapes() {
     let ruleset: &dyn Ruleset = system();
     let duel = ruleset
-        .prepare_duel(&duel_request(
+        .prepare_battle(&duel_request(
             "trader",
             "corvette",
             20,
@@ -88,7 +90,7 @@ fn a_ship_at_a_jump_point_escapes() {
         .expect("the duel is set up");
     let summary = run_trials(&*duel, 3, 200, &|_| {})
         .expect("trials run")
-        .summary();
+        .summary(duel.roster());
     assert!(summary.outcomes.a_escapes.count > 150, "{summary:?}");
     assert_eq!(summary.outcomes.b_escapes.count, 0);
 }
@@ -100,11 +102,11 @@ fn default_tactics_play_sensibly() {
     let ruleset: &dyn Ruleset = system();
     let odds = |a: &str, b: &str| {
         let duel: Box<dyn Engagement> = ruleset
-            .prepare_duel(&duel_request(a, b, 50, &[]))
+            .prepare_battle(&duel_request(a, b, 50, &[]))
             .expect("the duel is set up");
         run_trials(&*duel, 9, 300, &|_| {})
             .expect("trials run")
-            .summary()
+            .summary(duel.roster())
     };
     let stronger = odds("escort", "corvette");
     assert!(stronger.outcomes.a_wins.p > 0.7, "{stronger:?}");
@@ -121,7 +123,7 @@ fn default_tactics_play_sensibly() {
 #[test]
 fn duel_requests_are_checked() {
     let ruleset: &dyn Ruleset = system();
-    let err = |request: DuelRequest| ruleset.prepare_duel(&request).err();
+    let err = |request: BattleRequest| ruleset.prepare_battle(&request).err();
     assert!(matches!(
         err(duel_request("scout", "yacht", 5, &[])),
         Some(ResolveError::Unknown { kind: "ship", .. })

@@ -606,7 +606,7 @@ fn boarding_is_reachable_with_the_board_option() {
             pairs.push(("board", flag()));
         }
         let duel = ruleset
-            .prepare_duel(&common::duel_request("escort", "corvette", 3, &pairs))
+            .prepare_battle(&common::duel_request("escort", "corvette", 3, &pairs))
             .expect("the duel is set up");
         let mut log = broadside_core::EventLog::default();
         broadside_core::play_trial(&*duel, 5, 0, &mut log).expect("the trial plays");

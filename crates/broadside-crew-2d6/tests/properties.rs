@@ -204,7 +204,7 @@ proptest! {
         }
         let request = duel_request(SHIPS[a], SHIPS[b], 12, &pairs);
         let duel = system().duel(&request).unwrap();
-        let engagement = ruleset.prepare_duel(&request).unwrap();
+        let engagement = ruleset.prepare_battle(&request).unwrap();
         let outcome = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
         let again = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
         prop_assert_eq!(&outcome, &again);

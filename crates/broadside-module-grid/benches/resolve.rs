@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use broadside_core::{
-    AttackResolution, Dice, Die, DuelRequest, Engagement, EventSink, NullSink, OptionValue,
+    AttackResolution, BattleRequest, Dice, Die, Engagement, EventSink, NullSink, OptionValue,
     Options, ResolveRequest, Ruleset, SeededDice,
 };
 use broadside_module_grid::model::{Function, Mode, ShipSide};
@@ -141,11 +141,11 @@ mod duel {
 
     fn engagement(a: &str, b: &str) -> Box<dyn Engagement> {
         let system = system();
-        let request = DuelRequest {
-            a: a.into(),
-            b: b.into(),
+        let request = BattleRequest {
+            sides: [vec![a.into()], vec![b.into()]],
             max_turns: 50,
             options: Options::new(),
+            ..Default::default()
         };
         Box::new(system.duel(&request).expect("both ships exist"))
     }

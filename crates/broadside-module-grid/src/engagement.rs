@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, ShipFate, Side,
+    BattleRequest, Dice, Die, Event, EventSink, Loss, ResolveError, Roster, Setup, ShipFate, Side,
     TrialOutcome, TurnSequence, Verdict,
 };
 
@@ -745,10 +745,11 @@ impl TurnSequence for Sequence<'_> {
     }
 }
 
-/// A duel set up once and played many times.
+/// A battle set up once and played many times.
 pub struct Duel {
     system: ModuleGrid,
     start: Battle,
+    roster: Roster,
     objects: Vec<MapObject>,
     max_turns: u32,
     tactics: DefaultTactics,
@@ -762,6 +763,45 @@ impl Duel {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(TrialOutcome, Battle), ResolveError> {
+        broadside_core::play_setup(self, tactics, dice, sink)
+    }
+
+    /// The battle at the start of every trial.
+    pub fn start(&self) -> &Battle {
+        &self.start
+    }
+
+    /// The objects on the map.
+    pub fn objects(&self) -> &[MapObject] {
+        &self.objects
+    }
+}
+
+impl Setup for Duel {
+    type State = Battle;
+    type Tactics = dyn ModuleGridTactics;
+    type Sequence<'a> = Sequence<'a>;
+
+    fn sequence(&self) -> Sequence<'_> {
+        Sequence {
+            system: &self.system,
+            objects: &self.objects,
+        }
+    }
+
+    fn roster(&self) -> &Roster {
+        &self.roster
+    }
+
+    fn max_turns(&self) -> u32 {
+        self.max_turns
+    }
+
+    fn tactics(&self) -> [&(dyn ModuleGridTactics + 'static); 2] {
+        [&self.tactics, &self.tactics]
+    }
+
+    fn begin(&self, dice: &mut dyn Dice, sink: &mut dyn EventSink) -> Result<Battle, ResolveError> {
         let mut battle = self.start.clone();
         // Who acts first on turn 1 is rolled for; it alternates after, so
         // neither side is favoured.
@@ -776,56 +816,31 @@ impl Duel {
             faces: vec![roll],
             total: roll as i32,
         });
-        let sequence = Sequence {
-            system: &self.system,
-            objects: &self.objects,
-        };
-        let (verdict, turns) =
-            broadside_core::play(&sequence, &mut battle, tactics, self.max_turns, dice, sink)?;
-        let outcome = outcome_of(&self.system, &battle, verdict, turns);
-        Ok((outcome, battle))
+        Ok(battle)
     }
 
-    /// The battle at the start of every trial.
-    pub fn start(&self) -> &Battle {
-        &self.start
-    }
-
-    /// The objects on the map.
-    pub fn objects(&self) -> &[MapObject] {
-        &self.objects
-    }
-}
-
-/// The trial outcome read from the final state.
-fn outcome_of(system: &ModuleGrid, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
-    let rules = &system.rules;
-    let fates = battle.board.ships.iter().enumerate().map(|(i, ship)| {
-        let hull = i32::from(rules.class(ship.class).hull);
-        ShipFate {
-            side: if i == 0 { Side::A } else { Side::B },
-            loss: if ship.is_destroyed() {
-                Some(Loss::Destroyed)
-            } else if !ship.is_armed(rules) {
-                Some(Loss::Disarmed)
-            } else {
-                None
-            },
-            hull: (hull - i32::from(ship.hull_damage), hull),
-        }
-    });
-    TrialOutcome::from_fates(verdict, turns, fates)
-}
-
-impl Engagement for Duel {
-    fn play(
-        &self,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<TrialOutcome, ResolveError> {
-        let tactics: [&dyn ModuleGridTactics; 2] = [&self.tactics, &self.tactics];
-        self.play_with(tactics, dice, sink)
-            .map(|(outcome, _)| outcome)
+    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
+        let rules = &self.system.rules;
+        battle
+            .board
+            .ships
+            .iter()
+            .enumerate()
+            .map(|(i, ship)| {
+                let hull = i32::from(rules.class(ship.class).hull);
+                ShipFate {
+                    side: self.roster.side(i),
+                    loss: if ship.is_destroyed() {
+                        Some(Loss::Destroyed)
+                    } else if !ship.is_armed(rules) {
+                        Some(Loss::Disarmed)
+                    } else {
+                        None
+                    },
+                    hull: (hull - i32::from(ship.hull_damage), hull),
+                }
+            })
+            .collect()
     }
 }
 
@@ -834,20 +849,20 @@ pub const DEFAULT_START_RANGE: u32 = 8;
 
 impl ModuleGrid {
     /// A duel between the two ships a request names.
-    pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
+    pub fn duel(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
+        request.check()?;
         let range = request
             .options
             .count_or("start-range", DEFAULT_START_RANGE)?;
-        if request.max_turns == 0 {
-            return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
-        }
+        let [a, b] = one_a_side(request)?;
         let objects = match request.options.text("asteroids") {
             None => Vec::new(),
             Some(text) => self.parse_objects(text, "asteroid")?,
         };
         Ok(Duel {
             system: self.clone(),
-            start: self.battle(&request.a, &request.b, range)?,
+            roster: request.roster(),
+            start: self.battle(a, b, range)?,
             objects,
             max_turns: request.max_turns,
             tactics: DefaultTactics,
@@ -890,5 +905,16 @@ impl ModuleGrid {
             });
         }
         Ok(out)
+    }
+}
+
+/// The one ship of each side, while battles of several ships a side are not
+/// yet played.
+fn one_a_side(request: &BattleRequest) -> Result<[&str; 2], ResolveError> {
+    match &request.sides {
+        [a, b] if a.len() == 1 && b.len() == 1 => Ok([&a[0], &b[0]]),
+        _ => Err(ResolveError::Refused(
+            "battles of several ships a side are not yet played in this system".into(),
+        )),
     }
 }

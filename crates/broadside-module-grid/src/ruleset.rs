@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use broadside_core::{
-    AttackResolution, Dice, DuelRequest, Engagement, Event, EventSink, OptionKind, OptionSpec,
+    AttackResolution, BattleRequest, Dice, Engagement, Event, EventSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
@@ -725,11 +725,11 @@ impl Ruleset for ModuleGrid {
         )))
     }
 
-    fn duel_options(&self) -> &'static [OptionSpec] {
+    fn battle_options(&self) -> &'static [OptionSpec] {
         DUEL_OPTIONS
     }
 
-    fn prepare_duel(&self, request: &DuelRequest) -> Result<Box<dyn Engagement>, ResolveError> {
+    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
         Ok(Box::new(self.duel(request)?))
     }
 }

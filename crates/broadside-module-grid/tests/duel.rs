@@ -3,7 +3,7 @@
 mod common;
 
 use broadside_core::{
-    DuelRequest, EventLog, NullSink, Options, ResolveError, Ruleset, ScriptedDice, SeededDice,
+    BattleRequest, EventLog, NullSink, Options, ResolveError, Ruleset, ScriptedDice, SeededDice,
     Verdict, play_trial, run_trials,
 };
 use common::{
@@ -17,7 +17,7 @@ use serde_json::json;
 fn seeded_duel_log_destroyer_against_frigate() {
     let grid: &dyn Ruleset = system();
     let request = duel_request("destroyer", "frigate", 2, &[("start-range", num(6))]);
-    let engagement = grid.prepare_duel(&request).expect("the duel is set up");
+    let engagement = grid.prepare_battle(&request).expect("the duel is set up");
     let mut log = EventLog::default();
     let outcome = play_trial(&*engagement, 2026, 0, &mut log).expect("the trial plays");
     let mut out = String::from(
@@ -58,10 +58,10 @@ fn seeded_results_are_value_stable() {
 
     let grid: &dyn Ruleset = system();
     let engagement = grid
-        .prepare_duel(&duel_request("destroyer", "frigate", 50, &[]))
+        .prepare_battle(&duel_request("destroyer", "frigate", 50, &[]))
         .expect("the duel is set up");
     let tally = run_trials(&*engagement, 7, 400, &|_| {}).expect("the trials play");
-    let s = tally.summary();
+    let s = tally.summary(engagement.roster());
     assert_eq!(
         (
             s.outcomes.a_wins.count,
@@ -79,7 +79,7 @@ fn seeded_results_are_value_stable() {
 fn the_same_seed_gives_the_same_duel() {
     let grid: &dyn Ruleset = system();
     let engagement = grid
-        .prepare_duel(&duel_request("cruiser", "destroyer", 50, &[]))
+        .prepare_battle(&duel_request("cruiser", "destroyer", 50, &[]))
         .expect("the duel is set up");
     let play = |trial| {
         let mut log = EventLog::default();
@@ -157,7 +157,7 @@ fn conformance_duel() {
     let grid: &dyn Ruleset = system();
     // A duel plays to a verdict or to the turn limit.
     let engagement = grid
-        .prepare_duel(&duel_request("scout", "scout", 2, &[]))
+        .prepare_battle(&duel_request("scout", "scout", 2, &[]))
         .expect("the duel is set up");
     let outcome = engagement
         .play(&mut SeededDice::new(5), &mut NullSink)
@@ -168,20 +168,20 @@ fn conformance_duel() {
     }
     // Unknown ships and bad options are refused.
     assert!(matches!(
-        grid.prepare_duel(&duel_request("scout", "warbird", 5, &[])),
+        grid.prepare_battle(&duel_request("scout", "warbird", 5, &[])),
         Err(ResolveError::Unknown { .. })
     ));
     assert!(matches!(
-        grid.prepare_duel(&DuelRequest {
-            a: "scout".into(),
-            b: "frigate".into(),
+        grid.prepare_battle(&BattleRequest {
+            sides: [vec!["scout".into()], vec!["frigate".into()]],
             max_turns: 0,
             options: Options::new(),
+            ..Default::default()
         }),
         Err(ResolveError::BadOption { .. })
     ));
     assert!(matches!(
-        grid.prepare_duel(&duel_request(
+        grid.prepare_battle(&duel_request(
             "scout",
             "frigate",
             5,

@@ -114,7 +114,7 @@ proptest! {
             for m in 0..class.modules.len() as ModuleIx {
                 prop_assert!(s.markers(m) <= 2);
             }
-            let lost = outcome.losses.iter().any(|(side, loss)| side.index() == i && *loss == broadside_core::Loss::Destroyed);
+            let lost = outcome.ships[i].loss == Some(broadside_core::Loss::Destroyed);
             prop_assert_eq!(lost, s.exploded);
         }
         // The same seed plays the same duel.
@@ -128,7 +128,7 @@ proptest! {
     fn events_do_not_change_the_result(seed: u64) {
         let grid: &dyn Ruleset = system();
         let engagement = grid
-            .prepare_duel(&duel_request("frigate", "destroyer", 20, &[]))
+            .prepare_battle(&duel_request("frigate", "destroyer", 20, &[]))
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let quiet = engagement.play(&mut SeededDice::new(seed), &mut NullSink);
         let mut log = EventLog::default();

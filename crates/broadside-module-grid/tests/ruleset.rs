@@ -149,7 +149,7 @@ fn option_specs() {
     assert!(range.required);
     assert!(matches!(range.kind, OptionKind::Number { min: 0, .. }));
     assert!(grid.resolve_options()[1..].iter().all(|o| !o.required));
-    let duel: Vec<&str> = grid.duel_options().iter().map(|o| o.name).collect();
+    let duel: Vec<&str> = grid.battle_options().iter().map(|o| o.name).collect();
     assert_eq!(duel, ["start-range", "asteroids"]);
     assert_eq!(grid.id(), "module-grid");
     assert!(!grid.title().is_empty() && !grid.description().is_empty());

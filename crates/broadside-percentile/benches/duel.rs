@@ -1,6 +1,6 @@
 //! Benchmarks whole percentile duels: the Monte Carlo hot loop on one core.
 
-use broadside_core::{DuelRequest, Engagement, NullSink, Options, SeededDice};
+use broadside_core::{BattleRequest, Engagement, NullSink, Options, SeededDice};
 use broadside_percentile::Percentile;
 
 fn main() {
@@ -9,11 +9,11 @@ fn main() {
 
 fn duel(a: &str, b: &str) -> impl Engagement {
     let system = Percentile::embedded().expect("the built-in data loads");
-    let request = DuelRequest {
-        a: a.into(),
-        b: b.into(),
+    let request = BattleRequest {
+        sides: [vec![a.into()], vec![b.into()]],
         max_turns: 50,
         options: Options::new(),
+        ..Default::default()
     };
     system.duel(&request).expect("both ships exist")
 }

@@ -8,8 +8,8 @@
 
 use broadside_core::hex::{self, Direction, Hex};
 use broadside_core::{
-    Dice, Die, DuelRequest, Engagement, Event, EventSink, Loss, ResolveError, ShipFate, Side,
-    TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Engagement, Event, EventSink, Loss, ResolveError, Roster, Setup,
+    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::attack::{Board, Strike};
@@ -1125,10 +1125,11 @@ impl TurnSequence for Sequence<'_> {
     }
 }
 
-/// A duel set up once and played many times.
+/// A battle set up once and played many times.
 pub struct Duel {
     system: Percentile,
     start: Battle,
+    roster: Roster,
     max_turns: u32,
     tactics: DefaultTactics,
 }
@@ -1141,6 +1142,39 @@ impl Duel {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(TrialOutcome, Battle), ResolveError> {
+        broadside_core::play_setup(self, tactics, dice, sink)
+    }
+
+    /// The battle at the start of every trial.
+    pub fn start(&self) -> &Battle {
+        &self.start
+    }
+}
+
+impl Setup for Duel {
+    type State = Battle;
+    type Tactics = dyn PercentileTactics;
+    type Sequence<'a> = Sequence<'a>;
+
+    fn sequence(&self) -> Sequence<'_> {
+        Sequence {
+            system: &self.system,
+        }
+    }
+
+    fn roster(&self) -> &Roster {
+        &self.roster
+    }
+
+    fn max_turns(&self) -> u32 {
+        self.max_turns
+    }
+
+    fn tactics(&self) -> [&(dyn PercentileTactics + 'static); 2] {
+        [&self.tactics, &self.tactics]
+    }
+
+    fn begin(&self, dice: &mut dyn Dice, sink: &mut dyn EventSink) -> Result<Battle, ResolveError> {
         let mut battle = self.start.clone();
         // Who moves first is rolled for, so that neither side is favoured.
         let roll = dice.roll(Die::D10)?;
@@ -1154,81 +1188,69 @@ impl Duel {
             faces: vec![roll],
             total: roll as i32,
         });
-        let sequence = Sequence {
-            system: &self.system,
-        };
-        let (verdict, turns) =
-            broadside_core::play(&sequence, &mut battle, tactics, self.max_turns, dice, sink)?;
-        let outcome = outcome_of(&self.system, &battle, verdict, turns);
-        Ok((outcome, battle))
+        Ok(battle)
     }
 
-    /// The battle at the start of every trial.
-    pub fn start(&self) -> &Battle {
-        &self.start
-    }
-}
-
-/// The trial outcome read from the final state.
-fn outcome_of(system: &Percentile, battle: &Battle, verdict: Verdict, turns: u32) -> TrialOutcome {
-    let fates = battle
-        .board
-        .ships
-        .iter()
-        .enumerate()
-        .map(|(i, ship)| ShipFate {
-            side: battle.sides[i],
-            loss: if ship.broken_apart {
-                Some(Loss::BrokenApart)
-            } else if ship.hull <= 0 {
-                Some(Loss::Destroyed)
-            } else if !battle.ship_can_fight(i) && !battle.has_placed(battle.sides[i]) {
-                Some(Loss::Disarmed)
-            } else {
-                None
-            },
-            hull: (ship.hull, system.rules.class(ship.class).hull),
-        });
-    TrialOutcome::from_fates(verdict, turns, fates)
-}
-
-impl Engagement for Duel {
-    fn play(
-        &self,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<TrialOutcome, ResolveError> {
-        let tactics: [&dyn PercentileTactics; 2] = [&self.tactics, &self.tactics];
-        self.play_with(tactics, dice, sink)
-            .map(|(outcome, _)| outcome)
+    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
+        let system = &self.system;
+        battle
+            .board
+            .ships
+            .iter()
+            .enumerate()
+            .map(|(i, ship)| ShipFate {
+                side: battle.sides[i],
+                loss: if ship.broken_apart {
+                    Some(Loss::BrokenApart)
+                } else if ship.hull <= 0 {
+                    Some(Loss::Destroyed)
+                } else if !battle.ship_can_fight(i) && !battle.has_placed(battle.sides[i]) {
+                    Some(Loss::Disarmed)
+                } else {
+                    None
+                },
+                hull: (ship.hull, system.rules.class(ship.class).hull),
+            })
+            .collect()
     }
 }
 
 /// The default starting range of a duel, in hexes.
 pub const DEFAULT_START_RANGE: u32 = 12;
 
-/// Sets up a duel from a request.
+/// Sets up a battle from a request.
 pub(crate) fn prepare(
     system: &Percentile,
-    request: &DuelRequest,
+    request: &BattleRequest,
 ) -> Result<Box<dyn Engagement>, ResolveError> {
     Ok(Box::new(Percentile::duel(system, request)?))
 }
 
 impl Percentile {
     /// A duel between the two ships a request names.
-    pub fn duel(&self, request: &DuelRequest) -> Result<Duel, ResolveError> {
+    pub fn duel(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
+        request.check()?;
         let range = request
             .options
             .count_or("start-range", DEFAULT_START_RANGE)?;
-        if request.max_turns == 0 {
-            return Err(ResolveError::bad_option("max-turns", "must be at least 1"));
-        }
+        let [a, b] = one_a_side(request)?;
         Ok(Duel {
             system: self.clone(),
-            start: self.battle(&request.a, &request.b, range)?,
+            roster: request.roster(),
+            start: self.battle(a, b, range)?,
             max_turns: request.max_turns,
             tactics: DefaultTactics,
         })
+    }
+}
+
+/// The one ship of each side, while battles of several ships a side are not
+/// yet played.
+fn one_a_side(request: &BattleRequest) -> Result<[&str; 2], ResolveError> {
+    match &request.sides {
+        [a, b] if a.len() == 1 && b.len() == 1 => Ok([&a[0], &b[0]]),
+        _ => Err(ResolveError::Refused(
+            "battles of several ships a side are not yet played in this system".into(),
+        )),
     }
 }

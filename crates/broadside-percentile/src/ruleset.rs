@@ -2,7 +2,7 @@
 //! tables, options and the resolve report.
 
 use broadside_core::{
-    AttackResolution, Dice, DuelRequest, Engagement, EventSink, OptionKind, OptionSpec,
+    AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
@@ -544,11 +544,11 @@ impl Ruleset for Percentile {
         }))
     }
 
-    fn duel_options(&self) -> &'static [OptionSpec] {
+    fn battle_options(&self) -> &'static [OptionSpec] {
         DUEL_OPTIONS
     }
 
-    fn prepare_duel(&self, request: &DuelRequest) -> Result<Box<dyn Engagement>, ResolveError> {
+    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
         crate::engagement::prepare(self, request)
     }
 }

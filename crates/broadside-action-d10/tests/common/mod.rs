@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use broadside_action_d10::engagement::{Sequence, TurnState};
 use broadside_action_d10::{Action, ActionD10, ActionTactics, Battle, DefaultTactics, Phase, Ship};
 use broadside_core::{
-    Dice, DuelRequest, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
+    BattleRequest, Dice, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
     ResolveRequest, Ruleset, ScriptedDice, SeededDice, SourceFile, TableView, TurnSequence,
 };
 use serde_json::{Value, json};
@@ -313,23 +313,23 @@ pub fn cell(table: &str, row: &str, column: Option<&str>) -> Result<String, Reso
 }
 
 /// A duel request with options.
-pub fn duel_request(a: &str, b: &str, max_turns: u32, options: &[(&str, i64)]) -> DuelRequest {
+pub fn duel_request(a: &str, b: &str, max_turns: u32, options: &[(&str, i64)]) -> BattleRequest {
     let mut o = Options::new();
     for (name, value) in options {
         o.set(name, OptionValue::Number(*value));
     }
-    DuelRequest {
-        a: a.into(),
-        b: b.into(),
+    BattleRequest {
+        sides: [vec![a.into()], vec![b.into()]],
         max_turns,
         options: o,
+        ..Default::default()
     }
 }
 
 /// Plays one seeded trial of a duel and snapshots its whole log.
 pub fn check_duel_log(name: &str, a: &str, b: &str, seed: u64, trial: u64, max_turns: u32) {
     let request = duel_request(a, b, max_turns, &[]);
-    let engagement = Ruleset::prepare_duel(system(), &request).expect("the duel sets up");
+    let engagement = Ruleset::prepare_battle(system(), &request).expect("the duel sets up");
     let mut log = EventLog::default();
     let outcome =
         broadside_core::play_trial(&*engagement, seed, trial, &mut log).expect("the duel plays");

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use broadside_core::{
-    Dice, DuelRequest, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
+    BattleRequest, Dice, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
     ResolveRequest, Ruleset, ScriptedDice, Side, SourceFile,
 };
 use broadside_crew_2d6::{
@@ -462,11 +462,11 @@ pub fn duel_request(
     b: &str,
     max_turns: u32,
     pairs: &[(&str, OptionValue)],
-) -> DuelRequest {
-    DuelRequest {
-        a: a.to_owned(),
-        b: b.to_owned(),
+) -> BattleRequest {
+    BattleRequest {
+        sides: [vec![a.to_owned()], vec![b.to_owned()]],
         max_turns,
         options: options(pairs),
+        ..Default::default()
     }
 }

@@ -13,7 +13,7 @@
 use std::sync::{Arc, OnceLock};
 
 use broadside_core::{
-    Dice, DuelRequest, Event, EventLog, OptionValue, Options, ResolveError, ResolveRequest,
+    BattleRequest, Dice, Event, EventLog, OptionValue, Options, ResolveError, ResolveRequest,
     Ruleset, ScriptedDice, SourceFile,
 };
 use broadside_module_grid::model::{ModuleIx, ShipClass};
@@ -334,15 +334,15 @@ pub fn duel_request(
     b: &str,
     max_turns: u32,
     options: &[(&str, OptionValue)],
-) -> DuelRequest {
+) -> BattleRequest {
     let mut opts = Options::new();
     for (name, value) in options {
         opts.set(name, value.clone());
     }
-    DuelRequest {
-        a: a.to_owned(),
-        b: b.to_owned(),
+    BattleRequest {
+        sides: [vec![a.to_owned()], vec![b.to_owned()]],
         max_turns,
         options: opts,
+        ..Default::default()
     }
 }

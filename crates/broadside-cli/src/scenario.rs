@@ -1,0 +1,317 @@
+//! Scenario files: per system, the two sides, each side's set-up and the
+//! battle's options, read into battle requests with every problem located by
+//! file, key and line before anything runs.
+//!
+//! A side is written as one ship id (`a = "destroyer"`), a side string
+//! (`a = "3xfrigate,destroyer"`), a list of either (`a = ["2xfrigate",
+//! "destroyer"]`), or a table with its set-up (`[systems.percentile.a]`
+//! with `ships = ...` and the system's side options).
+
+use std::collections::BTreeMap;
+
+use broadside_core::{
+    BattleRequest, Engagement, OptionKind, OptionSpec, OptionValue, Options, Ruleset, Side,
+};
+use toml::{Spanned, Value};
+
+use crate::registry;
+
+/// The built-in default scenario.
+pub const DEFAULT: &str = include_str!("../../../rulesets/scenarios/default.toml");
+
+/// A scenario file as written.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: String,
+    #[serde(default)]
+    description: String,
+    systems: BTreeMap<String, Spanned<BTreeMap<String, Spanned<Value>>>>,
+}
+
+/// A scenario read and checked: one battle request per system it names.
+pub struct Scenario {
+    /// Its name.
+    pub name: String,
+    /// What it asks.
+    pub description: String,
+    /// The systems it names, in registry order, with their requests and the
+    /// battles set up from them.
+    pub battles: Vec<Battle>,
+}
+
+/// One system's battle of a scenario.
+pub struct Battle {
+    /// The system's id.
+    pub system: &'static str,
+    /// The request, as read.
+    pub request: BattleRequest,
+    /// The battle set up from it, ready to play.
+    pub engagement: Box<dyn Engagement>,
+}
+
+/// Where a scenario came from and its text, for locating problems.
+pub struct Source<'a> {
+    /// How messages name it: `scenario fleets.toml`.
+    pub origin: &'a str,
+    /// Its contents.
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    fn at(&self, offset: usize, key: &str, message: impl std::fmt::Display) -> String {
+        let line = broadside_core::line_at(self.text, offset);
+        format!("{}: line {line}: {key}: {message}", self.origin)
+    }
+}
+
+/// Reads a scenario against the loaded systems. `Err` holds every problem
+/// found, one line each.
+pub fn read(
+    source: &Source<'_>,
+    systems: &[Box<dyn Ruleset>],
+    max_turns: u32,
+) -> Result<Scenario, Vec<String>> {
+    let raw: Raw = toml::from_str(source.text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|span| {
+                format!(
+                    "line {}: ",
+                    broadside_core::line_at(source.text, span.start)
+                )
+            })
+            .unwrap_or_default();
+        vec![format!("{}: {line}{}", source.origin, e.message().trim())]
+    })?;
+    let mut problems = Vec::new();
+    if raw.systems.is_empty() {
+        problems.push(format!(
+            "{}: names no system to run: add a [systems.<id>] section (known: {})",
+            source.origin,
+            registry::known()
+        ));
+    }
+    for (id, section) in &raw.systems {
+        if !systems.iter().any(|s| s.id() == id) {
+            problems.push(source.at(
+                section.span().start,
+                &format!("systems.{id}"),
+                format_args!("unknown system (known: {})", registry::known()),
+            ));
+        }
+    }
+    let mut battles = Vec::new();
+    for system in systems {
+        let Some(section) = raw.systems.get(system.id()) else {
+            continue;
+        };
+        match read_section(source, system.as_ref(), section, max_turns) {
+            Ok((request, engagement)) => battles.push(Battle {
+                system: system.id(),
+                request,
+                engagement,
+            }),
+            Err(mut found) => problems.append(&mut found),
+        }
+    }
+    if problems.is_empty() {
+        Ok(Scenario {
+            name: raw.name,
+            description: raw.description,
+            battles,
+        })
+    } else {
+        Err(problems)
+    }
+}
+
+fn read_section(
+    source: &Source<'_>,
+    system: &dyn Ruleset,
+    section: &Spanned<BTreeMap<String, Spanned<Value>>>,
+    max_turns: u32,
+) -> Result<(BattleRequest, Box<dyn Engagement>), Vec<String>> {
+    let id = system.id();
+    let mut problems = Vec::new();
+    let mut sides: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut side_options = [Options::new(), Options::new()];
+    for side in Side::BOTH {
+        let key = side_key(side);
+        let path = format!("systems.{id}.{key}");
+        match section.get_ref().get(key) {
+            None => problems.push(source.at(
+                section.span().start,
+                &format!("systems.{id}"),
+                format_args!("side {side} is missing: add {key} = \"ship-id\""),
+            )),
+            Some(value) => match read_side(source, system, &path, value) {
+                Ok((ships, options)) => {
+                    sides[side.index()] = ships;
+                    side_options[side.index()] = options;
+                }
+                Err(mut found) => problems.append(&mut found),
+            },
+        }
+    }
+    let mut options = Options::new();
+    for (key, value) in section.get_ref() {
+        if key == "a" || key == "b" {
+            continue;
+        }
+        let path = format!("systems.{id}.{key}");
+        match option_value(system.battle_options(), key, value.get_ref()) {
+            Ok(Some(v)) => {
+                options.set(key, v);
+            }
+            Ok(None) => {}
+            Err(message) => problems.push(source.at(value.span().start, &path, message)),
+        }
+    }
+    if let Err(e) = options.validate(system.battle_options()) {
+        problems.push(source.at(section.span().start, &format!("systems.{id}"), e));
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let request = BattleRequest {
+        sides,
+        max_turns,
+        options,
+        side_options,
+    };
+    // What only the system can judge (a mine placed off the map, a fleet too
+    // big for its state) is found by setting the battle up once.
+    let engagement = system
+        .prepare_battle(&request)
+        .map_err(|e| vec![source.at(section.span().start, &format!("systems.{id}"), e)])?;
+    Ok((request, engagement))
+}
+
+fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::A => "a",
+        Side::B => "b",
+    }
+}
+
+/// A side: its ship ids (counts expanded) and its set-up.
+fn read_side(
+    source: &Source<'_>,
+    system: &dyn Ruleset,
+    path: &str,
+    value: &Spanned<Value>,
+) -> Result<(Vec<String>, Options), Vec<String>> {
+    let at = |message: String| vec![source.at(value.span().start, path, message)];
+    let (ships, setup) = match value.get_ref() {
+        Value::Table(table) => {
+            let Some(ships) = table.get("ships") else {
+                return Err(at(
+                    "a side written as a table needs ships = \"ship-id\" or a list of ids".into(),
+                ));
+            };
+            (ships, Some(table))
+        }
+        other => (other, None),
+    };
+    let ships = ship_list(ships).map_err(&at)?;
+    check_ids(system, &ships).map_err(&at)?;
+    let mut options = Options::new();
+    if let Some(table) = setup {
+        for (key, v) in table.iter().filter(|(k, _)| *k != "ships") {
+            match option_value(system.side_options(), key, v) {
+                Ok(Some(v)) => {
+                    options.set(key, v);
+                }
+                Ok(None) => {}
+                Err(message) => return Err(at(format!("{key}: {message}"))),
+            }
+        }
+        options
+            .validate(system.side_options())
+            .map_err(|e| at(e.to_string()))?;
+    }
+    Ok((ships, options))
+}
+
+/// Ship ids from a side string or a list of side strings.
+fn ship_list(value: &Value) -> Result<Vec<String>, String> {
+    let wrong = || {
+        "a side is a ship id, a side string such as \"3xfrigate,destroyer\", or a list of them"
+            .to_owned()
+    };
+    let mut ships = Vec::new();
+    match value {
+        Value::String(text) => ships = broadside_core::parse_side(text).map_err(side_error)?,
+        Value::Array(items) => {
+            for item in items {
+                let Value::String(text) = item else {
+                    return Err(wrong());
+                };
+                ships.extend(broadside_core::parse_side(text).map_err(side_error)?);
+            }
+            broadside_core::fleet::check_side_size(&ships).map_err(side_error)?;
+        }
+        _ => return Err(wrong()),
+    }
+    Ok(ships)
+}
+
+/// A side error without the `--side` option name a command line would show.
+fn side_error(e: broadside_core::ResolveError) -> String {
+    match e {
+        broadside_core::ResolveError::BadOption { message, .. } => message,
+        other => other.to_string(),
+    }
+}
+
+/// Every id must be one of the system's ships.
+fn check_ids(system: &dyn Ruleset, ships: &[String]) -> Result<(), String> {
+    let known: Vec<String> = system.ships().iter().map(|s| s.id().to_owned()).collect();
+    for ship in ships {
+        if !known.contains(ship) {
+            return Err(broadside_core::ResolveError::unknown(
+                "ship",
+                ship,
+                known.iter().map(String::as_str),
+            )
+            .to_string());
+        }
+    }
+    Ok(())
+}
+
+/// A scenario value as an option value, of the kind the option takes, as on
+/// the command line: `start-range = false` or `start-range = "12"` is an
+/// error, not a default or a number read out of a string. `Ok(None)` is a
+/// flag set to false. An unknown name is an error listing the known ones.
+fn option_value(
+    specs: &[OptionSpec],
+    key: &str,
+    value: &Value,
+) -> Result<Option<OptionValue>, String> {
+    let kind = specs
+        .iter()
+        .find(|spec| spec.name == key)
+        .map(|spec| spec.kind);
+    Ok(Some(match (kind, value) {
+        (Some(OptionKind::Flag), Value::Boolean(true)) => OptionValue::Flag,
+        (Some(OptionKind::Flag), Value::Boolean(false)) => return Ok(None),
+        (Some(OptionKind::Number { .. }), Value::Integer(n)) => OptionValue::Number(*n),
+        (Some(OptionKind::Choice(_) | OptionKind::Text), Value::String(s)) => {
+            OptionValue::Text(s.clone())
+        }
+        (None, _) => {
+            let known = specs.iter().map(|spec| spec.name);
+            return Err(broadside_core::ResolveError::unknown("option", key, known).to_string());
+        }
+        (Some(kind), other) => {
+            let wanted = match kind {
+                OptionKind::Flag => "true or false",
+                OptionKind::Number { .. } => "a whole number",
+                OptionKind::Choice(_) | OptionKind::Text => "a quoted name",
+            };
+            return Err(format!("{other} is not {wanted}"));
+        }
+    }))
+}
