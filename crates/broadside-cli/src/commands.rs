@@ -360,9 +360,12 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
         None => {
             let side = |key: &str| -> Result<Vec<String>, Failure> {
                 let text = m.get_one::<String>(key).map_or("", String::as_str);
-                broadside_core::parse_side(text).map_err(|e| {
-                    Failure::Input(format!("side {}: {}", key.to_uppercase(), side_message(e)))
-                })
+                let name = key.to_uppercase();
+                let ships = broadside_core::parse_side(text)
+                    .map_err(|e| Failure::Input(format!("side {name}: {}", side_message(e))))?;
+                scenario::check_ids(system.as_ref(), &ships)
+                    .map_err(|e| Failure::Input(format!("side {name}: {e}")))?;
+                Ok(ships)
             };
             BattleRequest {
                 sides: [side("a")?, side("b")?],

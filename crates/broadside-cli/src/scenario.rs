@@ -65,8 +65,9 @@ impl Source<'_> {
     }
 }
 
-/// Reads a scenario against the loaded systems. `Err` holds every problem
-/// found, one line each.
+/// Reads a scenario's sections for the loaded systems (sections of other
+/// registered systems are skipped). `Err` holds every problem found, one line
+/// each.
 pub fn read(
     source: &Source<'_>,
     systems: &[Box<dyn Ruleset>],
@@ -93,7 +94,7 @@ pub fn read(
         ));
     }
     for (id, section) in &raw.systems {
-        if !systems.iter().any(|s| s.id() == id) {
+        if registry::find(id).is_none() {
             problems.push(source.at(
                 section.span().start,
                 &format!("systems.{id}"),
@@ -266,7 +267,7 @@ fn side_error(e: broadside_core::ResolveError) -> String {
 }
 
 /// Every id must be one of the system's ships.
-fn check_ids(system: &dyn Ruleset, ships: &[String]) -> Result<(), String> {
+pub fn check_ids(system: &dyn Ruleset, ships: &[String]) -> Result<(), String> {
     let known: Vec<String> = system.ships().iter().map(|s| s.id().to_owned()).collect();
     for ship in ships {
         if !known.contains(ship) {

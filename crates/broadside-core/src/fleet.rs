@@ -341,4 +341,24 @@ mod tests {
             fleet.ids(Side::A)
         );
     }
+
+    proptest::proptest! {
+        /// A side written back by `label` reads as the same ships, and every
+        /// ship of a roster has a name no other ship has.
+        #[test]
+        fn labels_read_back_and_names_are_unique(
+            a in proptest::collection::vec(proptest::sample::select(vec!["scout", "frigate", "x2"]), 1..8),
+            b in proptest::collection::vec(proptest::sample::select(vec!["scout", "cruiser"]), 1..8),
+        ) {
+            let (a, b) = (ids(&a), ids(&b));
+            let roster = Roster::new(&a, &b);
+            proptest::prop_assert_eq!(parse_side(&roster.label(Side::A)).unwrap(), a.clone());
+            proptest::prop_assert_eq!(parse_side(&roster.label(Side::B)).unwrap(), b.clone());
+            let mut names: Vec<&str> = (0..roster.len()).map(|i| roster.name(i)).collect();
+            names.sort_unstable();
+            names.dedup();
+            proptest::prop_assert_eq!(names.len(), a.len() + b.len());
+            proptest::prop_assert_eq!(roster.side_len(Side::A), a.len());
+        }
+    }
 }
