@@ -80,6 +80,10 @@ pub enum DiceError {
         /// The die the rules rolled.
         die: Die,
     },
+    /// An exact enumeration stopped following its path (see
+    /// [`crate::exact`]); the enumeration reports why.
+    #[error("the exact enumeration stopped")]
+    Stopped,
     /// A pool larger than [`Pool::CAPACITY`] was asked for.
     #[error("a pool of {count} dice is more than the {max} one roll may hold")]
     PoolTooLarge {
@@ -133,6 +137,12 @@ impl Pool {
     pub fn to_vec(&self) -> Vec<u32> {
         self.faces().collect()
     }
+
+    /// Adds a face; the caller keeps to [`Pool::CAPACITY`].
+    pub(crate) fn push(&mut self, face: u32) {
+        // Faces above 255 do not fit a pool; no rule rolls pools of such dice.
+        self.faces.push(u8::try_from(face).unwrap_or(u8::MAX));
+    }
 }
 
 /// A source of dice.
@@ -173,10 +183,24 @@ pub trait Dice {
         let mut pool = Pool::default();
         for _ in 0..count {
             let face = self.roll(die)?;
-            // Faces above 255 do not fit a pool; no rule rolls pools of such dice.
-            pool.faces.push(u8::try_from(face).unwrap_or(u8::MAX));
+            pool.push(face);
         }
         Ok(pool)
+    }
+
+    /// Rolls `count` dice when only their sum matters.
+    fn total(&mut self, count: u32, die: Die) -> Result<u32, DiceError> {
+        Ok(self.pool(count, die)?.total())
+    }
+
+    /// Rolls one die when only the band its face falls in matters: `tops`
+    /// are the highest face of each band but the last, ascending; the last
+    /// band runs to the die's highest face. Returns the face; rules code
+    /// must read no more from it than its band (an exact source returns the
+    /// band's highest face).
+    fn band(&mut self, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
+        let _ = tops;
+        self.roll(die)
     }
 }
 
@@ -189,6 +213,12 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     }
     fn pool(&mut self, count: u32, die: Die) -> Result<Pool, DiceError> {
         (**self).pool(count, die)
+    }
+    fn total(&mut self, count: u32, die: Die) -> Result<u32, DiceError> {
+        (**self).total(count, die)
+    }
+    fn band(&mut self, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
+        (**self).band(die, tops)
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod dice;
 pub mod error;
 pub mod event;
+pub mod exact;
 pub mod fleet;
 pub mod hex;
 pub mod montecarlo;
