@@ -137,7 +137,14 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .help("the target ship"),
                 )
                 .args(system_args(system.resolve_options()))
-                .arg(seed_arg().conflicts_with("dice"))
+                .arg(seed_arg().conflicts_with_all(["dice", "exact"]))
+                .arg(
+                    Arg::new("exact")
+                        .long("exact")
+                        .action(ArgAction::SetTrue)
+                        .conflicts_with_all(["dice", "explain"])
+                        .help("print the exact distribution of the attack's outcomes, over every roll of its dice"),
+                )
                 .arg(
                     Arg::new("dice")
                         .long("dice")
@@ -188,6 +195,22 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .value_name("K")
                         .value_parser(value_parser!(u64))
                         .help("print the full event log of trial K of the run instead of the odds"),
+                )
+                .arg(
+                    Arg::new("exact")
+                        .long("exact")
+                        .action(ArgAction::SetTrue)
+                        .conflicts_with_all(["replay", "seed"])
+                        .help("compute the exact odds over every roll of the dice, merging equal states, instead of sampling trials"),
+                )
+                .arg(
+                    Arg::new("max-states")
+                        .long("max-states")
+                        .value_name("N")
+                        .value_parser(value_parser!(u64).range(1..=10_000_000))
+                        .default_value("200000")
+                        .requires("exact")
+                        .help("with --exact: the most distinct states kept between phases; the least likely beyond it are dropped and their mass reported"),
                 )
                 .arg(format_arg(&["text", "json", "csv"]))
                 .arg(rules_arg()),

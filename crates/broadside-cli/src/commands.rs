@@ -261,6 +261,9 @@ fn resolve_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure
         target: text("target"),
         options,
     };
+    if m.get_flag("exact") {
+        return exact_resolve(id, &*system, &request, m, out);
+    }
     let mut log = EventLog::default();
     let scripted: Option<Vec<u32>> = m.get_many::<u32>("dice").map(|d| d.copied().collect());
     let (report, dice_source, unused) = match scripted {
@@ -314,6 +317,149 @@ fn resolve_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure
     if !unused.is_empty() {
         let shown: Vec<String> = unused.iter().map(u32::to_string).collect();
         writeln!(out, "note: scripted dice not needed: {}", shown.join(","))?;
+    }
+    Ok(())
+}
+
+/// The most dice paths an exact attack may take: enough for any single attack
+/// of the four systems, small enough to answer in a second.
+const MAX_PATHS: u64 = 2_000_000;
+
+/// The most dice paths an exact battle may take in all, so that a battle too
+/// big to enumerate says so within seconds.
+const MAX_BATTLE_PATHS: u64 = 20_000_000;
+
+/// `resolve --exact`: the attack's outcome over every roll of its dice.
+fn exact_resolve(
+    id: &str,
+    system: &dyn Ruleset,
+    request: &ResolveRequest,
+    m: &ArgMatches,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    let exact = broadside_core::exact::exact_attack(MAX_PATHS, |dice| {
+        let report = system.resolve(request, dice, &mut broadside_core::NullSink)?;
+        report.attack_outcome().ok_or_else(|| {
+            ResolveError::Refused(format!("{id} does not yet report its attacks for --exact"))
+        })
+    })
+    .map_err(ResolveError::from)?;
+    if format(m) == "json" {
+        return json_line(
+            out,
+            &json!({"system": id, "attacker": request.attacker, "target": request.target,
+                    "options": request.options.iter().map(|(k, v)| (k.to_owned(), option_json(v))).collect::<serde_json::Map<_, _>>(),
+                    "exact": to_json(&exact)?}),
+        );
+    }
+    writeln!(
+        out,
+        "{id}, exact: {} against {}, over {} dice paths",
+        request.attacker, request.target, exact.paths
+    )?;
+    writeln!(
+        out,
+        "P(hit) = {} ({})",
+        percent(exact.p_hit),
+        exact.fractions["p_hit"]
+    )?;
+    let mut results = text_table(&["result", "p", ""]);
+    for (name, p) in &exact.results {
+        results.add_row(vec![name.clone(), percent(*p), bar(*p)]);
+    }
+    if !exact.results.is_empty() {
+        writeln!(out, "{results}")?;
+    }
+    let mut damage = text_table(&["hull damage", "p", ""]);
+    for (d, p) in &exact.hull_damage {
+        damage.add_row(vec![d.to_string(), percent(*p), bar(*p)]);
+    }
+    writeln!(out, "{damage}")?;
+    writeln!(out, "mean hull damage: {:.3}", exact.mean_hull_damage)?;
+    if !exact.destroyed.is_empty() {
+        let mut destroyed = text_table(&["destroyed", "p", ""]);
+        for (name, p) in &exact.destroyed {
+            destroyed.add_row(vec![name.clone(), percent(*p), bar(*p)]);
+        }
+        writeln!(out, "{destroyed}")?;
+    }
+    Ok(())
+}
+
+fn option_json(value: &broadside_core::OptionValue) -> Value {
+    match value {
+        broadside_core::OptionValue::Flag => json!(true),
+        broadside_core::OptionValue::Number(n) => json!(n),
+        broadside_core::OptionValue::Text(t) => json!(t),
+    }
+}
+
+/// A probability in percent, to two decimals.
+fn percent(p: f64) -> String {
+    format!("{:.2}%", 100.0 * p)
+}
+
+/// A bar of up to 20 blocks, in eighths, for a probability.
+fn bar(p: f64) -> String {
+    const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    let eighths = (p.clamp(0.0, 1.0) * 160.0).round() as usize;
+    let mut text = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        text.push(EIGHTHS[eighths % 8]);
+    }
+    text
+}
+
+/// `battle --exact`: the battle over every roll of its dice.
+fn exact_battle_report(
+    id: &str,
+    engagement: &dyn broadside_core::Engagement,
+    max_turns: u32,
+    m: &ArgMatches,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    let max_states = m.get_one::<u64>("max-states").copied().unwrap_or(200_000);
+    let max_states = usize::try_from(max_states).unwrap_or(usize::MAX);
+    let roster = engagement.roster();
+    let (a, b) = (roster.label(Side::A), roster.label(Side::B));
+    let odds = engagement
+        .exact(max_states, MAX_BATTLE_PATHS)
+        .map_err(ResolveError::from)?;
+    if format(m) == "json" {
+        return json_line(
+            out,
+            &json!({"system": id, "a": a, "b": b, "max_turns": max_turns, "max_states": max_states,
+                    "exact": to_json(&odds)?}),
+        );
+    }
+    writeln!(
+        out,
+        "{id} battle, exact: {a} (A) against {b} (B), at most {max_turns} turns, at most {max_states} states"
+    )?;
+    let mut table = text_table(&["outcome", "p", ""]);
+    for (name, p) in [
+        (format!("A ({a}) wins"), odds.a_wins),
+        (format!("B ({b}) wins"), odds.b_wins),
+        ("draw".to_owned(), odds.draws),
+        ("A escaped".to_owned(), odds.a_escapes),
+        ("B escaped".to_owned(), odds.b_escapes),
+        ("undecided at the turn limit".to_owned(), odds.undecided),
+        ("dropped to keep within the states".to_owned(), odds.pruned),
+    ] {
+        table.add_row(vec![name, percent(p), bar(p)]);
+    }
+    writeln!(out, "{table}")?;
+    writeln!(
+        out,
+        "{} dice paths, at most {} states after a phase",
+        odds.paths, odds.peak_states
+    )?;
+    if odds.pruned > 0.0 {
+        writeln!(
+            out,
+            "note: {} of the probability was dropped to stay within --max-states {max_states}; raise it, or drop --exact for Monte Carlo",
+            percent(odds.pruned)
+        )?;
     }
     Ok(())
 }
@@ -381,6 +527,9 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
     }
     let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
     let engagement = system.prepare_battle(&request)?;
+    if m.get_flag("exact") {
+        return exact_battle_report(id, &*engagement, request.max_turns, m, out);
+    }
     let roster = engagement.roster();
     let (label_a, label_b) = (roster.label(Side::A), roster.label(Side::B));
     if let Some(&trial) = m.get_one::<u64>("replay") {

@@ -17,7 +17,7 @@ use std::hash::{BuildHasherDefault, DefaultHasher, Hash};
 
 use num_bigint::BigInt;
 use num_rational::{BigRational, Ratio};
-use num_traits::{CheckedAdd, One, ToPrimitive, Zero};
+use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive, Zero};
 use serde::Serialize;
 
 use crate::dice::{Check, Dice, DiceError, Die, Pool};
@@ -25,6 +25,7 @@ use crate::error::ResolveError;
 use crate::event::NullSink;
 use crate::fleet::Setup;
 use crate::rules::{Side, TurnSequence, Verdict};
+use crate::ruleset::AttackOutcome;
 
 /// A probability of one dice path or of an attack's outcome: small
 /// denominators, products of die sizes.
@@ -241,10 +242,31 @@ fn sum_counts(count: u32, sides: u32) -> Vec<(u32, u64)> {
 /// makes the same calls. At most `max_paths` paths are taken.
 pub fn enumerate<T: Ord>(
     max_paths: u64,
-    mut run: impl FnMut(&mut dyn Dice) -> Result<T, ResolveError>,
+    run: impl FnMut(&mut dyn Dice) -> Result<T, ResolveError>,
 ) -> Result<(BTreeMap<T, Prob>, u64), ExactError> {
-    let mut path: Vec<Node> = Vec::new();
     let mut outcomes: BTreeMap<T, Prob> = BTreeMap::new();
+    let mut overflow = false;
+    let paths = visit_paths(max_paths, run, |outcome, weight| {
+        let entry = outcomes.entry(outcome).or_insert_with(Prob::zero);
+        match entry.checked_add(&weight) {
+            Some(sum) => *entry = sum,
+            None => overflow = true,
+        }
+    })?;
+    if overflow {
+        return Err(ExactError::TooDeep);
+    }
+    Ok((outcomes, paths))
+}
+
+/// Runs `run` over every dice path, handing each path's outcome and
+/// probability to `visit`; returns the number of paths.
+pub fn visit_paths<T>(
+    max_paths: u64,
+    mut run: impl FnMut(&mut dyn Dice) -> Result<T, ResolveError>,
+    mut visit: impl FnMut(T, Prob),
+) -> Result<u64, ExactError> {
+    let mut path: Vec<Node> = Vec::new();
     let mut paths = 0u64;
     loop {
         if paths == max_paths {
@@ -263,9 +285,7 @@ pub fn enumerate<T: Ord>(
             return Err(error);
         }
         let (depth, weight) = (dice.depth, Prob::new(dice.num, dice.den));
-        let outcome = result?;
-        let entry = outcomes.entry(outcome).or_insert_with(Prob::zero);
-        *entry = entry.checked_add(&weight).ok_or(ExactError::TooDeep)?;
+        visit(result?, weight);
         // The path's calls beyond what this run made belong to another
         // branch; then step to the next path like an odometer.
         path.truncate(depth);
@@ -277,7 +297,7 @@ pub fn enumerate<T: Ord>(
             path.pop();
         }
         if path.is_empty() {
-            return Ok((outcomes, paths));
+            return Ok(paths);
         }
     }
 }
@@ -294,6 +314,100 @@ pub fn big_to_f64(p: &BigRational) -> f64 {
     let scale = BigInt::from(10u64).pow(18);
     let scaled = (p.numer() * &scale) / p.denom();
     scaled.to_f64().unwrap_or(0.0) / 1e18
+}
+
+/// The exact distribution of one attack's outcomes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExactAttack {
+    /// Probability of a hit.
+    pub p_hit: f64,
+    /// `[damage, probability]`, by damage, summing to 1.
+    pub hull_damage: Vec<(i32, f64)>,
+    /// Mean hull damage.
+    pub mean_hull_damage: f64,
+    /// `[result, probability]`: the probability the attack rolls each
+    /// result, in the order results first appear.
+    pub results: Vec<(String, f64)>,
+    /// `[system, probability]`: the probability each of the target's systems
+    /// or modules is destroyed.
+    pub destroyed: Vec<(String, f64)>,
+    /// The same figures as exact fractions (`"num/den"`), by name:
+    /// `p_hit`, `damage N`, `result NAME`, `destroyed NAME`.
+    pub fractions: BTreeMap<String, String>,
+    /// Dice paths enumerated.
+    pub paths: u64,
+}
+
+/// The exact distribution of an attack, from a function that resolves it
+/// once with the dice given: the rules code itself, run over every outcome.
+pub fn exact_attack(
+    max_paths: u64,
+    resolve: impl FnMut(&mut dyn Dice) -> Result<AttackOutcome, ResolveError>,
+) -> Result<ExactAttack, ExactError> {
+    let (outcomes, paths) = enumerate(max_paths, resolve)?;
+    let mut fractions = BTreeMap::new();
+    let mut p_hit = Prob::zero();
+    let mut damage: BTreeMap<i32, Prob> = BTreeMap::new();
+    let mut results: Vec<(String, Prob)> = Vec::new();
+    let mut destroyed: Vec<(String, Prob)> = Vec::new();
+    let mut mean = Prob::zero();
+    let grow = |list: &mut Vec<(String, Prob)>, name: &str, p: &Prob| -> Result<(), ExactError> {
+        match list.iter_mut().find(|(n, _)| n == name) {
+            Some((_, q)) => *q = q.checked_add(p).ok_or(ExactError::TooDeep)?,
+            None => list.push((name.to_owned(), *p)),
+        }
+        Ok(())
+    };
+    for (outcome, p) in &outcomes {
+        if outcome.hit {
+            p_hit = p_hit.checked_add(p).ok_or(ExactError::TooDeep)?;
+        }
+        let d = damage.entry(outcome.hull_damage).or_insert_with(Prob::zero);
+        *d = d.checked_add(p).ok_or(ExactError::TooDeep)?;
+        let weighted = Prob::from_integer(u128::try_from(outcome.hull_damage.max(0)).unwrap_or(0))
+            .checked_mul(p)
+            .ok_or(ExactError::TooDeep)?;
+        mean = mean.checked_add(&weighted).ok_or(ExactError::TooDeep)?;
+        // A result rolled twice in one attack counts once: the figure is the
+        // chance the attack rolls it at all.
+        let mut seen: Vec<&str> = Vec::new();
+        for result in &outcome.results {
+            if !seen.contains(&result.as_str()) {
+                seen.push(result);
+                grow(&mut results, result, p)?;
+            }
+        }
+        for system in &outcome.destroyed {
+            grow(&mut destroyed, system, p)?;
+        }
+    }
+    let mut fraction = |name: String, p: &Prob| {
+        fractions.insert(name, format!("{}/{}", p.numer(), p.denom()));
+        to_f64(p)
+    };
+    let p_hit_f = fraction("p_hit".into(), &p_hit);
+    let hull_damage = damage
+        .iter()
+        .map(|(d, p)| (*d, fraction(format!("damage {d}"), p)))
+        .collect();
+    let results = results
+        .iter()
+        .map(|(n, p)| (n.clone(), fraction(format!("result {n}"), p)))
+        .collect();
+    let destroyed = destroyed
+        .iter()
+        .map(|(n, p)| (n.clone(), fraction(format!("destroyed {n}"), p)))
+        .collect();
+    let mean_hull_damage = fraction("mean_hull_damage".into(), &mean);
+    Ok(ExactAttack {
+        p_hit: p_hit_f,
+        hull_damage,
+        mean_hull_damage,
+        results,
+        destroyed,
+        fractions,
+        paths,
+    })
 }
 
 /// How a battle ended, exactly: the probability of each verdict, the mass
@@ -330,7 +444,8 @@ type StableMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
 /// The exact odds of a set-up battle: every phase played over all its dice
 /// outcomes, equal states merged after each phase, and at most `max_states`
 /// states kept (the least likely dropped, their mass reported as pruned).
-/// `max_paths` bounds the dice paths of any one phase of any one state.
+/// `max_paths` bounds the dice paths of the whole battle, so a battle too big
+/// to enumerate stops with an error instead of running for hours.
 pub fn exact_battle<S>(
     setup: &S,
     max_states: usize,
@@ -338,22 +453,24 @@ pub fn exact_battle<S>(
 ) -> Result<ExactOdds, ExactError>
 where
     S: Setup,
-    S::State: Clone + Eq + Hash + Ord,
+    S::State: Clone + Eq + Hash,
 {
     let sequence = setup.sequence();
     let tactics = setup.tactics();
     let mut finished: BTreeMap<(u8, u32), BigRational> = BTreeMap::new();
     let mut paths = 0u64;
-    let (start, n) = enumerate(max_paths, |dice| setup.begin(dice, &mut NullSink))?;
-    paths += n;
     let mut states: StableMap<S::State, BigRational> = StableMap::default();
-    for (state, p) in start {
-        let p = big(&p);
-        match sequence.verdict(&state) {
-            Some(verdict) => add(&mut finished, (verdict_key(verdict), 0), p),
-            None => add_state(&mut states, state, p),
-        }
-    }
+    paths += visit_paths(
+        max_paths,
+        |dice| setup.begin(dice, &mut NullSink),
+        |state, p| {
+            let p = big(&p);
+            match sequence.verdict(&state) {
+                Some(verdict) => add(&mut finished, (verdict_key(verdict), 0), p),
+                None => add_state(&mut states, state, p),
+            }
+        },
+    )?;
     let mut pruned = BigRational::zero();
     let mut peak = states.len();
     for turn in 1..=setup.max_turns() {
@@ -362,33 +479,41 @@ where
                 break;
             }
             let mut next: StableMap<S::State, BigRational> = StableMap::default();
-            // Deterministic order, so that pruning ties and path counts do
-            // not depend on hashing.
-            let mut current: Vec<(S::State, BigRational)> = states.drain().collect();
-            current.sort_by(|a, b| a.0.cmp(&b.0));
+            let current: Vec<(S::State, BigRational)> = states.drain().collect();
             for (state, p) in current {
-                let (after, n) = enumerate(max_paths, |dice| {
-                    let mut s = state.clone();
-                    sequence.play_phase(phase, turn, &mut s, tactics, dice, &mut NullSink)?;
-                    Ok(s)
-                })?;
-                paths += n;
-                for (s, q) in after {
-                    let mass = &p * big(&q);
-                    match sequence.verdict(&s) {
-                        Some(verdict) => add(&mut finished, (verdict_key(verdict), turn), mass),
-                        None => add_state(&mut next, s, mass),
+                let left = max_paths.saturating_sub(paths);
+                paths += visit_paths(
+                    left,
+                    |dice| {
+                        let mut s = state.clone();
+                        sequence.play_phase(phase, turn, &mut s, tactics, dice, &mut NullSink)?;
+                        Ok(s)
+                    },
+                    |s, q| {
+                        let mass = &p * big(&q);
+                        match sequence.verdict(&s) {
+                            Some(verdict) => add(&mut finished, (verdict_key(verdict), turn), mass),
+                            None => add_state(&mut next, s, mass),
+                        }
+                    },
+                )
+                .map_err(|e| match e {
+                    ExactError::TooManyPaths { .. } => {
+                        ExactError::TooManyPaths { budget: max_paths }
                     }
-                }
+                    other => other,
+                })?;
             }
             if next.len() > max_states {
-                let mut ranked: Vec<(S::State, BigRational)> = next.drain().collect();
-                // Most likely first; equal masses in state order.
-                ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-                for (_, p) in ranked.drain(max_states..) {
+                let mut ranked: Vec<(u64, S::State, BigRational)> =
+                    next.drain().map(|(s, p)| (stable_hash(&s), s, p)).collect();
+                // Most likely first; equal masses by a hash with fixed keys,
+                // so the same states are kept on every run.
+                ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+                for (_, _, p) in ranked.drain(max_states..) {
                     pruned += p;
                 }
-                next.extend(ranked);
+                next.extend(ranked.into_iter().map(|(_, s, p)| (s, p)));
             }
             peak = peak.max(next.len());
             states = next;
@@ -430,6 +555,11 @@ where
         paths,
         decided_by,
     })
+}
+
+fn stable_hash<T: Hash>(value: &T) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(value)
 }
 
 fn verdict_key(verdict: Verdict) -> u8 {
@@ -522,6 +652,31 @@ mod tests {
         assert_eq!(odds[&0], p(7, 10));
         assert_eq!(odds[&4], p(1, 20));
         assert!(sums_to_one(&odds));
+    }
+
+    #[test]
+    fn an_attack_distribution_gathers_hits_damage_and_results() {
+        // Hits on a d10 of 1-4 for 2d6; a 12 also destroys the drive.
+        let exact = exact_attack(1000, |dice| {
+            let mut outcome = AttackOutcome::default();
+            if dice.check(Die::D10, 4)?.passed {
+                outcome.hit = true;
+                outcome.hull_damage = dice.total(2, Die::D6)? as i32;
+                outcome.results.push("hull hit".into());
+                if outcome.hull_damage == 12 {
+                    outcome.destroyed.push("drive".into());
+                }
+            }
+            Ok(outcome)
+        })
+        .unwrap();
+        assert_eq!(exact.fractions["p_hit"], "2/5");
+        assert_eq!(exact.fractions["mean_hull_damage"], "14/5");
+        assert_eq!(exact.fractions["destroyed drive"], "1/90");
+        assert_eq!(exact.fractions["result hull hit"], "2/5");
+        assert_eq!(exact.hull_damage[0], (0, 0.6));
+        let total: f64 = exact.hull_damage.iter().map(|(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-12);
     }
 
     #[test]

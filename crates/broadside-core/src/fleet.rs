@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::dice::Dice;
 use crate::error::ResolveError;
 use crate::event::EventSink;
+use crate::exact::{ExactError, ExactOdds, exact_battle};
 use crate::montecarlo::{Engagement, ShipFate, TrialOutcome};
 use crate::rules::{Side, TurnSequence, play};
 
@@ -208,8 +209,9 @@ impl Roster {
 /// - [`Setup::fates`] returns one fate per ship, in roster order, each with
 ///   its roster side.
 pub trait Setup: Send + Sync {
-    /// Everything that changes during the battle.
-    type State;
+    /// Everything that changes during the battle. Equal states are merged
+    /// when exact odds are computed, so it compares and hashes.
+    type State: Clone + Eq + std::hash::Hash;
     /// The system's tactics trait object type.
     type Tactics: ?Sized;
     /// The system's turn sequence, usually a borrow of the system.
@@ -280,6 +282,10 @@ impl<S: Setup> Engagement for S {
 
     fn roster(&self) -> &Roster {
         Setup::roster(self)
+    }
+
+    fn exact(&self, max_states: usize, max_paths: u64) -> Result<ExactOdds, ExactError> {
+        exact_battle(self, max_states, max_paths)
     }
 }
 

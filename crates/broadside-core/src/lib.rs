@@ -26,6 +26,6 @@ pub use montecarlo::{
 };
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
 pub use ruleset::{
-    BattleRequest, OptionKind, OptionSpec, OptionValue, Options, Registration, ResolveRequest,
-    Ruleset, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
+    AttackOutcome, BattleRequest, OptionKind, OptionSpec, OptionValue, Options, Registration,
+    ResolveRequest, Ruleset, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
 };

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use crate::dice::{Dice, SeededDice};
 use crate::error::ResolveError;
 use crate::event::{EventSink, NullSink};
+use crate::exact::{ExactError, ExactOdds};
 use crate::fleet::Roster;
 use crate::rules::{Side, Verdict};
 
@@ -111,6 +112,16 @@ pub trait Engagement: Send + Sync {
 
     /// The ships of both sides.
     fn roster(&self) -> &Roster;
+
+    /// The exact odds of the battle, over every outcome of its dice, keeping
+    /// at most `max_states` distinct states between phases and taking at
+    /// most `max_paths` dice paths in all.
+    fn exact(&self, max_states: usize, max_paths: u64) -> Result<ExactOdds, ExactError> {
+        let _ = (max_states, max_paths);
+        Err(ExactError::Rules(ResolveError::Refused(
+            "exact odds are not available for this battle".into(),
+        )))
+    }
 }
 
 /// Counts accumulated over trials. Merging is addition, so any split of the

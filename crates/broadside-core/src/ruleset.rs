@@ -254,6 +254,27 @@ impl BattleRequest {
 pub trait Sheet: erased_serde::Serialize + Send + Sync {
     /// Short text lines for a person, most important first.
     fn lines(&self) -> Vec<String>;
+
+    /// What a resolved attack came to, in the terms every system shares;
+    /// `None` for a sheet that is not an attack's report.
+    fn attack_outcome(&self) -> Option<AttackOutcome> {
+        None
+    }
+}
+
+/// What one attack came to, in terms every system shares: the figures an
+/// exact distribution of attacks is made of.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct AttackOutcome {
+    /// Whether it hit.
+    pub hit: bool,
+    /// The results it rolled, by name, in order: a Damage Table result, a
+    /// structure box, a module broken, a critical's location and severity.
+    pub results: Vec<String>,
+    /// Hull (or structure) points it took off the target.
+    pub hull_damage: i32,
+    /// The target's systems or modules it destroyed, by name.
+    pub destroyed: Vec<String>,
 }
 erased_serde::serialize_trait_object!(Sheet);
 
