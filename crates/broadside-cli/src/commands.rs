@@ -404,7 +404,7 @@ fn bar(p: f64) -> String {
     const EIGHTHS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
     let eighths = (p.clamp(0.0, 1.0) * 160.0).round() as usize;
     let mut text = "█".repeat(eighths / 8);
-    if eighths % 8 > 0 {
+    if !eighths.is_multiple_of(8) {
         text.push(EIGHTHS[eighths % 8]);
     }
     text
