@@ -116,7 +116,7 @@ proptest! {
             for m in 0..class.modules.len() as ModuleIx {
                 prop_assert!(s.markers(m) <= 2);
             }
-            let lost = outcome.ships[i].loss == Some(broadside_core::Loss::Destroyed);
+            let lost = outcome.ships[i].loss == Some(Loss::Destroyed);
             prop_assert_eq!(lost, s.exploded);
         }
         // The same seed plays the same duel.
