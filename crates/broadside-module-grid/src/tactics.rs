@@ -77,8 +77,9 @@ pub trait ModuleGridTactics: Send + Sync {
 ///   highest, closest to exploding, first), then by Shields left (lowest
 ///   first: earlier strikes this turn have stripped them), then by
 ///   distance, then by board index (see [`DefaultTactics::focus_order`]);
-///   movement closes on the first, fire and scans go to the first that a
-///   weapon reaches, so a fleet piles onto one enemy;
+///   movement closes on the first, fire goes to the first that a weapon
+///   reaches and the turn's scans to the target of the first shot, so a
+///   fleet piles onto one enemy;
 /// - movement: close to range 1 of the focus enemy (never into an enemy's
 ///   hex, where a blast is at full power) and end facing so that as many
 ///   working Cannons as possible bear on it, while few of the enemies'
@@ -697,9 +698,15 @@ impl ModuleGridTactics for DefaultTactics {
         ship: usize,
         options: &[FireOptions],
     ) -> Option<usize> {
-        Self::focus_order(system, battle, ship)
-            .into_iter()
-            .find(|&target| options.iter().any(|o| o.target == target))
+        // The enemy its first shot will go to; with no shot to take, the
+        // one it focuses on, should a weapon come to bear later in the turn.
+        self.next_shot(system, battle, ship, options)
+            .map(|choice| choice.target)
+            .or_else(|| {
+                Self::focus_order(system, battle, ship)
+                    .into_iter()
+                    .find(|&target| options.iter().any(|o| o.target == target))
+            })
     }
 
     fn allocation_reroll(

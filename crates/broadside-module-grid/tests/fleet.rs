@@ -204,9 +204,10 @@ fn a_scan_rerolls_only_hits_on_the_ship_scanned() {
         assert_eq!(battle.board.ships[target].hull_damage, 3);
     }
 
-    // The default tactics scan the enemy they focus on: the second scout,
-    // with 10 hull damage, has hull check 4 - Size 1 = 3, against -1 for
-    // the fresh one.
+    // The default tactics scan the enemy their first shot goes to, the one
+    // they focus on: the second scout, with 10 hull damage, has hull check
+    // 4 - Size 1 = 3, against -1 for the fresh one, and both are in the bow
+    // Cannon's arc.
     let grid = system();
     let mut battle = fleet(
         &[("frigate", (0, 0), EAST)],
