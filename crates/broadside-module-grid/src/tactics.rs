@@ -73,10 +73,11 @@ pub trait ModuleGridTactics: Send + Sync {
 }
 
 /// The default policy, documented in the rules note:
-/// - focus: enemies are ranked by their hull check (chart less Size, the
-///   highest, closest to exploding, first), then by Shields left (lowest
-///   first: earlier strikes this turn have stripped them), then by
-///   distance, then by board index (see [`DefaultTactics::focus_order`]);
+/// - focus: enemies are ranked by their hull check once it can fail (the
+///   likeliest to explode first), then by danger (working Cannons times
+///   Guns), then by Shields left (lowest first: earlier strikes this turn
+///   have stripped them), then by distance, then by board index (see
+///   [`DefaultTactics::focus_order`]);
 ///   movement closes on the first, fire goes to the first that a weapon
 ///   reaches and the turn's scans to the target of the first shot, so a
 ///   fleet piles onto one enemy;
@@ -420,27 +421,43 @@ impl DefaultTactics {
     }
 
     /// The enemies still in play in the order this policy attends to them:
-    /// the highest hull check first (chart less Size: the ship closest to
-    /// exploding), then the lowest Shields (stripped by this turn's
-    /// strikes), then the nearest, then the lowest board index.
+    /// first the one whose hull check is highest once it can fail at all
+    /// (chart less Size above 2: the ship a hit is likeliest to explode;
+    /// every check of 2 or less ranks alike), then the most dangerous (its
+    /// working Cannons times its Guns rating), then the lowest Shields
+    /// (stripped by this turn's strikes), then the nearest, then the lowest
+    /// board index.
+    ///
+    /// Danger before size matters: ranking fresh ships by their hull check
+    /// alone would put the smallest (the least Size off the chart) first,
+    /// and a fleet that spends its fire on a scout while a cruiser shoots
+    /// back loses most mirror battles to one that does the opposite.
     pub fn focus_order(
         system: &ModuleGrid,
         battle: &Battle,
         ship: usize,
     ) -> ArrayVec<usize, MAX_SHIPS> {
         let from = battle.poses[ship].hex;
-        let mut ranked: ArrayVec<(i32, u8, u32, usize), MAX_SHIPS> = battle
+        let mut ranked: ArrayVec<(i32, u32, u8, u32, usize), MAX_SHIPS> = battle
             .enemies(ship)
             .take(MAX_SHIPS)
             .map(|i| {
                 let s = &battle.board.ships[i];
-                let size = system.rules.class(s.class).size;
-                let check = system.rules.hull_check(s.damage(), size);
-                (-check, s.shields, from.distance(battle.poses[i].hex), i)
+                let class = system.rules.class(s.class);
+                let check = system.rules.hull_check(s.damage(), class.size);
+                let danger =
+                    s.working_of(class, Function::Cannon).count_ones() * u32::from(class.guns);
+                (
+                    -check.max(2),
+                    u32::MAX - danger,
+                    s.shields,
+                    from.distance(battle.poses[i].hex),
+                    i,
+                )
             })
             .collect();
         ranked.sort_unstable();
-        ranked.into_iter().map(|(_, _, _, i)| i).collect()
+        ranked.into_iter().map(|(_, _, _, _, i)| i).collect()
     }
 
     /// The burst's reach on the enemies beyond the target, less its reach on

@@ -614,11 +614,14 @@ fn every_ship_of_a_fleet_repairs_and_recovers() {
 }
 
 /// The default tactics' focus: among the enemies a weapon reaches, the one
-/// closest to exploding. A frigate at (0,0) facing east, with no bombs, has
-/// a fresh scout at (2,0) and a scout with 10 hull damage (hull check 4 -
-/// Size 1 = 3) at (1,1): it fires at the damaged one. With that one astern
-/// at (-2,0), out of every arc, it fires at the other rather than hold its
-/// Cannon. Against one enemy the choice is the duel's. No dice.
+/// closest to exploding, else the most dangerous. A frigate at (0,0) facing
+/// east, with no bombs, has a fresh scout at (2,0) and a scout with 10 hull
+/// damage (hull check 4 - Size 1 = 3, a check that can fail) at (1,1): it
+/// fires at the damaged one. With that one astern at (-2,0), out of every
+/// arc, it fires at the other rather than hold its Cannon. Among fresh
+/// ships (every check 2 or less) a frigate two hexes off (2 Cannons x Guns
+/// 3 = 6) comes before a scout one hex off (1 x 2 = 2). Against one enemy
+/// the choice is the duel's. No dice.
 #[test]
 fn the_default_fire_goes_to_the_most_damaged_enemy_in_reach() {
     let grid = system();
@@ -641,6 +644,15 @@ fn the_default_fire_goes_to_the_most_damaged_enemy_in_reach() {
         .next_shot(grid, &battle, 0, &options)
         .expect("a shot");
     assert_eq!(choice.target, 1);
+
+    let fresh = fleet(
+        &[("frigate", (0, 0), EAST)],
+        &[("scout", (1, 0), WEST), ("frigate", (2, 0), WEST)],
+    );
+    assert_eq!(
+        DefaultTactics::focus_order(grid, &fresh, 0).as_slice(),
+        [2, 1]
+    );
 
     let duel = grid.battle("frigate", "scout", 2).expect("both exist");
     let alone = grid.fire_options_all(&duel, 0, &[]);
