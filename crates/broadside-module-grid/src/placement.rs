@@ -115,6 +115,9 @@ impl Placement {
         side: Side,
         ships: usize,
     ) -> Result<Placement, ResolveError> {
+        // Problems are reported under the command line's name for the
+        // option (`a-positions`), which also says which side it was.
+        let key = |name: &str| format!("{}-{name}", side.to_string().to_ascii_lowercase());
         let formation = match options.text("formation") {
             None | Some("line") => Formation::Line,
             Some("column") => Formation::Column,
@@ -130,8 +133,8 @@ impl Placement {
         let spacing = options.count_or("spacing", DEFAULT_SPACING)?;
         if spacing > 20 {
             return Err(ResolveError::bad_option(
-                "spacing",
-                format!("side {side}: {spacing} is outside 0..=20"),
+                &key("spacing"),
+                format!("{spacing} is outside 0..=20"),
             ));
         }
         let facing = match options.text("facing") {
@@ -147,10 +150,10 @@ impl Placement {
         let positions = match options.text("positions") {
             None => None,
             Some(text) => {
-                let hexes = parse_hexes(text, "positions")?;
+                let hexes = parse_hexes(text, &key("positions"))?;
                 if hexes.len() != ships {
                     return Err(ResolveError::bad_option(
-                        "positions",
+                        &key("positions"),
                         format!(
                             "side {side} has {ships} ship{} but {} position{} {} given",
                             if ships == 1 { "" } else { "s" },

@@ -768,7 +768,11 @@ fn fleets_are_placed_by_each_sides_set_up() {
         [&[("positions", text("0,0 2,-3"))], &[]],
     ));
     assert_eq!(placed, [(0, 0, 0), (2, -3, 0), (8, 0, 3)]);
-    for (side, wrong) in [(0, "0,0"), (1, "1,1 2,2"), (0, "0,0 x,1")] {
+    for (side, wrong, key) in [
+        (0, "0,0", "a-positions"),
+        (1, "1,1 2,2", "b-positions"),
+        (0, "0,0 x,1", "a-positions"),
+    ] {
         let mut sides: [&[(&str, broadside_core::OptionValue)]; 2] = [&[], &[]];
         let given = [("positions", text(wrong))];
         sides[side] = &given;
@@ -776,7 +780,7 @@ fn fleets_are_placed_by_each_sides_set_up() {
         assert!(
             matches!(
                 grid.duel(&request),
-                Err(ResolveError::BadOption { ref option, .. }) if option == "positions"
+                Err(ResolveError::BadOption { ref option, .. }) if option == key
             ),
             "{wrong}"
         );
