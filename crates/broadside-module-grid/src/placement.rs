@@ -183,8 +183,11 @@ impl Placement {
         });
         (0..ships)
             .map(|i| {
-                let hex = match &self.positions {
-                    Some(hexes) => hexes[i],
+                // A position list is checked against the side's size when it
+                // is read; one built by hand and too short leaves the rest of
+                // the side in formation rather than failing.
+                let hex = match self.positions.as_ref().and_then(|hexes| hexes.get(i)) {
+                    Some(&hex) => hex,
                     None => self.formation_hex(lead, facing, i),
                 };
                 Pose { hex, facing }
