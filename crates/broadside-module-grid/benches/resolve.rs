@@ -1,4 +1,4 @@
-//! Benchmarks of module-grid resolutions and whole duels on one core, measured against the dice alone.
+//! Benchmarks of module-grid resolutions, whole duels and a four-a-side battle on one core, measured against the dice alone.
 //!
 //! Run with `cargo bench -p broadside-module-grid --bench resolve`.
 //!
@@ -139,18 +139,13 @@ fn ruleset_resolve_cruiser_vs_cruiser_range_2(bencher: Bencher<'_, '_>) {
 mod duel {
     use super::*;
 
-    fn engagement(a: &str, b: &str) -> Box<dyn Engagement> {
+    fn engagement(a: &[&str], b: &[&str]) -> Box<dyn Engagement> {
         let system = system();
-        let request = BattleRequest {
-            sides: [vec![a.into()], vec![b.into()]],
-            max_turns: 50,
-            options: Options::new(),
-            ..Default::default()
-        };
-        Box::new(system.duel(&request).expect("both ships exist"))
+        let request = BattleRequest::fleets(a, b, 50, Options::new());
+        Box::new(system.duel(&request).expect("every ship exists"))
     }
 
-    fn bench_duel(bencher: Bencher<'_, '_>, a: &str, b: &str) {
+    fn bench_battle(bencher: Bencher<'_, '_>, a: &[&str], b: &[&str]) {
         let engagement = engagement(a, b);
         let mut trial = 0u64;
         bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
@@ -163,12 +158,24 @@ mod duel {
     /// The default comparison: a destroyer against a frigate.
     #[divan::bench]
     fn destroyer_against_frigate(bencher: Bencher<'_, '_>) {
-        bench_duel(bencher, "destroyer", "frigate");
+        bench_battle(bencher, &["destroyer"], &["frigate"]);
     }
 
     /// A mirror match of the largest ships.
     #[divan::bench]
     fn cruiser_against_cruiser(bencher: Bencher<'_, '_>) {
-        bench_duel(bencher, "cruiser", "cruiser");
+        bench_battle(bencher, &["cruiser"], &["cruiser"]);
+    }
+
+    /// Four ships a side, mixed, in the default line: the cost of a fleet
+    /// trial, where every move weighs each enemy's Cannons and each
+    /// friend's blast and every shot ranks the enemies.
+    #[divan::bench]
+    fn four_against_four(bencher: Bencher<'_, '_>) {
+        bench_battle(
+            bencher,
+            &["destroyer", "frigate", "frigate", "scout"],
+            &["cruiser", "frigate", "scout", "scout"],
+        );
     }
 }

@@ -6,18 +6,24 @@
 //! - Power: a ship with a working Engine reallocates power, restoring its
 //!   Guns and (with a working Shields module) its Shields; Used markers and
 //!   shot counts are cleared, and each working Science Bay gives its scans.
-//! - Movement: each side in turn moves its ship up to its Speed in hexes
-//!   (none without a working Engine), turning one hexside before and one
-//!   after (not without a working Helm, nor while tumbling).
-//! - Fire: each side in turn fires what bears, one shot at a time, the
+//! - Movement: each side in turn moves its ships, one at a time in the order
+//!   they were named, each up to its Speed in hexes (none without a working
+//!   Engine), turning one hexside before and one after (not without a
+//!   working Helm, nor while tumbling).
+//! - Fire: each side in turn fires, one ship at a time in the order named,
+//!   each firing what bears one shot at a time at any living enemy, the
 //!   tactics choosing each shot in the light of the last.
 //! - Recovery: repairs (Engineering checks) and OOC recovery (a Piloting
-//!   check at the Helm).
+//!   check at the Helm), ship by ship.
 //!
 //! Which side moves and fires first is rolled for on the first turn and
-//! alternates after. Decisions come from a [`ModuleGridTactics`]; this
-//! module checks them against the rules and treats an illegal answer as an
-//! internal error.
+//! alternates after. A side is beaten when every one of its ships has
+//! exploded. Decisions come from a [`ModuleGridTactics`]; this module checks
+//! them against the rules and treats an illegal answer as an internal error.
+//!
+//! Ships are numbered on the board as in core's roster: side A's in the
+//! order named, then side B's. A one-against-one battle is the duel it has
+//! always been: the same placement, the same names and the same dice.
 
 use std::sync::Arc;
 
@@ -32,6 +38,7 @@ use crate::attack::{AllocationView, Board, Shot, Weapon};
 use crate::damage::Cause;
 use crate::explosion::Bystander;
 use crate::model::{Function, Mode, ModuleIx, ModuleSet, ShipSide, SideSet, Square};
+use crate::placement::{Placement, parse_hexes};
 use crate::sight::{self, MapObject, Sight};
 use crate::tactics::{DefaultTactics, ModuleGridTactics};
 
@@ -70,6 +77,8 @@ impl Maneuver {
 /// A shot the tactics choose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ShotChoice {
+    /// The board index of the enemy fired at: one of the targets offered.
+    pub target: usize,
     /// What fires.
     pub weapon: Weapon,
     /// The side struck, from those offered.
@@ -78,10 +87,10 @@ pub struct ShotChoice {
     pub call: Option<Square>,
 }
 
-/// What a ship can do against its enemy this fire phase.
+/// What a ship can do against one enemy ship this fire phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FireOptions {
-    /// The enemy ship's index.
+    /// The enemy ship's board index.
     pub target: usize,
     /// Hexes to it.
     pub range: u32,
@@ -140,14 +149,21 @@ const TURN: [Phase; 6] = [
     Phase::Recovery,
 ];
 
-/// Everything that changes during an engagement between two ships: ship 0
-/// is side A, ship 1 side B.
+/// The most ships a battle holds: sets of ships (those exploded, those whose
+/// blast is resolved) are bits of one `u64`. Two sides of core's largest
+/// fleet fit well inside it.
+pub const MAX_SHIPS: usize = 64;
+
+/// Everything that changes during an engagement: the ships of both sides on
+/// one board, side A's in the order named, then side B's.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Battle {
     /// The ships and their names.
     pub board: Board,
-    /// Each ship's position.
-    pub poses: [Pose; 2],
+    /// Each ship's position, in board order.
+    pub poses: Vec<Pose>,
+    /// Each ship's side, in board order.
+    pub sides: Arc<[Side]>,
     /// The side acting first this turn.
     pub first: Side,
 }
@@ -161,40 +177,92 @@ impl Battle {
         }
     }
 
-    /// The other ship's index.
-    pub const fn enemy(ship: usize) -> usize {
-        1 - ship
+    /// A ship's side.
+    pub fn side_of(&self, ship: usize) -> Side {
+        self.sides[ship]
+    }
+
+    /// The board indices of a side's ships, exploded or not, in board order.
+    pub fn of_side(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+        (0..self.sides.len()).filter(move |&i| self.sides[i] == side)
+    }
+
+    /// The ships of the other side that have not exploded, in board order.
+    pub fn enemies(&self, ship: usize) -> impl Iterator<Item = usize> + '_ {
+        let theirs = self.sides[ship].other();
+        self.of_side(theirs)
+            .filter(|&i| !self.board.ships[i].is_destroyed())
+    }
+
+    /// The other ships of the same side that have not exploded, in board
+    /// order.
+    pub fn allies(&self, ship: usize) -> impl Iterator<Item = usize> + '_ {
+        self.of_side(self.sides[ship])
+            .filter(move |&i| i != ship && !self.board.ships[i].is_destroyed())
+    }
+
+    /// Whether a side still has a ship that has not exploded.
+    pub fn side_stands(&self, side: Side) -> bool {
+        self.of_side(side)
+            .any(|i| !self.board.ships[i].is_destroyed())
     }
 }
 
 impl ModuleGrid {
-    /// A battle between two ships: A at the origin facing east, B `range`
+    /// A duel between two ships: A at the origin facing east, B `range`
     /// hexes east facing west.
     pub fn battle(&self, a: &str, b: &str, range: u32) -> Result<Battle, ResolveError> {
+        let roster = Roster::new(&[a.to_owned()], &[b.to_owned()]);
+        self.fleet_battle(
+            &roster,
+            range,
+            &[Placement::default(), Placement::default()],
+        )
+    }
+
+    /// A battle between the ships of a roster, each side placed by its
+    /// set-up: side A's lead ship at the origin, side B's `range` hexes east
+    /// (see [`crate::placement`]).
+    pub fn fleet_battle(
+        &self,
+        roster: &Roster,
+        range: u32,
+        placement: &[Placement; 2],
+    ) -> Result<Battle, ResolveError> {
+        if roster.len() > MAX_SHIPS {
+            return Err(ResolveError::bad_option(
+                "side",
+                format!(
+                    "{} ships in all, but a module-grid battle holds at most {MAX_SHIPS}",
+                    roster.len()
+                ),
+            ));
+        }
         let known = || self.rules.ships.iter().map(|s| s.id.as_str());
-        let ship_a = self
-            .ship(a)
-            .ok_or_else(|| ResolveError::unknown("ship", a, known()))?;
-        let ship_b = self
-            .ship(b)
-            .ok_or_else(|| ResolveError::unknown("ship", b, known()))?;
+        let mut ships = Vec::with_capacity(roster.len());
+        for entry in roster.ships() {
+            ships.push(
+                self.ship(&entry.id)
+                    .ok_or_else(|| ResolveError::unknown("ship", &entry.id, known()))?,
+            );
+        }
         let range =
             i32::try_from(range).map_err(|_| ResolveError::bad_option("start-range", "too far"))?;
+        let mut poses = Vec::with_capacity(roster.len());
+        for (side, lead) in [
+            (Side::A, Hex::ORIGIN),
+            (Side::B, Hex::ORIGIN.step(Direction::EAST, range)),
+        ] {
+            let count = roster.side_len(side);
+            poses.extend(placement[side.index()].poses(side, lead, count));
+        }
         Ok(Battle {
             board: Board {
-                ships: vec![ship_a, ship_b],
-                names: Arc::from(vec![format!("{a} (A)"), format!("{b} (B)")]),
+                ships,
+                names: roster.ships().iter().map(|s| s.name.clone()).collect(),
             },
-            poses: [
-                Pose {
-                    hex: Hex::ORIGIN,
-                    facing: Direction::EAST,
-                },
-                Pose {
-                    hex: Hex::ORIGIN.step(Direction::EAST, range),
-                    facing: Direction::WEST,
-                },
-            ],
+            poses,
+            sides: roster.ships().iter().map(|s| s.side).collect(),
             first: Side::A,
         })
     }
@@ -239,9 +307,31 @@ impl ModuleGrid {
         Ok(())
     }
 
-    /// What a ship can fire at its enemy now.
-    pub fn fire_options(&self, battle: &Battle, ship: usize, objects: &[MapObject]) -> FireOptions {
-        let target = Battle::enemy(ship);
+    /// What a ship can fire at every enemy that has not exploded, one entry
+    /// per enemy in board order.
+    pub fn fire_options_all(
+        &self,
+        battle: &Battle,
+        ship: usize,
+        objects: &[MapObject],
+    ) -> Vec<FireOptions> {
+        battle
+            .enemies(ship)
+            .map(|target| self.fire_options(battle, ship, target, objects))
+            .collect()
+    }
+
+    /// What a ship can fire at one other ship now. Range, line of sight,
+    /// the sides struck and the firer's sides facing it are all taken for
+    /// this pair alone: a third ship neither blocks the line nor, sharing a
+    /// hex with the firer, gives facing on anyone.
+    pub fn fire_options(
+        &self,
+        battle: &Battle,
+        ship: usize,
+        target: usize,
+        objects: &[MapObject],
+    ) -> FireOptions {
         let me = &battle.board.ships[ship];
         let class = self.rules.class(me.class);
         let from = battle.poses[ship];
@@ -260,7 +350,10 @@ impl ModuleGrid {
             missile_bays: 0,
             teleporters: 0,
         };
-        if me.is_destroyed() || battle.board.ships[target].is_destroyed() {
+        if me.is_destroyed()
+            || battle.board.ships[target].is_destroyed()
+            || battle.side_of(target) == battle.side_of(ship)
+        {
             return options;
         }
         let clear = sight == Sight::Clear;
@@ -314,9 +407,10 @@ impl ModuleGrid {
             let class = self.rules.class(ship.class);
             ship.used = 0;
             ship.shots = [0; crate::ship::MAX_CANNONS];
-            // A duel has one enemy, so the turn's scans are made on it.
+            // The turn's scans are made on the enemy the ship's tactics
+            // choose when it first comes to fire (ruling: scans in fleets).
             ship.scans = ship.scan_capacity(&self.rules);
-            ship.scans_on = u8::try_from(Battle::enemy(i)).ok();
+            ship.scans_on = None;
             let name = &battle.board.names[i];
             if !ship.has_working(class, Function::Engine) {
                 sink.emit(|| Event::Ruling {
@@ -385,7 +479,28 @@ impl ModuleGrid {
         Ok(())
     }
 
+    /// A side's ships fire one at a time, in board order; each fires every
+    /// shot it will before the next begins (ruling: order of play in fleets).
     fn fire_phase(
+        &self,
+        battle: &mut Battle,
+        side: Side,
+        objects: &[MapObject],
+        tactics: &dyn ModuleGridTactics,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        for ship in 0..battle.board.ships.len() {
+            if battle.side_of(ship) == side {
+                self.ship_fires(battle, ship, objects, tactics, dice, sink)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One ship fires, shot by shot, until its tactics stop, it explodes or
+    /// no enemy is left.
+    fn ship_fires(
         &self,
         battle: &mut Battle,
         ship: usize,
@@ -394,23 +509,39 @@ impl ModuleGrid {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
+        let mut scanned = false;
         loop {
             if battle.board.ships[ship].is_destroyed() {
                 return Ok(());
             }
-            let options = self.fire_options(battle, ship, objects);
-            if battle.board.ships[options.target].is_destroyed() {
+            let options = self.fire_options_all(battle, ship, objects);
+            if options.is_empty() {
                 return Ok(());
+            }
+            if !scanned {
+                // The turn's scans are made on one enemy, chosen when the
+                // ship first comes to fire (ruling: scans in fleets).
+                scanned = true;
+                let on = tactics.scan_target(self, battle, ship, &options);
+                if let Some(on) = on
+                    && !options.iter().any(|o| o.target == on)
+                {
+                    return Err(ResolveError::Internal(format!(
+                        "tactics chose to scan ship {on} for the {}, which is not an enemy still in play",
+                        battle.board.names[ship]
+                    )));
+                }
+                battle.board.ships[ship].scans_on = on.and_then(|i| u8::try_from(i).ok());
             }
             let Some(choice) = tactics.next_shot(self, battle, ship, &options) else {
                 return Ok(());
             };
-            self.check_choice(battle, ship, &options, &choice)?;
+            let chosen = self.check_choice(battle, ship, &options, &choice)?;
             let shot = Shot {
                 attacker: ship,
                 weapon: choice.weapon,
-                target: options.target,
-                range: options.range,
+                target: chosen.target,
+                range: chosen.range,
                 side: choice.side,
                 call: choice.call,
                 // The tactics choose each reroll as the dice fall; the ship
@@ -431,20 +562,27 @@ impl ModuleGrid {
             } = choice.weapon
                 && outcome.hit
             {
-                self.burst_beyond(battle, options.target, outcome.power, objects, dice, sink)?;
+                self.burst_beyond(battle, chosen.target, outcome.power, objects, dice, sink)?;
             }
             self.explosions(battle, exploded_before, dice, sink)?;
         }
     }
 
-    /// Checks a tactics choice against what was offered.
+    /// Checks a tactics choice against what was offered, and returns the
+    /// options of the enemy chosen: only a living enemy can be a target.
     fn check_choice(
         &self,
         battle: &Battle,
         ship: usize,
-        options: &FireOptions,
+        options: &[FireOptions],
         choice: &ShotChoice,
-    ) -> Result<(), ResolveError> {
+    ) -> Result<FireOptions, ResolveError> {
+        let Some(&options) = options.iter().find(|o| o.target == choice.target) else {
+            return Err(ResolveError::Internal(format!(
+                "tactics chose an illegal shot for the {}: ship {}, which is not an enemy still in play",
+                battle.board.names[ship], choice.target
+            )));
+        };
         let bit = crate::ship::bit(choice.weapon.module());
         let offered = match choice.weapon {
             Weapon::Cannon { .. } => options.cannons,
@@ -462,7 +600,7 @@ impl ModuleGrid {
             None
         };
         match why {
-            None => Ok(()),
+            None => Ok(options),
             Some(why) => Err(ResolveError::Internal(format!(
                 "tactics chose an illegal shot for the {}: {why}",
                 battle.board.names[ship]
@@ -506,11 +644,14 @@ impl ModuleGrid {
     }
 
     /// Every ship that exploded since `before` (a mask of the ships already
-    /// exploded) blasts the others, which may explode in turn.
+    /// exploded) blasts the others, which may explode in turn. Blasts go off
+    /// in board order, each once, and each strikes the other ships that have
+    /// not exploded in board order, friend or foe, with no regard to line of
+    /// sight (rulings: blasts in fleets).
     fn explosions(
         &self,
         battle: &mut Battle,
-        before: u8,
+        before: u64,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
@@ -518,14 +659,15 @@ impl ModuleGrid {
         let mut blasted = before;
         loop {
             let Some(source) = (0..battle.board.ships.len())
-                .find(|&i| battle.board.ships[i].exploded && blasted & (1 << i) == 0)
+                .find(|&i| battle.board.ships[i].exploded && blasted & ship_bit(i) == 0)
             else {
                 return Ok(());
             };
-            blasted |= 1 << source;
+            blasted |= ship_bit(source);
             let size = self.rules.class(battle.board.ships[source].class).size;
             let at = battle.poses[source].hex;
-            let mut bystanders: arrayvec::ArrayVec<Bystander, 2> = arrayvec::ArrayVec::new();
+            let mut bystanders: arrayvec::ArrayVec<Bystander, MAX_SHIPS> =
+                arrayvec::ArrayVec::new();
             for other in 0..battle.board.ships.len() {
                 if other == source || battle.board.ships[other].is_destroyed() {
                     continue;
@@ -550,10 +692,11 @@ impl ModuleGrid {
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let c = &self.rules.constants;
-        for (i, tactic) in tactics.iter().enumerate() {
+        for i in 0..battle.board.ships.len() {
             if battle.board.ships[i].is_destroyed() {
                 continue;
             }
+            let tactic = tactics[battle.side_of(i).index()];
             for _ in 0..c.repairs_per_turn {
                 let Some(module) = tactic.repair(self, battle, i) else {
                     break;
@@ -666,15 +809,21 @@ impl ModuleGrid {
     }
 }
 
+/// A ship's bit in a set of ships; set-up keeps every index below
+/// [`MAX_SHIPS`], and a stray one has no bit rather than a panic.
+const fn ship_bit(i: usize) -> u64 {
+    if i < MAX_SHIPS { 1 << i } else { 0 }
+}
+
 /// The ships that have exploded, one bit each.
-fn exploded_mask(battle: &Battle) -> u8 {
+fn exploded_mask(battle: &Battle) -> u64 {
     battle
         .board
         .ships
         .iter()
         .enumerate()
         .filter(|(_, s)| s.exploded)
-        .fold(0, |mask, (i, _)| mask | (1 << i))
+        .fold(0, |mask, (i, _)| mask | ship_bit(i))
 }
 
 /// The side a blast from `at` strikes on a ship at `pose`: the side its
@@ -721,14 +870,21 @@ impl TurnSequence for Sequence<'_> {
                 Ok(())
             }
             Phase::FirstMovement | Phase::SecondMovement => {
+                // A side's ships move one at a time, in board order (ruling:
+                // order of play in fleets).
                 let side = battle.actor(phase);
-                system.movement_phase(battle, side.index(), tactics[side.index()], sink)
+                for ship in 0..battle.board.ships.len() {
+                    if battle.side_of(ship) == side {
+                        system.movement_phase(battle, ship, tactics[side.index()], sink)?;
+                    }
+                }
+                Ok(())
             }
             Phase::FirstFire | Phase::SecondFire => {
                 let side = battle.actor(phase);
                 system.fire_phase(
                     battle,
-                    side.index(),
+                    side,
                     self.objects,
                     tactics[side.index()],
                     dice,
@@ -740,12 +896,14 @@ impl TurnSequence for Sequence<'_> {
     }
 
     fn verdict(&self, battle: &Battle) -> Option<Verdict> {
-        let able = |side: Side| !battle.board.ships[side.index()].is_destroyed();
-        Verdict::from_able(able(Side::A), able(Side::B))
+        // A side is beaten when every one of its ships has exploded; a ship
+        // with no weapon left still stands, since it may repair.
+        Verdict::from_able(battle.side_stands(Side::A), battle.side_stands(Side::B))
     }
 }
 
-/// A battle set up once and played many times.
+/// A battle set up once and played many times: one ship a side (a duel) or
+/// fleets.
 pub struct Duel {
     system: ModuleGrid,
     start: Battle,
@@ -848,21 +1006,28 @@ impl Setup for Duel {
 pub const DEFAULT_START_RANGE: u32 = 8;
 
 impl ModuleGrid {
-    /// A duel between the two ships a request names.
+    /// The battle a request asks for: its sides' ships, each side placed by
+    /// its own set-up ([`crate::placement::SIDE_OPTIONS`]).
     pub fn duel(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
         request.check()?;
         let range = request
             .options
             .count_or("start-range", DEFAULT_START_RANGE)?;
-        let [a, b] = one_a_side(request)?;
         let objects = match request.options.text("asteroids") {
             None => Vec::new(),
             Some(text) => self.parse_objects(text, "asteroid")?,
         };
+        let placement = [Side::A, Side::B].map(|side| {
+            Placement::from_options(request.side_options(side), side, request.side(side).len())
+        });
+        let [a, b] = placement;
+        let placement = [a?, b?];
+        let roster = request.roster();
+        let start = self.fleet_battle(&roster, range, &placement)?;
         Ok(Duel {
             system: self.clone(),
-            roster: request.roster(),
-            start: self.battle(a, b, range)?,
+            roster,
+            start,
             objects,
             max_turns: request.max_turns,
             tactics: DefaultTactics,
@@ -885,36 +1050,9 @@ impl ModuleGrid {
                     self.rules.objects.iter().map(|o| o.id.as_str()),
                 )
             })?;
-        let mut out = Vec::new();
-        for part in text.split([' ', ';']).filter(|p| !p.trim().is_empty()) {
-            let bad = || {
-                ResolveError::bad_option(
-                    "asteroids",
-                    format!("'{part}' is not a hex written Q,R (axial coordinates)"),
-                )
-            };
-            let (q, r) = part.split_once(',').ok_or_else(bad)?;
-            let q: i32 = q.trim().parse().map_err(|_| bad())?;
-            let r: i32 = r.trim().parse().map_err(|_| bad())?;
-            if q.unsigned_abs() > 1000 || r.unsigned_abs() > 1000 {
-                return Err(bad());
-            }
-            out.push(MapObject {
-                hex: Hex::new(q, r),
-                kind: index,
-            });
-        }
-        Ok(out)
-    }
-}
-
-/// The one ship of each side, while battles of several ships a side are not
-/// yet played.
-fn one_a_side(request: &BattleRequest) -> Result<[&str; 2], ResolveError> {
-    match &request.sides {
-        [a, b] if a.len() == 1 && b.len() == 1 => Ok([&a[0], &b[0]]),
-        _ => Err(ResolveError::Refused(
-            "battles of several ships a side are not yet played in this system".into(),
-        )),
+        Ok(parse_hexes(text, "asteroids")?
+            .into_iter()
+            .map(|hex| MapObject { hex, kind: index })
+            .collect())
     }
 }

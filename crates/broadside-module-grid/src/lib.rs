@@ -18,6 +18,7 @@ pub mod engagement;
 pub mod explosion;
 pub mod model;
 pub mod picture;
+pub mod placement;
 mod ruleset;
 pub mod ship;
 pub mod sight;

@@ -79,14 +79,14 @@ const DUEL_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "start-range",
         value_name: "R",
-        help: "hexes between the ships at the start (default 8)",
+        help: "hexes between the two sides' first ships at the start (default 8)",
         kind: OptionKind::Number { min: 0, max: 200 },
         required: false,
     },
     OptionSpec {
         name: "asteroids",
         value_name: "HEXES",
-        help: "asteroid hexes as Q,R axial pairs separated by spaces (A starts at 0,0 facing east, B at R,0 facing west)",
+        help: "asteroid hexes as Q,R axial pairs separated by spaces (A's first ship starts at 0,0 facing east, B's at R,0 facing west)",
         kind: OptionKind::Text,
         required: false,
     },
@@ -727,6 +727,10 @@ impl Ruleset for ModuleGrid {
 
     fn battle_options(&self) -> &'static [OptionSpec] {
         DUEL_OPTIONS
+    }
+
+    fn side_options(&self) -> &'static [OptionSpec] {
+        crate::placement::SIDE_OPTIONS
     }
 
     fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {

@@ -4,9 +4,11 @@
 //! rules. A tactic that answers something illegal is a bug in the tactic,
 //! reported as an internal error, never silently corrected.
 
+use arrayvec::ArrayVec;
+
 use crate::ModuleGrid;
 use crate::attack::{AllocationView, Reroll, RerollWith, Weapon};
-use crate::engagement::{Battle, FireOptions, Maneuver, ShotChoice};
+use crate::engagement::{Battle, FireOptions, MAX_SHIPS, Maneuver, ShotChoice};
 use crate::model::{Function, MAX_SIDE, Mode, ModuleIx, ShipClass, ShipSide, Skill, Square};
 use crate::ship::Ship;
 use crate::sight;
@@ -17,26 +19,45 @@ use broadside_core::hex;
 /// # Contract for implementors
 /// Answers must be legal: moves within Speed and with turns only when the
 /// Helm works and the ship is not tumbling (see
-/// [`ModuleGrid::maneuver_allowed`]); shots only from the weapons offered in
-/// [`FireOptions`], on a side offered, in a mode the rules allow (a working Fusion Node for Fusion, shots left
-/// this turn), and a called point only
-/// for direct fire and on a module square; allocation rerolls of die 0 or 1
+/// [`ModuleGrid::maneuver_allowed`]); shots only at an enemy offered, from
+/// the weapons offered against it in its [`FireOptions`], on a side offered,
+/// in a mode the rules allow (a working Fusion Node for Fusion, shots left
+/// this turn), and a called point only for direct fire and on a module
+/// square; scans only on an enemy offered; allocation rerolls of die 0 or 1
 /// paid with a scan or Luck the view says is left; repairs only of broken
 /// modules.
 /// The engine refuses anything else as an internal error. Implementations
 /// must be deterministic given the battle, so that a trial replays exactly.
+///
+/// Required: [`maneuver`](Self::maneuver), [`next_shot`](Self::next_shot),
+/// [`allocation_reroll`](Self::allocation_reroll) and
+/// [`repair`](Self::repair). Provided: [`scan_target`](Self::scan_target),
+/// which scans the first enemy offered.
 pub trait ModuleGridTactics: Send + Sync {
     /// How the ship moves this turn.
     fn maneuver(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Maneuver;
     /// The ship's next shot this fire phase, or `None` to stop firing. Asked
-    /// again after each shot resolves.
+    /// again after each shot resolves, with one [`FireOptions`] per enemy
+    /// still in play, in board order (never empty).
     fn next_shot(
         &self,
         system: &ModuleGrid,
         battle: &Battle,
         ship: usize,
-        options: &FireOptions,
+        options: &[FireOptions],
     ) -> Option<ShotChoice>;
+    /// The enemy the ship makes this turn's scans on, or `None` to make
+    /// none; asked once a turn, when the ship first comes to fire, with the
+    /// same options as its first [`next_shot`](Self::next_shot).
+    fn scan_target(
+        &self,
+        _system: &ModuleGrid,
+        _battle: &Battle,
+        _ship: usize,
+        options: &[FireOptions],
+    ) -> Option<usize> {
+        options.first().map(|o| o.target)
+    }
     /// Whether the firing ship spends a scan or Luck to roll one hit
     /// allocation die again, and which die: asked after the allocation roll
     /// of each of its hits and after each reroll, until it answers `None`.
@@ -52,15 +73,27 @@ pub trait ModuleGridTactics: Send + Sync {
 }
 
 /// The default policy, documented in the rules note:
-/// - movement: close to range 1 (never into the enemy's hex, where a blast
-///   is at full power) and end facing so that as many working Cannons as
-///   possible bear, while few of the enemy's do; holding still wins ties;
-/// - fire: every Cannon that bears, each in the mode with the best chance
-///   to hit times power (Standard, Long or Multi; Multi wins a tie as it
-///   uses no Guns power; Fusion is never used against a single ship, since
-///   it gains nothing there and gives up the called point); then every
-///   missile; then a bomb when the teleport succeeds at least one time in
-///   three;
+/// - focus: enemies are ranked by their hull check once it can fail (the
+///   likeliest to explode first), then by danger (working Cannons times
+///   Guns), then by Shields left (lowest first: earlier strikes this turn
+///   have stripped them), then by distance, then by board index (see
+///   [`DefaultTactics::focus_order`]);
+///   movement closes on the first, fire goes to the first that a weapon
+///   reaches and the turn's scans to the target of the first shot, so a
+///   fleet piles onto one enemy;
+/// - movement: close to range 1 of the focus enemy (never into an enemy's
+///   hex, where a blast is at full power) and end facing so that as many
+///   working Cannons as possible bear on it, while few of the enemies'
+///   Cannons bear on us; keep out of the reach of our own ships' explosions;
+///   holding still wins ties;
+/// - fire: at the focus enemy, every Cannon that bears, each in the mode
+///   with the best chance to hit times power (Standard, Long or Multi; Multi
+///   wins a tie as it uses no Guns power), or in Fusion when the burst would
+///   reach other enemies harder than it reaches us and our own ships (so
+///   never against a single ship, where it gains nothing and gives up the
+///   called point); then every missile; then a bomb when the teleport
+///   succeeds at least one time in three; then the same at the next enemy
+///   in focus order;
 /// - hit allocation: strike the side, and call the row or column, where a
 ///   2d6 allocation finds the most valuable modules (working weapons first,
 ///   then Shields, Engines and Helm);
@@ -387,6 +420,179 @@ impl DefaultTactics {
         table
     }
 
+    /// The enemies still in play in the order this policy attends to them:
+    /// first the one whose hull check is highest once it can fail at all
+    /// (chart less Size above 2: the ship a hit is likeliest to explode;
+    /// every check of 2 or less ranks alike), then the most dangerous (its
+    /// working Cannons times its Guns rating), then the lowest Shields
+    /// (stripped by this turn's strikes), then the nearest, then the lowest
+    /// board index.
+    ///
+    /// Danger before size matters: ranking fresh ships by their hull check
+    /// alone would put the smallest (the least Size off the chart) first,
+    /// and a fleet that spends its fire on a scout while a cruiser shoots
+    /// back loses most mirror battles to one that does the opposite.
+    pub fn focus_order(
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+    ) -> ArrayVec<usize, MAX_SHIPS> {
+        let from = battle.poses[ship].hex;
+        let mut ranked: ArrayVec<(i32, u32, u8, u32, usize), MAX_SHIPS> = battle
+            .enemies(ship)
+            .take(MAX_SHIPS)
+            .map(|i| {
+                let s = &battle.board.ships[i];
+                let class = system.rules.class(s.class);
+                let check = system.rules.hull_check(s.damage(), class.size);
+                let danger =
+                    s.working_of(class, Function::Cannon).count_ones() * u32::from(class.guns);
+                (
+                    -check.max(2),
+                    u32::MAX - danger,
+                    s.shields,
+                    from.distance(battle.poses[i].hex),
+                    i,
+                )
+            })
+            .collect();
+        ranked.sort_unstable();
+        ranked.into_iter().map(|(_, _, _, _, i)| i).collect()
+    }
+
+    /// The burst's reach on the enemies beyond the target, less its reach on
+    /// the firer and its own ships: the power a Fusion burst of `power` in
+    /// the target's hex would bring to each, summed. Asteroids are not
+    /// weighed (the engine still stops a burst at them).
+    fn burst_gain(
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        target: usize,
+        power: u8,
+    ) -> i64 {
+        let at = battle.poses[target].hex;
+        let reach =
+            |i: usize| i64::from(system.burst_power(power, at.distance(battle.poses[i].hex)));
+        let theirs: i64 = battle
+            .enemies(ship)
+            .filter(|&i| i != target)
+            .map(reach)
+            .sum();
+        let ours: i64 = reach(ship) + battle.allies(ship).map(reach).sum::<i64>();
+        theirs - ours
+    }
+
+    /// Whether a Cannon that has fired `fired` shots this turn may fire in
+    /// Fusion now, and that shot's worth (chance in 1296ths times power plus
+    /// the burst's gain); `None` when the mode is not open to it.
+    fn fusion_worth(
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        target: &FireOptions,
+        fired: u8,
+    ) -> Option<i64> {
+        let rules = &system.rules;
+        let c = &rules.constants;
+        let me = &battle.board.ships[ship];
+        let class = rules.class(me.class);
+        let rule = rules.mode(Mode::Fusion);
+        if fired >= rule.shots_per_turn || rule.needs.is_some_and(|f| !me.has_working(class, f)) {
+            return None;
+        }
+        let power = system.cannon_power(Mode::Fusion, me.guns);
+        let counted =
+            i32::try_from(system.counted_range(Mode::Fusion, target.range)).unwrap_or(i32::MAX / 4);
+        let difficulty = c.to_hit_base + c.to_hit_per_hex * counted;
+        let chance = Self::check_chance(system, me, c.to_hit_skill, difficulty, true);
+        let gain = Self::burst_gain(system, battle, ship, target.target, power);
+        Some(i64::from(chance) * (i64::from(power) + gain))
+    }
+
+    /// The shot this policy takes at one enemy, if any: a Cannon that bears
+    /// (in its best mode, or Fusion when the burst gains more), then a
+    /// missile, then a bomb worth the teleport.
+    fn shot_at(
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        options: &FireOptions,
+    ) -> Option<ShotChoice> {
+        let me = &battle.board.ships[ship];
+        let class = system.rules.class(me.class);
+        let target = &battle.board.ships[options.target];
+        let c = &system.rules.constants;
+        // Only a battle with a third ship can make a burst worth more than
+        // the shot itself, so a duel never weighs Fusion.
+        let crowded = battle.board.ships.len() > 2;
+        for m in 0..class.modules.len() as ModuleIx {
+            let bit = 1u64 << m;
+            if options.cannons & bit != 0 {
+                let fired = Ship::cannon_order(class, m)
+                    .and_then(|o| me.shots.get(o).copied())
+                    .unwrap_or(u8::MAX);
+                let best = Self::cannon_mode(system, me, options.range, fired);
+                let fusion = if crowded {
+                    Self::fusion_worth(system, battle, ship, options, fired)
+                } else {
+                    None
+                };
+                let best_worth = best.map_or(0, |(_, w)| i64::from(w));
+                if let Some(worth) = fusion
+                    && worth > best_worth
+                {
+                    return Some(ShotChoice {
+                        target: options.target,
+                        weapon: Weapon::Cannon {
+                            module: m,
+                            mode: Mode::Fusion,
+                        },
+                        side: Self::indirect_side(system, target, options.struck),
+                        call: None,
+                    });
+                }
+                if let Some((mode, _)) = best {
+                    let (side, call) = Self::aim(system, target, options.struck);
+                    return Some(ShotChoice {
+                        target: options.target,
+                        weapon: Weapon::Cannon { module: m, mode },
+                        side,
+                        call,
+                    });
+                }
+            }
+        }
+        for m in 0..class.modules.len() as ModuleIx {
+            if options.missile_bays & (1u64 << m) != 0 {
+                return Some(ShotChoice {
+                    target: options.target,
+                    weapon: Weapon::Missile { module: m },
+                    side: Self::indirect_side(system, target, options.struck),
+                    call: None,
+                });
+            }
+        }
+        for m in 0..class.modules.len() as ModuleIx {
+            if options.teleporters & (1u64 << m) != 0 {
+                let range = i32::try_from(options.range).unwrap_or(i32::MAX / 4);
+                let difficulty =
+                    c.teleport_base + i32::from(me.shields) + i32::from(target.shields) + range;
+                let chance = Self::check_chance(system, me, c.teleport_skill, difficulty, false);
+                if chance * 3 >= 1296 {
+                    let (side, call) = Self::aim(system, target, options.struck);
+                    return Some(ShotChoice {
+                        target: options.target,
+                        weapon: Weapon::Teleporter { module: m },
+                        side,
+                        call,
+                    });
+                }
+            }
+        }
+        None
+    }
+
     /// How soon a broken module should be repaired: lower first.
     fn repair_rank(function: Function) -> Option<u8> {
         match function {
@@ -414,15 +620,36 @@ impl ModuleGridTactics for DefaultTactics {
         };
         let can_turn = me.has_working(class, Function::Helm) && !system.tumbling(battle, ship);
         let turns: &[i8] = if can_turn { &[0, -1, 1] } else { &[0] };
-        let enemy = Battle::enemy(ship);
-        let target = battle.poses[enemy];
+        let Some(&focus) = Self::focus_order(system, battle, ship).first() else {
+            return Maneuver::default();
+        };
+        let target = battle.poses[focus];
         let mine = Self::bearing_table(system, me);
-        let theirs = Self::bearing_table(system, &battle.board.ships[enemy]);
+        let threats: ArrayVec<(hex::Hex, hex::Direction, [u8; 16]), MAX_SHIPS> = battle
+            .enemies(ship)
+            .take(MAX_SHIPS)
+            .map(|e| {
+                let pose = battle.poses[e];
+                let table = Self::bearing_table(system, &battle.board.ships[e]);
+                (pose.hex, pose.facing, table)
+            })
+            .collect();
+        let friends: ArrayVec<(hex::Hex, u8), MAX_SHIPS> = battle
+            .allies(ship)
+            .take(MAX_SHIPS)
+            .map(|a| {
+                let size = system.rules.class(battle.board.ships[a].class).size;
+                (battle.poses[a].hex, size)
+            })
+            .collect();
         let pose = battle.poses[ship];
-        // A move is scored by its end: 10 a hex away from range 1, 12 more
-        // in the enemy's own hex, 6 for each of our Cannons that bears and
-        // -2 for each of theirs. Holding still is weighed first, so it wins
-        // every tie.
+        // A move is scored by its end: 10 a hex away from range 1 of the
+        // focus enemy, 12 more in any enemy's own hex, 6 for each of our
+        // Cannons that bears on the focus enemy, -2 for each enemy Cannon
+        // that bears on us, and -4 for each point of explosion power that
+        // would pass between us and each of our own ships (theirs reaching
+        // us and ours reaching them). Holding still is weighed first, so it
+        // wins every tie.
         let mut best = Maneuver::default();
         let mut best_score = i64::MIN;
         for &turn_before in turns {
@@ -431,14 +658,25 @@ impl ModuleGridTactics for DefaultTactics {
                 let end = pose.hex.step(heading, i32::from(steps));
                 let d = end.distance(target.hex);
                 let mut base = -10 * i64::from(d.abs_diff(1));
-                if d == 0 {
-                    base -= 12;
-                }
-                // The hexside of our hex the enemy lies beyond, and of theirs
-                // we lie beyond; only our final facing changes the first.
+                // The hexside of our hex the focus enemy lies beyond; only
+                // our final facing changes it.
                 let toward_enemy = hex::entry_side(target.hex, end);
-                let toward_us = hex::entry_side(end, target.hex).relative_to(target.facing);
-                let threatened = i64::from(theirs[usize::from(sight::sides_of_entry(toward_us).0)]);
+                let mut threatened = 0i64;
+                for &(at, facing, theirs) in &threats {
+                    if at == end {
+                        base -= 12;
+                    }
+                    // The hexside of their hex we lie beyond.
+                    let toward_us = hex::entry_side(end, at).relative_to(facing);
+                    threatened +=
+                        i64::from(theirs[usize::from(sight::sides_of_entry(toward_us).0)]);
+                }
+                for &(at, size) in &friends {
+                    let apart = end.distance(at);
+                    let blast = system.explosion_power(size, apart)
+                        + system.explosion_power(class.size, apart);
+                    base -= 4 * i64::from(blast);
+                }
                 for &turn_after in turns {
                     let facing = heading.turn(i32::from(turn_after));
                     let sides = sight::sides_of_entry(toward_enemy.relative_to(facing));
@@ -462,54 +700,30 @@ impl ModuleGridTactics for DefaultTactics {
         system: &ModuleGrid,
         battle: &Battle,
         ship: usize,
-        options: &FireOptions,
+        options: &[FireOptions],
     ) -> Option<ShotChoice> {
-        let me = &battle.board.ships[ship];
-        let class = system.rules.class(me.class);
-        let target = &battle.board.ships[options.target];
-        let c = &system.rules.constants;
-        for m in 0..class.modules.len() as ModuleIx {
-            let bit = 1u64 << m;
-            if options.cannons & bit != 0 {
-                let fired = Ship::cannon_order(class, m)
-                    .and_then(|o| me.shots.get(o).copied())
-                    .unwrap_or(u8::MAX);
-                if let Some((mode, _)) = Self::cannon_mode(system, me, options.range, fired) {
-                    let (side, call) = Self::aim(system, target, options.struck);
-                    return Some(ShotChoice {
-                        weapon: Weapon::Cannon { module: m, mode },
-                        side,
-                        call,
-                    });
-                }
-            }
-        }
-        for m in 0..class.modules.len() as ModuleIx {
-            if options.missile_bays & (1u64 << m) != 0 {
-                return Some(ShotChoice {
-                    weapon: Weapon::Missile { module: m },
-                    side: Self::indirect_side(system, target, options.struck),
-                    call: None,
-                });
-            }
-        }
-        for m in 0..class.modules.len() as ModuleIx {
-            if options.teleporters & (1u64 << m) != 0 {
-                let range = i32::try_from(options.range).unwrap_or(i32::MAX / 4);
-                let difficulty =
-                    c.teleport_base + i32::from(me.shields) + i32::from(target.shields) + range;
-                let chance = Self::check_chance(system, me, c.teleport_skill, difficulty, false);
-                if chance * 3 >= 1296 {
-                    let (side, call) = Self::aim(system, target, options.struck);
-                    return Some(ShotChoice {
-                        weapon: Weapon::Teleporter { module: m },
-                        side,
-                        call,
-                    });
-                }
-            }
-        }
-        None
+        Self::focus_order(system, battle, ship)
+            .into_iter()
+            .filter_map(|target| options.iter().find(|o| o.target == target))
+            .find_map(|o| Self::shot_at(system, battle, ship, o))
+    }
+
+    fn scan_target(
+        &self,
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        options: &[FireOptions],
+    ) -> Option<usize> {
+        // The enemy its first shot will go to; with no shot to take, the
+        // one it focuses on, should a weapon come to bear later in the turn.
+        self.next_shot(system, battle, ship, options)
+            .map(|choice| choice.target)
+            .or_else(|| {
+                Self::focus_order(system, battle, ship)
+                    .into_iter()
+                    .find(|&target| options.iter().any(|o| o.target == target))
+            })
     }
 
     fn allocation_reroll(

@@ -120,12 +120,12 @@ fn broken_weapons_are_not_offered() {
     let grid = system();
     let mut b = battle();
     b.poses[1].hex = b.poses[0].hex.neighbour(b.poses[0].facing);
-    let before = grid.fire_options(&b, 0, &[]);
+    let before = grid.fire_options(&b, 0, 1, &[]);
     assert_ne!(before.cannons, 0);
     assert_ne!(before.teleporters, 0);
     break_all(grid, &mut b, 0, Function::Cannon);
     break_all(grid, &mut b, 0, Function::Teleporter);
-    let after = grid.fire_options(&b, 0, &[]);
+    let after = grid.fire_options(&b, 0, 1, &[]);
     assert_eq!((after.cannons, after.teleporters), (0, 0));
 }
 

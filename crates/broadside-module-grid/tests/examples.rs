@@ -103,7 +103,7 @@ fn scout_cannon_facing_300_degrees() {
         .expect("both ships exist");
     for d in Direction::ALL {
         battle.poses[1].hex = Hex::ORIGIN.neighbour(d);
-        let options = grid.fire_options(&battle, 0, &[]);
+        let options = grid.fire_options(&battle, 0, 1, &[]);
         let toward: Vec<&str> = options.toward.sides().map(ShipSide::id).collect();
         let _ = writeln!(
             out,

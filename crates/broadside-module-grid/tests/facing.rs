@@ -90,7 +90,7 @@ fn in_the_same_hex_every_cannon_bears() {
         .battle("cruiser", "scout", 0)
         .expect("both ships exist");
     battle.poses[1].hex = battle.poses[0].hex;
-    let options = grid.fire_options(&battle, 0, &[]);
+    let options = grid.fire_options(&battle, 0, 1, &[]);
     let class = grid.rules.class(battle.board.ships[0].class);
     let cannons = class.modules_of(broadside_module_grid::model::Function::Cannon);
     assert_eq!(options.cannons, cannons);
@@ -121,7 +121,7 @@ fn in_the_same_hex_a_buried_cannon_bears_too() {
     let class = grid.rules.class(battle.board.ships[0].class);
     let cannons = class.modules_of(broadside_module_grid::model::Function::Cannon);
     assert_eq!(cannons.count_ones(), 2, "the edit made a second Cannon");
-    assert_eq!(grid.fire_options(&battle, 0, &[]).cannons, cannons);
+    assert_eq!(grid.fire_options(&battle, 0, 1, &[]).cannons, cannons);
 }
 
 /// A tactic that answers with something the rules do not allow.
@@ -159,23 +159,25 @@ impl ModuleGridTactics for Cheat {
         system: &ModuleGrid,
         battle: &Battle,
         ship: usize,
-        options: &FireOptions,
+        options: &[FireOptions],
     ) -> Option<ShotChoice> {
         match self {
             Cheat::WrongSide => {
                 let mut choice = DefaultTactics.next_shot(system, battle, ship, options)?;
+                let struck = options.iter().find(|o| o.target == choice.target)?.struck;
                 choice.side = ShipSide::ALL
                     .into_iter()
-                    .find(|s| !options.struck.has(*s))
+                    .find(|s| !struck.has(*s))
                     .unwrap_or(ShipSide::Aft);
                 Some(choice)
             }
             Cheat::UnofferedWeapon => Some(ShotChoice {
+                target: options[0].target,
                 weapon: Weapon::Cannon {
                     module: 63 as ModuleIx,
                     mode: Mode::Standard,
                 },
-                side: options.struck.sides().next().unwrap_or(ShipSide::Fore),
+                side: options[0].struck.sides().next().unwrap_or(ShipSide::Fore),
                 call: None,
             }),
             _ => DefaultTactics.next_shot(system, battle, ship, options),

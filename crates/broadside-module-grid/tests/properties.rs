@@ -2,9 +2,11 @@
 
 mod common;
 
-use broadside_core::{Engagement, EventLog, NullSink, Ruleset, SeededDice};
+use broadside_core::{
+    Engagement, EventLog, Loss, NullSink, Ruleset, SeededDice, Side, Verdict, run_trials,
+};
 use broadside_module_grid::model::ModuleIx;
-use common::{duel_request, num, resolve_with, ship, system, text};
+use common::{duel_request, fleet_request, num, resolve_with, ship, system, text};
 use proptest::prelude::*;
 
 const SHIPS: [&str; 4] = ["scout", "frigate", "destroyer", "cruiser"];
@@ -114,7 +116,7 @@ proptest! {
             for m in 0..class.modules.len() as ModuleIx {
                 prop_assert!(s.markers(m) <= 2);
             }
-            let lost = outcome.ships[i].loss == Some(broadside_core::Loss::Destroyed);
+            let lost = outcome.ships[i].loss == Some(Loss::Destroyed);
             prop_assert_eq!(lost, s.exploded);
         }
         // The same seed plays the same duel.
@@ -135,6 +137,125 @@ proptest! {
         let loud = engagement.play(&mut SeededDice::new(seed), &mut log);
         prop_assert_eq!(quiet, loud);
     }
+}
+
+const FORMATIONS: [&str; 3] = ["line", "column", "stack"];
+
+/// A side of one to three ships, as class ids.
+fn side() -> impl Strategy<Value = Vec<&'static str>> {
+    proptest::collection::vec(proptest::sample::select(&SHIPS[..]), 1..=3)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Random small fleets in any formation: one fate per roster ship on
+    /// the right side, no side losing more ships than it has, a ship
+    /// counted destroyed exactly when it exploded, and a verdict that agrees
+    /// with who is left.
+    #[test]
+    fn fleet_invariants(
+        a in side(),
+        b in side(),
+        formations in (0usize..3, 0usize..3),
+        range in 0i64..10,
+        seed: u64,
+    ) {
+        let grid = system();
+        let request = fleet_request(
+            &a,
+            &b,
+            6,
+            &[("start-range", num(range))],
+            [
+                &[("formation", text(FORMATIONS[formations.0]))],
+                &[("formation", text(FORMATIONS[formations.1]))],
+            ],
+        );
+        let duel = grid.duel(&request).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let tactics = broadside_module_grid::DefaultTactics;
+        let (outcome, battle) = duel
+            .play_with([&tactics, &tactics], &mut SeededDice::new(seed), &mut NullSink)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let roster = duel.roster();
+        prop_assert_eq!(outcome.ships.len(), roster.len());
+        for (i, fate) in outcome.ships.iter().enumerate() {
+            prop_assert_eq!(fate.side, roster.side(i));
+            prop_assert_eq!(fate.loss == Some(Loss::Destroyed), battle.board.ships[i].exploded);
+        }
+        prop_assert!(outcome.lost(Side::A) <= a.len());
+        prop_assert!(outcome.lost(Side::B) <= b.len());
+        let standing = |side: Side| {
+            roster.of(side).filter(|&i| !battle.board.ships[i].exploded).count()
+        };
+        match outcome.verdict {
+            Verdict::Winner(side) => {
+                prop_assert_eq!(standing(side.other()), 0);
+                prop_assert!(standing(side) > 0);
+            }
+            Verdict::Draw => prop_assert_eq!(standing(Side::A) + standing(Side::B), 0),
+            Verdict::Undecided => prop_assert!(standing(Side::A) > 0 && standing(Side::B) > 0),
+            Verdict::Escaped(_) => prop_assert!(false, "no ship of this system escapes"),
+        }
+    }
+
+    /// A tally of random small fleets: each side's ships-lost distribution
+    /// sums to the trials and has no entry past the side's size.
+    #[test]
+    fn fleet_tallies_count_every_trial(a in side(), b in side(), seed: u64) {
+        let grid: &dyn Ruleset = system();
+        let engagement = grid
+            .prepare_battle(&fleet_request(&a, &b, 4, &[], [&[], &[]]))
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let trials = 6;
+        let tally = run_trials(&*engagement, seed, trials, &|_| {})
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let summary = tally.summary(engagement.roster());
+        prop_assert_eq!(summary.trials, trials);
+        for (side, size) in [(Side::A, a.len()), (Side::B, b.len())] {
+            let lost = summary.ships_lost.of(side);
+            prop_assert_eq!(lost.iter().sum::<u64>(), trials);
+            prop_assert!(lost.len() <= size + 1);
+        }
+    }
+}
+
+/// A fleet battle's tally does not depend on the number of threads: trial i
+/// always draws from its own stream, and tallies merge by addition. 1100
+/// trials make two chunks of the runner's 1024, so two threads really split
+/// the work.
+#[test]
+fn fleet_tallies_are_the_same_on_one_thread_and_two() {
+    let grid: &dyn Ruleset = system();
+    let engagement = grid
+        .prepare_battle(&fleet_request(
+            &["frigate", "scout"],
+            &["scout", "scout"],
+            3,
+            &[("start-range", num(3))],
+            [&[], &[]],
+        ))
+        .expect("the battle is set up");
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(|| run_trials(&*engagement, 41, 1100, &|_| {}))
+            .expect("the trials play")
+    };
+    let one = on(1);
+    assert_eq!(one, on(2));
+    let summary = one.summary(engagement.roster());
+    assert_eq!(summary.trials, 1100);
+    assert_eq!(summary.ships_lost.a.iter().sum::<u64>(), 1100);
+    // Replaying a trial gives the same events each time.
+    let replay = |trial| {
+        let mut log = EventLog::default();
+        broadside_core::play_trial(&*engagement, 41, trial, &mut log).expect("plays");
+        log.events
+    };
+    assert_eq!(replay(7), replay(7));
 }
 
 /// A fresh ship is at full power with nothing broken.

@@ -177,13 +177,13 @@ fn a_blocked_line_stops_direct_fire_only() {
         ))
         .expect("the duel is set up");
     let battle = duel.start().clone();
-    let options = grid.fire_options(&battle, 0, duel.objects());
+    let options = grid.fire_options(&battle, 0, 1, duel.objects());
     assert!(matches!(options.sight, Sight::Blocked(_)));
     assert_eq!(options.cannons, 0);
     assert_ne!(options.missile_bays, 0);
-    let clear = grid.fire_options(&battle, 0, &[]);
+    let clear = grid.fire_options(&battle, 0, 1, &[]);
     assert_ne!(clear.cannons, 0);
-    let frigate = grid.fire_options(&battle, 1, duel.objects());
+    let frigate = grid.fire_options(&battle, 1, 0, duel.objects());
     assert_eq!(frigate.teleporters, 0);
     assert_eq!(battle.board.ships[1], ship("frigate"));
 }

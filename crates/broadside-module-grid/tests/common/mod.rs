@@ -10,14 +10,21 @@
     reason = "each test file uses a different part of the helpers"
 )]
 
-use std::sync::{Arc, OnceLock};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, OnceLock};
 
+use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
     BattleRequest, Dice, Event, EventLog, OptionValue, Options, ResolveError, ResolveRequest,
-    Ruleset, ScriptedDice, SourceFile,
+    Roster, Ruleset, ScriptedDice, Side, SourceFile, TurnSequence,
 };
-use broadside_module_grid::model::{ModuleIx, ShipClass};
-use broadside_module_grid::{Board, ModuleGrid, Ship};
+use broadside_module_grid::engagement::{FireOptions, Maneuver, Phase, Sequence, ShotChoice};
+use broadside_module_grid::model::{Mode, ModuleIx, ShipClass, ShipSide, Square};
+use broadside_module_grid::placement::Placement;
+use broadside_module_grid::{
+    AllocationView, Battle, Board, MapObject, ModuleGrid, ModuleGridTactics, Pose, Reroll, Ship,
+    Weapon,
+};
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
@@ -79,7 +86,7 @@ pub fn ship(id: &str) -> Ship {
 
 /// The module at a square written "R,C".
 pub fn module(id: &str, square: &str) -> ModuleIx {
-    let at = broadside_module_grid::Square::parse(square).expect("a square");
+    let at = Square::parse(square).expect("a square");
     class(id)
         .module_at(at)
         .unwrap_or_else(|| panic!("no module at {square} of the {id}"))
@@ -344,5 +351,182 @@ pub fn duel_request(
         max_turns,
         options: opts,
         ..Default::default()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Fleets
+// ---------------------------------------------------------------------------
+
+/// One ship placed by hand: its class id, axial hex (q, r) and facing.
+pub type Placed<'a> = (&'a str, (i32, i32), Direction);
+
+/// A battle of ships placed by hand, side A's then side B's, named by the
+/// roster as in play (`scout #2 (B)`).
+pub fn fleet(a: &[Placed<'_>], b: &[Placed<'_>]) -> Battle {
+    let ids = |side: &[Placed<'_>]| side.iter().map(|p| p.0.to_owned()).collect::<Vec<_>>();
+    let roster = Roster::new(&ids(a), &ids(b));
+    let mut battle = system()
+        .fleet_battle(&roster, 0, &[Placement::default(), Placement::default()])
+        .expect("every ship exists");
+    for (pose, &(_, (q, r), facing)) in battle.poses.iter_mut().zip(a.iter().chain(b)) {
+        *pose = Pose {
+            hex: Hex::new(q, r),
+            facing,
+        };
+    }
+    battle
+}
+
+/// A battle request of two fleets, with the battle's options and each
+/// side's set-up.
+pub fn fleet_request(
+    a: &[&str],
+    b: &[&str],
+    max_turns: u32,
+    options: &[(&str, OptionValue)],
+    sides: [&[(&str, OptionValue)]; 2],
+) -> BattleRequest {
+    let set = |given: &[(&str, OptionValue)]| {
+        let mut opts = Options::new();
+        for (name, value) in given {
+            opts.set(name, value.clone());
+        }
+        opts
+    };
+    let mut request = BattleRequest::fleets(a, b, max_turns, set(options));
+    request.side_options = [set(sides[0]), set(sides[1])];
+    request
+}
+
+/// Plays one phase of turn 1 with `first` acting first and scripted dice,
+/// which must all be used; returns the events.
+pub fn play_phase(
+    battle: &mut Battle,
+    phase: Phase,
+    first: Side,
+    tactics: [&(dyn ModuleGridTactics + 'static); 2],
+    objects: &[MapObject],
+    dice: &[u32],
+) -> Result<Vec<Event>, ResolveError> {
+    let sequence = Sequence {
+        system: system(),
+        objects,
+    };
+    battle.first = first;
+    let mut scripted = ScriptedDice::new(dice);
+    let mut log = EventLog::default();
+    sequence.play_phase(phase, 1, battle, tactics, &mut scripted, &mut log)?;
+    assert_all_used(&scripted, "phase");
+    Ok(log.events)
+}
+
+/// Tactics that hold still, fire exactly the shots given in the order
+/// given, scan whom they are told (else the first enemy offered), never
+/// reroll and never repair. Each allocation reroll offer's scans are kept,
+/// to show which hits a scan could pay for.
+#[derive(Debug, Default)]
+pub struct Script {
+    /// Shots still to fire: the firing ship's index and its choice.
+    shots: Mutex<VecDeque<(usize, ShotChoice)>>,
+    /// Who scans whom.
+    scans: Vec<(usize, usize)>,
+    /// The scans offered at each allocation reroll, in order.
+    pub offered_scans: Mutex<Vec<u8>>,
+}
+
+impl Script {
+    /// Fires these shots, each when its ship comes to fire.
+    pub fn firing(shots: &[(usize, ShotChoice)]) -> Script {
+        Script {
+            shots: Mutex::new(shots.iter().copied().collect()),
+            ..Script::default()
+        }
+    }
+
+    /// Also makes each `(ship, enemy)` ship's scans on that enemy.
+    pub fn scanning(mut self, scans: &[(usize, usize)]) -> Script {
+        self.scans = scans.to_vec();
+        self
+    }
+
+    /// Shots not fired.
+    pub fn left(&self) -> usize {
+        self.shots.lock().expect("not poisoned").len()
+    }
+}
+
+impl ModuleGridTactics for Script {
+    fn maneuver(&self, _system: &ModuleGrid, _battle: &Battle, _ship: usize) -> Maneuver {
+        Maneuver::default()
+    }
+
+    fn next_shot(
+        &self,
+        _system: &ModuleGrid,
+        _battle: &Battle,
+        ship: usize,
+        _options: &[FireOptions],
+    ) -> Option<ShotChoice> {
+        let mut shots = self.shots.lock().expect("not poisoned");
+        match shots.front() {
+            Some(&(firer, choice)) if firer == ship => {
+                shots.pop_front();
+                Some(choice)
+            }
+            _ => None,
+        }
+    }
+
+    fn scan_target(
+        &self,
+        _system: &ModuleGrid,
+        _battle: &Battle,
+        ship: usize,
+        options: &[FireOptions],
+    ) -> Option<usize> {
+        self.scans
+            .iter()
+            .find(|(scanner, _)| *scanner == ship)
+            .map(|&(_, on)| on)
+            .or_else(|| options.first().map(|o| o.target))
+    }
+
+    fn allocation_reroll(
+        &self,
+        _system: &ModuleGrid,
+        _ship: usize,
+        view: &AllocationView<'_>,
+    ) -> Option<Reroll> {
+        self.offered_scans
+            .lock()
+            .expect("not poisoned")
+            .push(view.scans);
+        None
+    }
+
+    fn repair(&self, _system: &ModuleGrid, _battle: &Battle, _ship: usize) -> Option<ModuleIx> {
+        None
+    }
+}
+
+/// A Cannon shot chosen by hand: the module at `square` of the firer's
+/// class `id`, in `mode`, at `target`'s `side`, calling `call`.
+pub fn cannon(
+    id: &str,
+    square: &str,
+    mode: Mode,
+    target: usize,
+    side: ShipSide,
+    call: Option<&str>,
+) -> ShotChoice {
+    ShotChoice {
+        target,
+        weapon: Weapon::Cannon {
+            module: module(id, square),
+            mode,
+        },
+        side,
+        call: call.map(|c| Square::parse(c).expect("a square")),
     }
 }
