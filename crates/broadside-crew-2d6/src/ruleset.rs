@@ -4,12 +4,12 @@ use std::collections::BTreeMap;
 
 use broadside_core::{
     AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
-    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, Side, TableRowView, TableView,
+    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
 
 use crate::attack::{Attack, AttackOutcome, Reactions, Weaponry};
-use crate::battle::Battle;
+use crate::battle::{Battle, ShipId};
 use crate::engagement::{ENCOUNTERS, JUMP_POINTS};
 use crate::model::{
     BAND_IDS, Band, ChainMode, MissileArmour, Position, Rules, WeaponKind, title_case,
@@ -1047,13 +1047,14 @@ impl Ruleset for Crew2d6 {
                 ));
             }
         };
-        let mut battle = Battle::new(rules, a, b, band, false);
+        let mut battle = Battle::duel(rules, a, b, band, false);
+        let (attacker, target) = (ShipId(0), ShipId(1));
         // A single attack has no initiative step: the target has the thrust
         // of its drive for a dodge, and any reaction it is asked for.
-        let thrust = battle.ship(Side::B).thrust(rules);
-        battle.side_mut(Side::B).thrust = thrust;
-        battle.side_mut(Side::B).thrust_left = thrust;
-        let class = battle.ship(Side::A).class(rules);
+        let thrust = battle.ship(target).thrust(rules);
+        battle.state_mut(target).thrust = thrust;
+        battle.state_mut(target).thrust_left = thrust;
+        let class = battle.ship(attacker).class(rules);
         let w = rules.weapon(weapon);
         let Some(first_mount) = class
             .slots
@@ -1089,7 +1090,7 @@ impl Ruleset for Crew2d6 {
                 // The first mount of the weapon that can fire it, else the
                 // first mount of it (whose refusal then says why).
                 let mount = (0..class.mounts.len() as u8)
-                    .find(|&m| self.can_fire(&battle, Side::A, m, weapon))
+                    .find(|&m| self.can_fire(&battle, attacker, target, m, weapon))
                     .unwrap_or(first_mount);
                 (Weaponry::Direct { mount, weapon }, mount)
             }
@@ -1098,8 +1099,8 @@ impl Ruleset for Crew2d6 {
                     Some(n) => u8::try_from(n)
                         .map_err(|_| ResolveError::bad_option("salvo", "too many missiles"))?,
                     None => {
-                        let magazine = battle.ship(Side::A).magazine(rules, weapon).unwrap_or(0);
-                        let launchers = self.launchers(&battle, Side::A, weapon);
+                        let magazine = battle.ship(attacker).magazine(rules, weapon).unwrap_or(0);
+                        let launchers = self.launchers(&battle, attacker, weapon);
                         u16::from(launchers).min(magazine) as u8
                     }
                 };
@@ -1112,13 +1113,16 @@ impl Ruleset for Crew2d6 {
                 )));
             }
         };
-        battle.side_mut(Side::A).aim[usize::from(mount)] = aim;
+        let state = battle.state_mut(attacker);
+        state.aim[usize::from(mount)] = aim;
+        state.aim_target[usize::from(mount)] = target;
         let attack = Attack {
-            attacker: Side::A,
+            attacker,
+            target,
             weaponry,
             reactions,
         };
-        let hull_before = battle.ship(Side::B).hull;
+        let hull_before = battle.ship(target).hull;
         let outcome = self.resolve_attack(&mut battle, &attack, dice, sink)?;
         let flight = rules.band(band).missile_flight;
         Ok(Box::new(self.report(
@@ -1159,14 +1163,14 @@ impl Crew2d6 {
         flight: u8,
     ) -> ResolveReport {
         let rules = &self.rules;
-        let class = battle.ship(Side::A).class(rules);
+        let class = battle.ship(ShipId(0)).class(rules);
         let firer = match outcome.missiles {
             Some(_) => None,
             None => class.mounts[usize::from(mount)]
                 .firer
                 .map(|p| class.crew[usize::from(p)].name.clone()),
         };
-        let target = battle.ship(Side::B);
+        let target = battle.ship(ShipId(1));
         let check = &outcome.check;
         let applied = outcome.damage.as_ref();
         ResolveReport {

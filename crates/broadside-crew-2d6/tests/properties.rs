@@ -6,7 +6,7 @@ use broadside_core::{NullSink, Ruleset, ScriptedDice, SeededDice, Side, Verdict,
 use broadside_crew_2d6::check::roll_2d;
 use broadside_crew_2d6::model::{BAND_IDS, Band};
 use broadside_crew_2d6::{Applied, Hit, Reactions};
-use common::{battle, duel_request, flag, num, resolve_with, system, text};
+use common::{A, B, battle, duel_request, flag, num, resolve_with, system, text};
 use proptest::prelude::*;
 
 const SHIPS: [&str; 4] = ["scout", "trader", "corvette", "escort"];
@@ -109,7 +109,7 @@ proptest! {
                 sand: 0,
                 missiles: missile.then_some(identical),
             };
-            let ship = b.ship_mut(Side::B);
+            let ship = b.ship_mut(B);
             let before = ship.clone();
             let applied: Applied = sys.allocate_labelled(&hit, ship, label, &mut dice, &mut NullSink).unwrap();
             prop_assert!(ship.hull >= 0 && ship.hull <= before.hull);
@@ -149,24 +149,24 @@ proptest! {
         let allowed = rules.reactions_at(initiative);
         prop_assert!((1..=4).contains(&allowed));
         let mut b = battle("escort", "corvette", Band::Short);
-        b.sides[1].reactions = allowed;
-        b.sides[1].thrust_left = 4;
+        b.states[1].reactions = allowed;
+        b.states[1].thrust_left = 4;
         let mut dice = SeededDice::new(seed);
         let dodge = Reactions { dodge: true, ..Reactions::default() };
-        let t1 = common::mount(&b, Side::A, "turret-1");
-        let t3 = common::mount(&b, Side::A, "turret-3");
+        let t1 = common::mount(&b, A, "turret-1");
+        let t3 = common::mount(&b, A, "turret-3");
         let mut taken = 0u8;
         for (i, mount) in [t1, t3].into_iter().cycle().take(dodges.min(2)).enumerate() {
             let weapon = if i == 0 { common::weapon("beam-laser") } else { common::weapon("pulse-laser") };
-            if b.ship(Side::B).is_wrecked() {
+            if b.ship(B).is_wrecked() {
                 break;
             }
-            let outcome = sys.fire(&mut b, Side::A, mount, weapon, &dodge, &mut dice, &mut NullSink).unwrap();
+            let outcome = sys.fire(&mut b, A, B, mount, weapon, &dodge, &mut dice, &mut NullSink).unwrap();
             taken += 1;
             prop_assert_eq!(outcome.reactions[0].burned, taken > allowed);
         }
-        prop_assert!(b.sides[1].thrust_left >= 0);
-        prop_assert_eq!(b.sides[1].burn_penalty, rules.constants.burn * i32::from(taken.saturating_sub(allowed)));
+        prop_assert!(b.states[1].thrust_left >= 0);
+        prop_assert_eq!(b.states[1].burn_penalty, rules.constants.burn * i32::from(taken.saturating_sub(allowed)));
     }
 
     /// Row tables are read monotonically: a higher characteristic never has
@@ -203,7 +203,7 @@ proptest! {
             pairs.push(("start-band", text(BAND_IDS[band])));
         }
         let request = duel_request(SHIPS[a], SHIPS[b], 12, &pairs);
-        let duel = system().duel(&request).unwrap();
+        let duel = system().fleets(&request).unwrap();
         let engagement = ruleset.prepare_battle(&request).unwrap();
         let outcome = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
         let again = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
@@ -214,8 +214,8 @@ proptest! {
         prop_assert_eq!(&same, &outcome);
         prop_assert!(outcome.turns <= 12);
         let rules = &system().rules;
-        for side in Side::BOTH {
-            let ship = end.ship(side);
+        for id in end.ids() {
+            let ship = end.ship(id);
             prop_assert!(ship.hull >= 0 && ship.hull <= ship.class(rules).hull);
             prop_assert!(ship.armour >= 0);
             let class = ship.class(rules);
@@ -228,10 +228,10 @@ proptest! {
                 prop_assert!(!system().can_fight(&end, side.other()));
                 prop_assert!(system().can_fight(&end, side));
             }
-            Verdict::Escaped(side) => prop_assert!(end.side(side).jumped),
+            Verdict::Escaped(side) => prop_assert!(system().jumped(&end, side)),
             Verdict::Draw => prop_assert!(
                 (!system().can_fight(&end, Side::A) && !system().can_fight(&end, Side::B))
-                    || (end.side(Side::A).jumped && end.side(Side::B).jumped)
+                    || (end.state(A).jumped && end.state(B).jumped)
             ),
             Verdict::Undecided => prop_assert_eq!(outcome.turns, 12),
         }
