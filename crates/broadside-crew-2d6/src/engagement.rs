@@ -1915,7 +1915,7 @@ impl Crew2d6 {
             let own = request.side_options(side);
             let size = request.side(side).len();
             jump_points[side.index()] |= own.flag("jump-point");
-            let mut steps = echelons(own, size)?;
+            let mut steps = echelons(own, side, size)?;
             steps.resize(size, 0);
             echelon.extend(steps);
             tactics[side.index()] = DefaultTactics {
@@ -1958,17 +1958,22 @@ impl Crew2d6 {
 }
 
 /// A side's `echelon` option: one whole number of bands per ship, in the
-/// order named, separated by commas.
-fn echelons(options: &Options, size: usize) -> Result<Vec<i8>, ResolveError> {
+/// order named, separated by commas. Errors name the option as the command
+/// line spells it for that side (`a-echelon`).
+fn echelons(options: &Options, side: Side, size: usize) -> Result<Vec<i8>, ResolveError> {
     let Some(text) = options.text("echelon") else {
         return Ok(Vec::new());
+    };
+    let option = match side {
+        Side::A => "a-echelon",
+        Side::B => "b-echelon",
     };
     let mut steps = Vec::new();
     for entry in text.split(',') {
         let entry = entry.trim();
         let value: i32 = entry.parse().map_err(|_| {
             ResolveError::bad_option(
-                "echelon",
+                option,
                 format!(
                     "'{}' is not a whole number of bands",
                     entry.chars().take(20).collect::<String>()
@@ -1977,7 +1982,7 @@ fn echelons(options: &Options, size: usize) -> Result<Vec<i8>, ResolveError> {
         })?;
         if !(-MAX_ECHELON..=MAX_ECHELON).contains(&value) {
             return Err(ResolveError::bad_option(
-                "echelon",
+                option,
                 format!("{value} is outside -{MAX_ECHELON}..={MAX_ECHELON} bands"),
             ));
         }
@@ -1985,7 +1990,7 @@ fn echelons(options: &Options, size: usize) -> Result<Vec<i8>, ResolveError> {
     }
     if steps.len() > size {
         return Err(ResolveError::bad_option(
-            "echelon",
+            option,
             format!(
                 "{} entries for a side of {size} ship(s): give one per ship, in the order named",
                 steps.len()

@@ -15,6 +15,7 @@ use crate::model::{
     BAND_IDS, Band, ChainMode, MissileArmour, Position, Rules, WeaponKind, title_case,
 };
 use crate::ship::Ship;
+use crate::tactics::FOCUS_IDS;
 use crate::{Crew2d6, ID};
 
 const RESOLVE_OPTIONS: &[OptionSpec] = &[
@@ -76,7 +77,7 @@ const RESOLVE_OPTIONS: &[OptionSpec] = &[
     },
 ];
 
-const DUEL_OPTIONS: &[OptionSpec] = &[
+const BATTLE_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "start-band",
         value_name: "BAND",
@@ -94,15 +95,47 @@ const DUEL_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "jump-point",
         value_name: "SIDE",
-        help: "which side starts at a marked jump point (Alderson point) and may jump away; default none",
+        help: "which side's ships start at a marked jump point (Alderson point) and may jump away; default none",
         kind: OptionKind::Choice(JUMP_POINTS),
         required: false,
     },
     OptionSpec {
         name: "board",
         value_name: "",
-        help: "both sides close to Adjacent range and attempt boarding actions (opposed Pilot, one thrust) until grappled",
+        help: "every ship closes to Adjacent range with its target and attempts boarding actions (opposed Pilot, one thrust) until grappled",
         kind: OptionKind::Flag,
+        required: false,
+    },
+];
+
+/// Each side's own set-up; the command line prefixes them `a-` and `b-`.
+const SIDE_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "jump-point",
+        value_name: "",
+        help: "every ship of this side starts at a marked jump point (Alderson point) and may jump away",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "echelon",
+        value_name: "N,N,...",
+        help: "bands each ship, in the order named, starts farther (+) or closer (-) than the starting band from every enemy, -6 to 6 (default 0 for all)",
+        kind: OptionKind::Text,
+        required: false,
+    },
+    OptionSpec {
+        name: "board",
+        value_name: "",
+        help: "this side's ships close to Adjacent range with their target and attempt boarding actions until grappled",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "focus",
+        value_name: "RULE",
+        help: "how this side's ships pick their target: weakest (fewest hull points left) or nearest; default weakest",
+        kind: OptionKind::Choice(FOCUS_IDS),
         required: false,
     },
 ];
@@ -1138,7 +1171,11 @@ impl Ruleset for Crew2d6 {
     }
 
     fn battle_options(&self) -> &'static [OptionSpec] {
-        DUEL_OPTIONS
+        BATTLE_OPTIONS
+    }
+
+    fn side_options(&self) -> &'static [OptionSpec] {
+        SIDE_OPTIONS
     }
 
     fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
