@@ -286,10 +286,10 @@ fn fire_uses_the_band_of_the_pair() {
 /// Seed 004 line 36, "Gunners may designate a target they are aiming at
 /// ... This may be repeated up to three times against the same target
 /// before firing." A = corvette; B = trader, scout; at Short. Turret-1 aims
-/// at the trader, then, next round, at the scout: the count starts again at
-/// 1. In a fresh battle it aims at the trader and fires at the scout: no
-/// aim DM (Ruling 42), 1 + 1 + 7 = 9, Effect +1; damage 1 + 2 + 1 - armour
-/// 2 = 2, scout 38; the aim is spent.
+/// at the trader, then, next round, at the scout: the count starts again
+/// at one. In a fresh battle it aims at the trader and fires at the scout:
+/// no aim DM (Ruling 42), 1 + 1 + 7 = 9, Effect +1; damage 1 + 2 + 1 -
+/// armour 2 = 2, scout 38; the aim is spent.
 #[test]
 fn aim_counts_against_the_same_target_only() {
     let sys = system();
@@ -412,9 +412,10 @@ fn a_targeting_solution_helps_only_against_its_target() {
 /// Seed 004 line 31, "Line up shot ... Effect chains into attack roll for
 /// one Gunner", lined up on one target (Ruling 42). A = corvette; B =
 /// trader, scout; at Short. The Pilot lines up turret-1 on the trader: 3 +
-/// 3 + 3 = 9, Effect +1, chain DM +1. Fired at the trader it counts: 1 + 1
-/// + 7 + 1 = 10, Effect +2, damage 1 + 2 + 2 - 1 = 4, trader 76. Lined up
-/// again and fired at the scout it does not: 1 + 1 + 7 = 9, Effect +1.
+/// 3 + 3 = 9, Effect +1, chain DM +1. Fired at the trader it counts:
+/// 1 + 1 + 7 + 1 = 10, Effect +2, damage 1 + 2 + 2 - 1 = 4, trader 76.
+/// Lined up again and fired at the scout it does not: 1 + 1 + 7 = 9,
+/// Effect +1.
 #[test]
 fn a_lined_up_shot_helps_only_against_its_target() {
     let sys = system();
@@ -520,8 +521,9 @@ fn a_salvo_attacks_the_ship_it_was_launched_at() {
 /// are fired at once", read per firing ship (Ruling 44): two ships'
 /// salvos at one target stay two salvos. A = corvette, escort; B =
 /// trader; at Short. Both launch 2 (1 + 1 + 2 = 4 each). The corvette's
-/// salvo: 1 + 2 + 1 + 1 (TL 12 - 11) = 5, a miss. The escort's: 3 + 3 + 1
-/// + 2 (TL 13 - 11) = 9, Effect +1; damage (4 - 1) x 1 = 3, trader 77.
+/// salvo: 1 + 2 + 1 + 1 (TL 12 - 11) = 5, a miss. The escort's:
+/// 3 + 3 + 1 + 2 (TL 13 - 11) = 9, Effect +1; damage (4 - 1) x 1 = 3,
+/// trader 77.
 /// One salvo of four would have rolled once at +3 for the extra missiles.
 #[test]
 fn salvos_of_two_ships_stay_separate() {
