@@ -558,7 +558,7 @@ fn salvos_of_two_ships_stay_separate() {
     assert_eq!(attacks, 2);
 }
 
-/// Seed 004 line 73 and Ruling 28, for fleets (Ruling 49): a salvo whose
+/// Seed 004 line 73 and Ruling 28, for fleets (Ruling 48): a salvo whose
 /// target has left the fight is lost, not turned on another ship. A =
 /// corvette; B = scout, trader; at Long (one round of flight). Two
 /// missiles at the scout (1 + 1 + 2 = 4); the scout is wrecked before they
@@ -596,7 +596,7 @@ fn a_salvo_whose_target_is_gone_is_lost() {
 }
 
 /// An action aimed at a ship that the same ship's earlier shot wrecked is
-/// lost (Ruling 49). A = corvette; B = trader (1 hull left), scout; at
+/// lost (Ruling 48). A = corvette; B = trader (1 hull left), scout; at
 /// Short. Turret-1 fires at the trader: 3 + 3 + 7 = 13, damage 1 + 2 + 5 -
 /// 1 = 7 wrecks it; turret-3's order at the trader rolls nothing.
 #[test]
@@ -767,9 +767,9 @@ fn the_verdict_weighs_whole_sides() {
     assert_eq!(sequence.verdict(&b), Some(Verdict::Escaped(Side::A)));
 }
 
-/// The default tactics concentrate (Ruling 48): every ship of a side picks
-/// the enemy with the fewest hull points left among those it can attack,
-/// and each mount fires at it when it reaches. A = corvette, escort; B =
+/// The default tactics concentrate (rules note, Default tactics): every
+/// ship of a side picks the enemy with the fewest hull points left among
+/// those it can attack, and each mount fires at it when it reaches. A = corvette, escort; B =
 /// trader (80 hull), scout (40), at Short: both pick the scout. With the
 /// scout at Long, where only the pulse lasers and missiles reach, they still
 /// pick the scout; with `focus = nearest` they pick the trader. Once the
