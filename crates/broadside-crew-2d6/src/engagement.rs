@@ -381,12 +381,13 @@ impl Crew2d6 {
     }
 
     /// Moves the range band of every pair of enemies by the thrust their
-    /// two ships applied against each other this round: toward each other
-    /// adds, a pursuit subtracts. A ship's thrust counts only in its pair
-    /// with the enemy it maneuvered against, and not at all while it is
-    /// grappled; a grappled pair stays at Adjacent. Thrust accumulates over
-    /// rounds; leaving a band in either direction costs that band's thrust,
-    /// and thrust left over after a change counts toward the next.
+    /// two ships applied this round: toward each other adds, a pursuit
+    /// subtracts. A ship maneuvers toward or away from one enemy, and the
+    /// sides face each other, so its thrust counts in each of its pairs; a
+    /// grappled ship's thrust counts in none, and a grappled pair stays at
+    /// Adjacent. Thrust accumulates over rounds; leaving a band in either
+    /// direction costs that band's thrust, and thrust left over after a
+    /// change counts toward the next.
     pub fn adjust_range(&self, battle: &mut Battle, sink: &mut dyn EventSink) {
         let rules = &self.rules;
         for (a, b) in battle.pair_ids() {
@@ -407,15 +408,15 @@ impl Crew2d6 {
                 });
                 continue;
             }
-            let toward = |from: ShipId, to: ShipId| {
-                let state = battle.state(from);
-                if state.maneuver_target == Some(to) && !battle.grappled(from) {
+            let thrust = |ship: ShipId| {
+                let state = battle.state(ship);
+                if state.maneuver_target.is_some() && !battle.grappled(ship) {
                     state.applied
                 } else {
                     0
                 }
             };
-            let net = toward(a, b) + toward(b, a);
+            let net = thrust(a) + thrust(b);
             if net == 0 {
                 continue;
             }

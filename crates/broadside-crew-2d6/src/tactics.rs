@@ -240,11 +240,10 @@ impl Focus {
 ///   it holds the point while its weapons reach an enemy;
 /// - range: close on the focus target to Short range (the best band for
 ///   every direct-fire weapon; Adjacent when boarding) with the thrust still
-///   needed to get there, counting the target's own thrust only if it
-///   maneuvers against this ship, keeping one point for a dodge; a ship with
-///   only missiles holds its range; overcharge only with an Engineer whose
-///   DM is +1 or better, so that a drive-damaging Effect of -4 needs a 2 or
-///   3 on the dice;
+///   needed to get there, counting the thrust the target has applied this
+///   round, keeping one point for a dodge; a ship with only missiles holds
+///   its range; overcharge only with an Engineer whose DM is +1 or better,
+///   so that a drive-damaging Effect of -4 needs a 2 or 3 on the dice;
 /// - combat maneuvering: when boarding is asked for, attempt it on the
 ///   focus target at Adjacent range until the two are grappled; otherwise
 ///   line up a shot for the hardest-hitting mount that will fire, on its
@@ -678,10 +677,10 @@ impl CrewTactics for DefaultTactics {
         let spend = if left >= 2 { left - 1 } else { left };
         let preferred = self.preferred_band(system, battle, ship, target);
         // Only the thrust still needed to reach the band, counting what the
-        // target has already applied this round against this ship, so as
-        // not to overshoot.
+        // target has already applied this round, which moves its every
+        // pair, so as not to overshoot.
         let theirs = battle.state(target);
-        let their_thrust = if theirs.maneuver_target == Some(ship) {
+        let their_thrust = if theirs.maneuver_target.is_some() && !battle.grappled(target) {
             theirs.applied
         } else {
             0

@@ -178,16 +178,18 @@ fn echelons_move_each_pairs_starting_band() {
 
 /// Seed 004 lines 21 and 25: "Apply thrust toward or away from target" and
 /// "Add two thrusts applied toward or away from each other, Subtract
-/// thrusts that were applied in different directions". A ship's thrust
-/// counts only with the ship it maneuvered against (Ruling 40). A =
-/// corvette, scout; B = trader; all at Long, which takes 10 thrust to
-/// leave. Each round the corvette applies 4 toward the trader and the
-/// trader 1 toward the scout: corvette-trader closes 4, 8, 12 (Medium, 2
-/// over), scout-trader 1, 2, 3 (still Long). Then a pursuit: the corvette 4
-/// toward the trader, the trader 1 away from the corvette, net 3: 2 + 3 = 5
-/// leaves Medium (5) for Short with nothing over.
+/// thrusts that were applied in different directions". The sides face each
+/// other, so a ship's thrust toward or away from its target counts in each
+/// of its pairs (Ruling 40). A = corvette, scout; B = trader; all at Long,
+/// which takes 10 thrust to leave. Each round the corvette applies 4 toward
+/// the trader and the trader 1 toward the scout: corvette-trader closes 4 +
+/// 1 = 5 a round, to 5, then 10 (Medium, nothing over), then 5 (Short);
+/// scout-trader closes by the trader's 1 alone: 1, 2, 3, still Long. Then a
+/// pursuit: the corvette 4 toward the trader, the trader 1 away from the
+/// corvette: corvette-trader 4 - 1 = 3 leaves Short (2) for Close, and the
+/// 1 over leaves Close (1) for Adjacent; scout-trader opens by 1, to 2.
 #[test]
-fn each_pair_moves_by_the_thrust_applied_against_each_other() {
+fn each_pair_moves_by_the_thrust_of_its_two_ships() {
     let sys = system();
     let mut b = fleet(&["corvette", "scout"], &["trader"], Band::Long);
     let (corvette, scout, trader) = (S(0), S(1), S(2));
@@ -204,21 +206,26 @@ fn each_pair_moves_by_the_thrust_applied_against_each_other() {
     assert_eq!(
         bands,
         [
-            (Band::Long, 4, Band::Long, 1),
-            (Band::Long, 8, Band::Long, 2),
-            (Band::Medium, 2, Band::Long, 3),
+            (Band::Long, 5, Band::Long, 1),
+            (Band::Medium, 0, Band::Long, 2),
+            (Band::Short, 0, Band::Long, 3),
         ]
     );
     b.state_mut(trader).applied = -1;
     b.state_mut(trader).maneuver_target = Some(corvette);
     sys.adjust_range(&mut b, &mut NullSink);
     let near = b.pair(corvette, trader);
-    assert_eq!((near.band, near.closing), (Band::Short, 0));
+    assert_eq!((near.band, near.closing), (Band::Adjacent, 0));
     assert_eq!(
         b.pair(scout, trader).closing,
-        3,
-        "the scout's pair is untouched"
+        2,
+        "the trader opens from both"
     );
+    // A ship that applied no Maneuver moves no band, whatever its record.
+    b.state_mut(trader).maneuver_target = None;
+    b.state_mut(corvette).maneuver_target = None;
+    sys.adjust_range(&mut b, &mut NullSink);
+    assert_eq!(b.pair(scout, trader).closing, 2);
 }
 
 /// Seed 004 line 52, "Direct Fire Weapons ... Add Common Modifiers for
@@ -650,8 +657,9 @@ fn an_order_at_a_ship_already_wrecked_is_lost() {
 /// (Effect +2), not grappled (against the trader's +1 it would have been
 /// 8). Again: 5 + 5 + 3 = 13 (Effect +5) against 3 + 3 + 3 = 9 (Effect
 /// +1): grappled, that pair only. The grappled corvette's 2 thrust toward
-/// the trader changes nothing; the grappled scout cannot jump; a grapple
-/// ends when either ship is wrecked.
+/// the trader changes nothing (and the scout's 1 away, being grappled, no
+/// band either); the grappled scout cannot jump; a grapple ends when either
+/// ship is wrecked.
 #[test]
 fn boarding_grapples_one_pair() {
     let sys = system();
