@@ -1,4 +1,4 @@
-//! Benchmarks of crew-2d6 attack resolutions and whole duels on one core, against the dice alone.
+//! Benchmarks of crew-2d6 attack resolutions, whole duels and a fleet battle on one core, against the dice alone.
 //!
 //! Run with `cargo bench -p broadside-crew-2d6`. Each resolution benchmark
 //! starts every iteration from the same battle, copied over the previous one
@@ -10,10 +10,10 @@
 
 use broadside_core::{
     AttackResolution, BattleRequest, Dice, Die, Engagement, EventSink, NullSink, OptionValue,
-    Options, ResolveRequest, Ruleset, SeededDice, Side,
+    Options, ResolveRequest, Ruleset, SeededDice,
 };
 use broadside_crew_2d6::model::Band;
-use broadside_crew_2d6::{Attack, Battle, Crew2d6, Reactions, Weaponry};
+use broadside_crew_2d6::{Attack, Battle, Crew2d6, Reactions, ShipId, Weaponry};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 
@@ -34,9 +34,9 @@ fn system() -> Crew2d6 {
 fn battle(system: &Crew2d6, a: &str, b: &str, band: Band) -> Battle {
     let rules = &system.rules;
     let class = |id: &str| rules.class_id(id).expect("the ship is in the data");
-    let mut battle = Battle::new(rules, class(a), class(b), band, false);
-    let thrust = battle.ship(Side::B).thrust(rules);
-    battle.side_mut(Side::B).thrust_left = thrust;
+    let mut battle = Battle::duel(rules, class(a), class(b), band, false);
+    let thrust = battle.ship(ShipId(1)).thrust(rules);
+    battle.state_mut(ShipId(1)).thrust_left = thrust;
     battle
 }
 
@@ -77,7 +77,8 @@ mod resolve_attack {
         let template = battle(&system, "corvette", "trader", Band::Short);
         let weapon = system.rules.weapon_id("beam-laser").expect("in the data");
         let attack = Attack {
-            attacker: Side::A,
+            attacker: ShipId(0),
+            target: ShipId(1),
             weaponry: Weaponry::Direct { mount: 0, weapon },
             reactions: Reactions {
                 dodge: true,
@@ -95,7 +96,8 @@ mod resolve_attack {
         let template = battle(&system, "escort", "trader", Band::Medium);
         let weapon = system.rules.weapon_id("missile-rack").expect("in the data");
         let attack = Attack {
-            attacker: Side::A,
+            attacker: ShipId(0),
+            target: ShipId(1),
             weaponry: Weaponry::Salvo {
                 weapon,
                 missiles: 2,
@@ -139,20 +141,7 @@ mod duel {
     use super::*;
 
     fn bench_duel(bencher: Bencher<'_, '_>, a: &str, b: &str) {
-        let system = system();
-        let request = BattleRequest {
-            sides: [vec![a.into()], vec![b.into()]],
-            max_turns: 50,
-            options: Options::new(),
-            ..Default::default()
-        };
-        let engagement = system.duel(&request).expect("both ships exist");
-        let mut trial = 0u64;
-        bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-            trial += 1;
-            let mut dice = SeededDice::for_trial(1, trial);
-            black_box(engagement.play(&mut dice, &mut NullSink))
-        });
+        bench_battle(bencher, &[a], &[b]);
     }
 
     /// The default comparison: the escort (destroyer-class) against the
@@ -172,6 +161,39 @@ mod duel {
     #[divan::bench]
     fn scout_against_trader(bencher: Bencher<'_, '_>) {
         bench_duel(bencher, "scout", "trader");
+    }
+}
+
+/// One trial of a battle per iteration: default tactics, every phase,
+/// events discarded, so a figure is the cost of a trial.
+fn bench_battle(bencher: Bencher<'_, '_>, a: &[&str], b: &[&str]) {
+    let system = system();
+    let request = BattleRequest::fleets(a, b, 50, Options::new());
+    let engagement = system.fleets(&request).expect("every ship exists");
+    let mut trial = 0u64;
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
+        trial += 1;
+        let mut dice = SeededDice::for_trial(1, trial);
+        black_box(engagement.play(&mut dice, &mut NullSink))
+    });
+}
+
+/// Fleet battles, one trial per iteration: every ship rolls initiative,
+/// chooses targets and keeps a band to each enemy, so the cost per trial
+/// grows with the ships and the pairs between them.
+#[divan::bench_group(sample_count = 50, sample_size = 5)]
+mod fleet {
+    use super::*;
+
+    /// Four against four: two corvettes, a scout and a trader against two
+    /// escorts and two traders, from a random encounter at Very Long range.
+    #[divan::bench]
+    fn four_against_four(bencher: Bencher<'_, '_>) {
+        bench_battle(
+            bencher,
+            &["corvette", "corvette", "scout", "trader"],
+            &["escort", "escort", "trader", "trader"],
+        );
     }
 }
 

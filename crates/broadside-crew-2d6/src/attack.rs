@@ -7,10 +7,10 @@
 //! whatever the damage rolls (critical hit locations and their dice).
 
 use arrayvec::ArrayVec;
-use broadside_core::{AttackResolution, Dice, Event, EventSink, ResolveError, Side};
+use broadside_core::{AttackResolution, Dice, Event, EventSink, ResolveError};
 
 use crate::Crew2d6;
-use crate::battle::{Battle, ChainSource, Salvo};
+use crate::battle::{Battle, ChainSource, Salvo, ShipId};
 use crate::check::{CheckResult, Checker, Dm, Dms, Why, roll_2d};
 use crate::damage::{Applied, Hit};
 use crate::model::{Position, Task, WeaponId, WeaponKind};
@@ -61,8 +61,10 @@ impl Reactions {
 /// declared with it (the command line's `--dodge` and friends).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Attack {
-    /// The attacking side.
-    pub attacker: Side,
+    /// The attacking ship.
+    pub attacker: ShipId,
+    /// The enemy ship attacked.
+    pub target: ShipId,
     /// What attacks.
     pub weaponry: Weaponry,
     /// The defender's reactions.
@@ -72,8 +74,8 @@ pub struct Attack {
 /// An attack as the defender sees it when choosing reactions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Incoming {
-    /// The attacking side.
-    pub attacker: Side,
+    /// The attacking ship.
+    pub attacker: ShipId,
     /// The weapon or missile.
     pub weapon: WeaponId,
     /// Missiles in a salvo; `None` for direct fire.
@@ -190,7 +192,7 @@ pub trait ReactionChooser {
         &self,
         system: &Crew2d6,
         battle: &Battle,
-        defender: Side,
+        defender: ShipId,
         incoming: &Incoming,
     ) -> Reactions;
     /// Whether an answer the rules forbid is the user's mistake (refused)
@@ -200,7 +202,7 @@ pub trait ReactionChooser {
 
 /// Reactions declared in advance, as `broadside resolve` takes them.
 impl ReactionChooser for Reactions {
-    fn choose(&self, _: &Crew2d6, _: &Battle, _: Side, _: &Incoming) -> Reactions {
+    fn choose(&self, _: &Crew2d6, _: &Battle, _: ShipId, _: &Incoming) -> Reactions {
         *self
     }
     fn is_user(&self) -> bool {
@@ -213,7 +215,7 @@ impl ReactionChooser for Reactions {
 pub struct NoReactions;
 
 impl ReactionChooser for NoReactions {
-    fn choose(&self, _: &Crew2d6, _: &Battle, _: Side, _: &Incoming) -> Reactions {
+    fn choose(&self, _: &Crew2d6, _: &Battle, _: ShipId, _: &Incoming) -> Reactions {
         Reactions::default()
     }
     fn is_user(&self) -> bool {
@@ -232,22 +234,31 @@ pub(crate) fn forbidden(from_user: bool, message: String) -> ResolveError {
 }
 
 impl Crew2d6 {
-    /// Whether a direct-fire attack is allowed now: what tactics ask, without
-    /// building a message.
-    pub fn can_fire(&self, battle: &Battle, attacker: Side, mount: u8, weapon: WeaponId) -> bool {
+    /// Whether a direct-fire attack on `target` is allowed now: what
+    /// tactics ask, without building a message.
+    pub fn can_fire(
+        &self,
+        battle: &Battle,
+        attacker: ShipId,
+        target: ShipId,
+        mount: u8,
+        weapon: WeaponId,
+    ) -> bool {
         let rules = &self.rules;
+        if !battle.present(attacker) || !battle.is_target(attacker, target) {
+            return false;
+        }
         let ship = battle.ship(attacker);
         let class = ship.class(rules);
         let w = rules.weapon(weapon);
-        battle.present(attacker)
-            && battle.present(attacker.other())
-            && class
-                .mounts
-                .get(usize::from(mount))
-                .is_some_and(|m| m.firer.is_some())
+        let band = battle.band(attacker, target);
+        class
+            .mounts
+            .get(usize::from(mount))
+            .is_some_and(|m| m.firer.is_some())
             && w.kind == WeaponKind::Direct
-            && battle.band <= w.range
-            && battle.band <= ship.standing.max_band
+            && band <= w.range
+            && band <= ship.standing.max_band
             && !ship.standing.disabled(rules.task(Task::DirectFire).groups)
             && !self
                 .firing_slots(battle, attacker, mount, weapon)
@@ -258,28 +269,20 @@ impl Crew2d6 {
     pub fn check_fire(
         &self,
         battle: &Battle,
-        attacker: Side,
+        attacker: ShipId,
+        target: ShipId,
         mount: u8,
         weapon: WeaponId,
     ) -> Result<(), ResolveError> {
-        if self.can_fire(battle, attacker, mount, weapon) {
+        if self.can_fire(battle, attacker, target, mount, weapon) {
             return Ok(());
         }
+        self.check_target(battle, attacker, target)?;
         let rules = &self.rules;
         let ship = battle.ship(attacker);
         let class = ship.class(rules);
         let who = battle.name(rules, attacker);
-        if !battle.present(attacker) {
-            return Err(ResolveError::Refused(format!(
-                "the {who} is out of the fight"
-            )));
-        }
-        if !battle.present(attacker.other()) {
-            return Err(ResolveError::Refused(format!(
-                "the {} is out of the fight",
-                battle.name(rules, attacker.other())
-            )));
-        }
+        let band = battle.band(attacker, target);
         let Some(m) = class.mounts.get(usize::from(mount)) else {
             return Err(ResolveError::Refused(format!(
                 "the {who} has no mount {mount}"
@@ -326,15 +329,15 @@ impl Crew2d6 {
                 m.id, w.id
             )));
         }
-        if battle.band > w.range {
+        if band > w.range {
             return Err(ResolveError::Refused(format!(
                 "the {} reaches {} range and the target is at {}",
                 w.name,
                 rules.band(w.range).name,
-                rules.band(battle.band).name
+                rules.band(band).name
             )));
         }
-        if battle.band > ship.standing.max_band {
+        if band > ship.standing.max_band {
             return Err(ResolveError::Refused(format!(
                 "the {who}'s damaged sensors reach only {} range",
                 rules.band(ship.standing.max_band).name
@@ -350,13 +353,13 @@ impl Crew2d6 {
     pub fn firing_slots(
         &self,
         battle: &Battle,
-        side: Side,
+        ship_id: ShipId,
         mount: u8,
         weapon: WeaponId,
     ) -> ArrayVec<u8, 3> {
-        let ship = battle.ship(side);
+        let ship = battle.ship(ship_id);
         let class = ship.class(&self.rules);
-        let used = battle.side(side).used;
+        let used = battle.state(ship_id).used;
         let mut out = ArrayVec::new();
         if let Some(m) = class.mounts.get(usize::from(mount)) {
             for &s in &m.slots {
@@ -372,26 +375,27 @@ impl Crew2d6 {
         out
     }
 
-    /// Fires every usable identical weapon of one mount at the other side,
+    /// Fires every usable identical weapon of one mount at an enemy ship,
     /// as one attack.
     #[allow(
         clippy::too_many_arguments,
-        reason = "the battle, who fires what, who reacts, dice and sink all take part"
+        reason = "the battle, who fires what at whom, who reacts, dice and sink all take part"
     )]
     pub fn fire(
         &self,
         battle: &mut Battle,
-        attacker: Side,
+        attacker: ShipId,
+        defender: ShipId,
         mount: u8,
         weapon: WeaponId,
         chooser: &dyn ReactionChooser,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<AttackOutcome, ResolveError> {
-        self.check_fire(battle, attacker, mount, weapon)?;
-        self.precheck_reactions(battle, attacker, weapon, None, chooser)?;
+        self.check_fire(battle, attacker, defender, mount, weapon)?;
+        self.precheck_reactions(battle, attacker, defender, weapon, None, chooser)?;
         let rules = &self.rules;
-        let defender = attacker.other();
+        let band = battle.band(attacker, defender);
         let class = battle.ship(attacker).class(rules);
         let m = &class.mounts[usize::from(mount)];
         let kind = rules.mount_kind(m.kind);
@@ -403,7 +407,7 @@ impl Crew2d6 {
             .iter()
             .any(|&s| battle.ship(attacker).weapons[usize::from(s)] == Condition::Bane);
         for &s in &slots {
-            battle.side_mut(attacker).used |= 1 << s;
+            battle.state_mut(attacker).used |= 1 << s;
         }
         sink.emit(|| Event::Declared {
             actor: format!(
@@ -416,20 +420,20 @@ impl Crew2d6 {
                 w.name,
                 m.id,
                 battle.name(rules, defender),
-                rules.band(battle.band).name
+                rules.band(band).name
             ),
         });
 
         let mut dms = Dms::new();
-        let band_dm = rules.band(battle.band).attack_dm;
-        push_dm(&mut dms, band_dm, Why::RangeBand(battle.band));
+        let band_dm = rules.band(band).attack_dm;
+        push_dm(&mut dms, band_dm, Why::RangeBand(band));
         push_dm(&mut dms, w.attack_dm, Why::WeaponDm(weapon));
         push_dm(
             &mut dms,
             rules.identical.attack(count),
             Why::Identical(count),
         );
-        self.take_aim_and_chains(battle, attacker, mount, &mut dms);
+        self.take_aim_and_chains(battle, attacker, mount, defender, &mut dms, sink);
 
         let check = self.check(
             &Checker {
@@ -517,19 +521,28 @@ impl Crew2d6 {
     }
 
     /// Moves a mount's aim and chained DMs into an attack's DMs: they are
-    /// spent on this attack, hit or miss.
+    /// spent on this attack, hit or miss. Each was made against one enemy
+    /// ship and helps only an attack on that ship; an attack on another
+    /// spends it all the same.
     pub(crate) fn take_aim_and_chains(
         &self,
         battle: &mut Battle,
-        side: Side,
+        ship: ShipId,
         mount: u8,
+        target: ShipId,
         dms: &mut Dms,
+        sink: &mut dyn EventSink,
     ) {
         let rules = &self.rules;
-        let state = battle.side_mut(side);
+        let mut lost = 0;
+        let state = battle.state_mut(ship);
         let aim = std::mem::take(&mut state.aim[usize::from(mount)]);
         if aim > 0 {
-            push_dm(dms, i32::from(aim) * rules.constants.aim_dm, Why::Aim(aim));
+            if state.aim_target[usize::from(mount)] == target {
+                push_dm(dms, i32::from(aim) * rules.constants.aim_dm, Why::Aim(aim));
+            } else {
+                lost += 1;
+            }
         }
         let mut i = 0;
         while i < state.chains.len() {
@@ -541,13 +554,66 @@ impl Crew2d6 {
                         Why::TargetingSolution(i32::from(chain.effect))
                     }
                 };
-                // A chain whose DM is 0 is spent without showing.
-                push_dm(dms, i32::from(chain.dm), why);
+                if chain.target == target {
+                    // A chain whose DM is 0 is spent without showing.
+                    push_dm(dms, i32::from(chain.dm), why);
+                } else {
+                    lost += 1;
+                }
                 state.chains.remove(i);
             } else {
                 i += 1;
             }
         }
+        if lost > 0 {
+            sink.emit(|| Event::Ruling {
+                text: format!(
+                    "{lost} aim or chained DM(s) of the {}'s mount {} were made against another ship: spent without effect on an attack on the {}",
+                    battle.name(rules, ship),
+                    battle.ship(ship).class(rules).mounts[usize::from(mount)].id,
+                    battle.name(rules, target)
+                ),
+            });
+        }
+    }
+
+    /// Checks that `attacker` is in the fight and `target` is an enemy
+    /// still in it.
+    pub fn check_target(
+        &self,
+        battle: &Battle,
+        attacker: ShipId,
+        target: ShipId,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        if attacker.index() >= battle.len() || target.index() >= battle.len() {
+            return Err(ResolveError::Refused(format!(
+                "no ship {} or {} in a battle of {}",
+                attacker.0,
+                target.0,
+                battle.len()
+            )));
+        }
+        if !battle.present(attacker) {
+            return Err(ResolveError::Refused(format!(
+                "the {} is out of the fight",
+                battle.name(rules, attacker)
+            )));
+        }
+        if !battle.are_enemies(attacker, target) {
+            return Err(ResolveError::Refused(format!(
+                "the {} does not attack the {}: they are on the same side",
+                battle.name(rules, attacker),
+                battle.name(rules, target)
+            )));
+        }
+        if !battle.present(target) {
+            return Err(ResolveError::Refused(format!(
+                "the {} is out of the fight",
+                battle.name(rules, target)
+            )));
+        }
+        Ok(())
     }
 
     /// Reactions declared by the user do not depend on the dice, so they
@@ -556,7 +622,8 @@ impl Crew2d6 {
     fn precheck_reactions(
         &self,
         battle: &Battle,
-        attacker: Side,
+        attacker: ShipId,
+        defender: ShipId,
         weapon: WeaponId,
         missiles: Option<u8>,
         chooser: &dyn ReactionChooser,
@@ -570,7 +637,6 @@ impl Crew2d6 {
             missiles,
             seen: None,
         };
-        let defender = attacker.other();
         let plan = chooser.choose(self, battle, defender, &probe);
         self.check_reactions(battle, defender, &probe, &plan, true)
     }
@@ -579,7 +645,7 @@ impl Crew2d6 {
     fn check_reactions(
         &self,
         battle: &Battle,
-        defender: Side,
+        defender: ShipId,
         incoming: &Incoming,
         plan: &Reactions,
         from_user: bool,
@@ -589,7 +655,7 @@ impl Crew2d6 {
         let who = || battle.name(rules, defender);
         let w = rules.weapon(incoming.weapon);
         let ship = battle.ship(defender);
-        if plan.count() > 0 && battle.surprised == Some(defender) {
+        if plan.count() > 0 && battle.surprised == Some(battle.side_of(defender)) {
             return Err(forbidden(
                 from_user,
                 format!("the {} is surprised and cannot react", who()),
@@ -597,7 +663,7 @@ impl Crew2d6 {
         }
         if plan.dodge {
             let dodge = rules.task(Task::Dodge);
-            if battle.side(defender).thrust_left < dodge.thrust {
+            if battle.state(defender).thrust_left < dodge.thrust {
                 return Err(forbidden(
                     from_user,
                     format!("the {} has no thrust left to dodge", who()),
@@ -650,9 +716,9 @@ impl Crew2d6 {
     }
 
     /// Takes one reaction; beyond the allowance it burns initiative.
-    fn take_reaction(&self, battle: &mut Battle, side: Side, sink: &mut dyn EventSink) -> bool {
+    fn take_reaction(&self, battle: &mut Battle, ship: ShipId, sink: &mut dyn EventSink) -> bool {
         let rules = &self.rules;
-        let state = battle.side_mut(side);
+        let state = battle.state_mut(ship);
         state.reactions_used = state.reactions_used.saturating_add(1);
         let burned = state.reactions_used > state.reactions;
         if burned {
@@ -660,7 +726,7 @@ impl Crew2d6 {
             state.burn_penalty += penalty;
             let total = state.burn_penalty;
             sink.emit(|| Event::Effect {
-                ship: battle.name(rules, side),
+                ship: battle.name(rules, ship),
                 effect: format!(
                     "burns initiative for a reaction beyond its allowance: {penalty:+} to next turn's initiative ({total:+} in all)"
                 ),
@@ -674,25 +740,25 @@ impl Crew2d6 {
     fn dodge(
         &self,
         battle: &mut Battle,
-        side: Side,
+        defender: ShipId,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<ReactionOutcome, ResolveError> {
         let rules = &self.rules;
         let task = rules.task(Task::Dodge);
         let pilot = battle
-            .ship(side)
+            .ship(defender)
             .class(rules)
             .holder(Position::Pilot)
             .ok_or_else(|| ResolveError::Internal("a ship without a pilot".into()))?;
         sink.emit(|| Event::Declared {
-            actor: battle.name(rules, side),
+            actor: battle.name(rules, defender),
             action: format!("reacts: {} ({} thrust)", task.name, task.thrust),
         });
-        battle.side_mut(side).thrust_left -= task.thrust;
-        let burned = self.take_reaction(battle, side, sink);
+        battle.state_mut(defender).thrust_left -= task.thrust;
+        let burned = self.take_reaction(battle, defender, sink);
         let check = self.check(
-            &Checker::plain(battle, side, pilot, Task::Dodge),
+            &Checker::plain(battle, defender, pilot, Task::Dodge),
             &[],
             dice,
             sink,
@@ -707,9 +773,9 @@ impl Crew2d6 {
 
     /// The mount a sand reaction is fired from: a usable sandcaster with sand
     /// left and someone to fire it.
-    pub fn sand_mount(&self, battle: &Battle, side: Side) -> Option<(u8, u8)> {
+    pub fn sand_mount(&self, battle: &Battle, defender: ShipId) -> Option<(u8, u8)> {
         let rules = &self.rules;
-        let ship = battle.ship(side);
+        let ship = battle.ship(defender);
         let class = ship.class(rules);
         class.slots.iter().enumerate().find_map(|(s, slot)| {
             let ok = rules.weapon(slot.weapon).kind == WeaponKind::Sandcaster
@@ -725,34 +791,34 @@ impl Crew2d6 {
     fn sand(
         &self,
         battle: &mut Battle,
-        side: Side,
+        defender: ShipId,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<ReactionOutcome, ResolveError> {
         let rules = &self.rules;
         let (mount, slot) = self
-            .sand_mount(battle, side)
+            .sand_mount(battle, defender)
             .ok_or_else(|| ResolveError::Internal("sand without a sandcaster".into()))?;
-        let class = battle.ship(side).class(rules);
+        let class = battle.ship(defender).class(rules);
         let m = &class.mounts[usize::from(mount)];
         let gunner = m.firer.unwrap_or(0);
         let skill = rules.mount_kind(m.kind).skill;
         let weapon = class.slots[usize::from(slot)].weapon;
         sink.emit(|| Event::Declared {
-            actor: battle.name(rules, side),
+            actor: battle.name(rules, defender),
             action: format!("reacts: {} from {}", rules.task(Task::Sand).name, m.id),
         });
-        battle.ship_mut(side).spend(rules, weapon, 1);
-        let burned = self.take_reaction(battle, side, sink);
+        battle.ship_mut(defender).spend(rules, weapon, 1);
+        let burned = self.take_reaction(battle, defender, sink);
         let check = self.check(
             &Checker {
-                ship: battle.ship(side),
-                label: battle.labels[side.index()],
+                ship: battle.ship(defender),
+                label: battle.labels[defender.index()],
                 person: gunner,
                 task: Task::Sand,
                 mount_skill: Some(skill),
                 also_skill: None,
-                bane: battle.ship(side).weapons[usize::from(slot)] == Condition::Bane,
+                bane: battle.ship(defender).weapons[usize::from(slot)] == Condition::Bane,
             },
             &[],
             dice,
@@ -793,12 +859,12 @@ impl Crew2d6 {
     pub fn point_defence_mounts(
         &self,
         battle: &Battle,
-        side: Side,
+        defender: ShipId,
     ) -> ArrayVec<(u8, ArrayVec<u8, 3>), 8> {
         let rules = &self.rules;
-        let ship = battle.ship(side);
+        let ship = battle.ship(defender);
         let class = ship.class(rules);
-        let used = battle.side(side).used;
+        let used = battle.state(defender).used;
         let mut out: ArrayVec<(u8, ArrayVec<u8, 3>), 8> = ArrayVec::new();
         for (m, mount) in class.mounts.iter().enumerate() {
             let kind = rules.mount_kind(mount.kind);
@@ -831,26 +897,27 @@ impl Crew2d6 {
     fn point_defence(
         &self,
         battle: &mut Battle,
-        side: Side,
+        defender: ShipId,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<ReactionOutcome, ResolveError> {
         let rules = &self.rules;
-        let Some((mount, lasers)) = self.point_defence_mounts(battle, side).first().cloned() else {
+        let Some((mount, lasers)) = self.point_defence_mounts(battle, defender).first().cloned()
+        else {
             return Err(ResolveError::Internal(
                 "point defence without a turret".into(),
             ));
         };
-        let class = battle.ship(side).class(rules);
+        let class = battle.ship(defender).class(rules);
         let m = &class.mounts[usize::from(mount)];
         let gunner = m.firer.unwrap_or(0);
         let skill = rules.mount_kind(m.kind).skill;
         let count = lasers.len() as u8;
         let bane = lasers
             .iter()
-            .any(|&s| battle.ship(side).weapons[usize::from(s)] == Condition::Bane);
+            .any(|&s| battle.ship(defender).weapons[usize::from(s)] == Condition::Bane);
         sink.emit(|| Event::Declared {
-            actor: battle.name(rules, side),
+            actor: battle.name(rules, defender),
             action: format!(
                 "reacts: {} with {count} laser(s) of {}",
                 rules.task(Task::PointDefence).name,
@@ -858,9 +925,9 @@ impl Crew2d6 {
             ),
         });
         for &s in &lasers {
-            battle.side_mut(side).used |= 1 << s;
+            battle.state_mut(defender).used |= 1 << s;
         }
-        let burned = self.take_reaction(battle, side, sink);
+        let burned = self.take_reaction(battle, defender, sink);
         let mut dms = Dms::new();
         push_dm(
             &mut dms,
@@ -869,8 +936,8 @@ impl Crew2d6 {
         );
         let check = self.check(
             &Checker {
-                ship: battle.ship(side),
-                label: battle.labels[side.index()],
+                ship: battle.ship(defender),
+                label: battle.labels[defender.index()],
                 person: gunner,
                 task: Task::PointDefence,
                 mount_skill: Some(skill),
@@ -893,23 +960,23 @@ impl Crew2d6 {
     fn ecm(
         &self,
         battle: &mut Battle,
-        side: Side,
+        defender: ShipId,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<ReactionOutcome, ResolveError> {
         let rules = &self.rules;
         let operator = battle
-            .ship(side)
+            .ship(defender)
             .class(rules)
             .holder(Position::Sensors)
             .ok_or_else(|| ResolveError::Internal("a ship without a sensor operator".into()))?;
         sink.emit(|| Event::Declared {
-            actor: battle.name(rules, side),
+            actor: battle.name(rules, defender),
             action: format!("reacts: {}", rules.task(Task::Ecm).name),
         });
-        let burned = self.take_reaction(battle, side, sink);
+        let burned = self.take_reaction(battle, defender, sink);
         let check = self.check(
-            &Checker::plain(battle, side, operator, Task::Ecm),
+            &Checker::plain(battle, defender, operator, Task::Ecm),
             &[],
             dice,
             sink,
@@ -936,7 +1003,7 @@ impl Crew2d6 {
         let rules = &self.rules;
         let c = &rules.constants;
         let attacker = salvo.owner;
-        let defender = attacker.other();
+        let defender = salvo.target;
         let w = rules.weapon(salvo.weapon);
         sink.emit(|| Event::Declared {
             actor: format!(
@@ -1143,10 +1210,10 @@ impl Crew2d6 {
         })
     }
 
-    /// Launchers of a missile the side can fire this round: usable slots of
+    /// Launchers of a missile the ship can fire this round: usable slots of
     /// that weapon not used this round.
-    pub fn launchers(&self, battle: &Battle, side: Side, weapon: WeaponId) -> u8 {
-        self.free_launchers(battle, side, weapon).count() as u8
+    pub fn launchers(&self, battle: &Battle, owner: ShipId, weapon: WeaponId) -> u8 {
+        self.free_launchers(battle, owner, weapon).count() as u8
     }
 
     /// The slots, in order, of launchers of `weapon` that are usable and not
@@ -1155,11 +1222,11 @@ impl Crew2d6 {
     fn free_launchers<'a>(
         &'a self,
         battle: &'a Battle,
-        side: Side,
+        owner: ShipId,
         weapon: WeaponId,
     ) -> impl Iterator<Item = u8> + 'a {
-        let ship = battle.ship(side);
-        let used = battle.side(side).used;
+        let ship = battle.ship(owner);
+        let used = battle.state(owner).used;
         ship.class(&self.rules)
             .slots
             .iter()
@@ -1170,22 +1237,24 @@ impl Crew2d6 {
             .map(|(s, _)| s as u8)
     }
 
-    /// Checks that a salvo of `missiles` may be launched; nothing changes if not.
+    /// Checks that a salvo of `missiles` may be launched at `target`;
+    /// nothing changes if not.
     pub fn check_launch(
         &self,
         battle: &Battle,
-        side: Side,
+        owner: ShipId,
+        target: ShipId,
         weapon: WeaponId,
         missiles: u8,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
         // The name is built only for a refusal: the hot path allocates nothing.
-        let who = || battle.name(rules, side);
+        let who = || battle.name(rules, owner);
         let w = rules.weapon(weapon);
-        let ship = battle.ship(side);
-        if !battle.present(side) || !battle.present(side.other()) {
-            return Err(ResolveError::Refused("a ship is out of the fight".into()));
+        if !battle.present(owner) || !battle.is_target(owner, target) {
+            return self.check_target(battle, owner, target);
         }
+        let ship = battle.ship(owner);
         if w.kind != WeaponKind::Missile {
             return Err(ResolveError::Refused(format!(
                 "the {} is not a missile launcher",
@@ -1212,7 +1281,7 @@ impl Crew2d6 {
                 w.name
             )));
         }
-        let launchers = self.launchers(battle, side, weapon);
+        let launchers = self.launchers(battle, owner, weapon);
         if missiles > launchers {
             return Err(ResolveError::Refused(format!(
                 "a salvo of {missiles} is more than the {}'s {launchers} usable {} launch in a round",
@@ -1220,15 +1289,12 @@ impl Crew2d6 {
                 w.name
             )));
         }
-        if battle.band > ship.standing.max_band {
+        if battle.band(owner, target) > ship.standing.max_band {
             return Err(ResolveError::Refused(format!(
                 "the {}'s damaged sensors reach only {} range",
                 who(),
                 rules.band(ship.standing.max_band).name
             )));
-        }
-        if battle.salvos.is_full() {
-            return Err(ResolveError::Internal("too many salvos in flight".into()));
         }
         Ok(())
     }
@@ -1238,58 +1304,68 @@ impl Crew2d6 {
     pub fn launch_slots(
         &self,
         battle: &Battle,
-        side: Side,
+        owner: ShipId,
         weapon: WeaponId,
         missiles: u8,
     ) -> ArrayVec<u8, MAX_SLOTS> {
-        self.free_launchers(battle, side, weapon)
+        self.free_launchers(battle, owner, weapon)
             .take(usize::from(missiles))
             .collect()
     }
 
     /// Whether a salvo of `missiles` would leave from a launcher suffering a
     /// Bane: its launch check and its attack roll then take the Bane.
-    pub fn launch_bane(&self, battle: &Battle, side: Side, weapon: WeaponId, missiles: u8) -> bool {
-        let ship = battle.ship(side);
-        self.launch_slots(battle, side, weapon, missiles)
+    pub fn launch_bane(
+        &self,
+        battle: &Battle,
+        owner: ShipId,
+        weapon: WeaponId,
+        missiles: u8,
+    ) -> bool {
+        let ship = battle.ship(owner);
+        self.launch_slots(battle, owner, weapon, missiles)
             .iter()
             .any(|&s| ship.weapons[usize::from(s)] == Condition::Bane)
     }
 
-    /// The salvo a launch puts in flight: missiles spent, launchers used, the
-    /// Smart trait lost at the bands a house rule names, a Bane on any
-    /// launcher carried to its attack, and the launching gunner's DMs kept
-    /// only when it attacks this round.
+    /// The salvo a launch puts in flight at `target`: missiles spent,
+    /// launchers used, flight time and the Smart trait by the band between
+    /// the two at launch (the trait lost at the bands a house rule names), a
+    /// Bane on any launcher carried to its attack, and the launching
+    /// gunner's DMs kept only when it attacks this round.
     pub(crate) fn make_salvo(
         &self,
         battle: &mut Battle,
-        side: Side,
+        owner: ShipId,
+        target: ShipId,
         weapon: WeaponId,
         missiles: u8,
         dm: i32,
     ) -> Salvo {
         let rules = &self.rules;
         let w = rules.weapon(weapon);
-        let ship_tl = battle.ship(side).class(rules).tl;
-        let flight = rules.band(battle.band).missile_flight;
-        let slots = self.launch_slots(battle, side, weapon, missiles);
-        let bane = self.launch_bane(battle, side, weapon, missiles);
+        let ship_tl = battle.ship(owner).class(rules).tl;
+        let band = battle.band(owner, target);
+        let flight = rules.band(band).missile_flight;
+        let slots = self.launch_slots(battle, owner, weapon, missiles);
+        let bane = self.launch_bane(battle, owner, weapon, missiles);
         battle
-            .ship_mut(side)
+            .ship_mut(owner)
             .spend(rules, weapon, u16::from(missiles));
         for &s in &slots {
-            battle.side_mut(side).used |= 1 << s;
+            battle.state_mut(owner).used |= 1 << s;
         }
-        if let Some(m) = battle.ship(side).class(rules).magazine(weapon) {
-            battle.side_mut(side).launched |= 1 << m;
+        if let Some(m) = battle.ship(owner).class(rules).magazine(weapon) {
+            battle.state_mut(owner).launched |= 1 << m;
         }
         Salvo {
-            owner: side,
+            owner,
+            target,
             weapon,
             missiles,
             rounds_left: flight,
             tl: w.tl.max(ship_tl),
-            smart: w.smart && !rules.constants.smart_lost_at[battle.band.index()],
+            smart: w.smart && !rules.constants.smart_lost_at[band.index()],
             bane,
             dm: if flight == 0 {
                 dm.clamp(-100, 100) as i8
@@ -1323,6 +1399,7 @@ impl AttackResolution for Crew2d6 {
             Weaponry::Direct { mount, weapon } => self.fire(
                 battle,
                 attack.attacker,
+                attack.target,
                 mount,
                 weapon,
                 &attack.reactions,
@@ -1330,10 +1407,12 @@ impl AttackResolution for Crew2d6 {
                 sink,
             ),
             Weaponry::Salvo { weapon, missiles } => {
-                self.check_launch(battle, attack.attacker, weapon, missiles)?;
+                let (side, target) = (attack.attacker, attack.target);
+                self.check_launch(battle, side, target, weapon, missiles)?;
                 self.precheck_reactions(
                     battle,
-                    attack.attacker,
+                    side,
+                    target,
                     weapon,
                     Some(missiles),
                     &attack.reactions,
@@ -1341,7 +1420,6 @@ impl AttackResolution for Crew2d6 {
                 // A declared salvo attacks at once, whatever its flight time:
                 // the launching gunner's aim counts, as it would for a salvo
                 // that arrives the round it is launched.
-                let side = attack.attacker;
                 let class = battle.ship(side).class(&self.rules);
                 let mount = class
                     .slots
@@ -1349,25 +1427,26 @@ impl AttackResolution for Crew2d6 {
                     .find(|s| s.weapon == weapon)
                     .map_or(0, |s| s.mount);
                 let mut dms = Dms::new();
-                self.take_aim_and_chains(battle, side, mount, &mut dms);
+                self.take_aim_and_chains(battle, side, mount, target, &mut dms, sink);
                 let dm: i32 = dms.iter().map(|d| d.amount).sum();
+                let band = battle.band(side, target);
                 sink.emit(|| Event::Declared {
                     actor: battle.name(&self.rules, side),
                     action: format!(
                         "launches a salvo of {missiles} {} at {} range",
                         self.rules.weapon(weapon).name,
-                        self.rules.band(battle.band).name
+                        self.rules.band(band).name
                     ),
                 });
                 // The same rule as in play: the gunner's DMs count only for
                 // a salvo that attacks this round.
-                let salvo = self.make_salvo(battle, side, weapon, missiles, dm);
+                let salvo = self.make_salvo(battle, side, target, weapon, missiles, dm);
                 let flight = salvo.rounds_left;
                 if flight > 0 {
                     sink.emit(|| Event::Ruling {
                         text: format!(
                             "launched at {} range the salvo flies {flight} round(s) before it attacks; it is resolved here as it arrives",
-                            self.rules.band(battle.band).name
+                            self.rules.band(band).name
                         ),
                     });
                 }

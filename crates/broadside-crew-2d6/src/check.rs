@@ -10,26 +10,32 @@ use arrayvec::ArrayVec;
 use broadside_core::{Dice, Die, Event, EventSink, ResolveError, Side};
 
 use crate::Crew2d6;
-use crate::battle::Battle;
+use crate::battle::{Battle, ShipId};
 use crate::model::{Band, Characteristic, ClassId, Rules, SkillId, Task, WeaponId};
 use crate::ship::Ship;
 
-/// How events name a ship: its class id, and its side in an engagement.
+/// How events name a ship: its class id, its number among its side's ships
+/// of that class, and its side in an engagement, as core's roster names
+/// ships (`frigate #2 (A)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Label {
     /// The ship's class.
     pub class: ClassId,
-    /// Its side, when it has one (a duel), shown as ` (A)`.
+    /// Its side, when it has one (an engagement), shown as ` (A)`.
     pub side: Option<Side>,
+    /// Its number among the ships of its class on its side, shown as ` #2`;
+    /// 0 when its side has only one of the class.
+    pub nth: u8,
 }
 
 impl Label {
     /// The name events use.
     pub fn name(&self, rules: &Rules) -> String {
         let id = &rules.class(self.class).id;
-        match self.side {
-            Some(side) => format!("{id} ({side})"),
-            None => id.clone(),
+        match (self.side, self.nth) {
+            (Some(side), 0) => format!("{id} ({side})"),
+            (Some(side), nth) => format!("{id} #{nth} ({side})"),
+            (None, _) => id.clone(),
         }
     }
 }
@@ -155,12 +161,12 @@ pub struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    /// A check by a crew member of a side's ship on a task, with no mount
+    /// A check by a crew member of a ship on a task, with no mount
     /// specialty, no second skill and no Bane: most checks of the rules.
-    pub fn plain(battle: &'a Battle, side: Side, person: u8, task: Task) -> Checker<'a> {
+    pub fn plain(battle: &'a Battle, ship: ShipId, person: u8, task: Task) -> Checker<'a> {
         Checker {
-            ship: battle.ship(side),
-            label: battle.labels[side.index()],
+            ship: battle.ship(ship),
+            label: battle.labels[ship.index()],
             person,
             task,
             mount_skill: None,

@@ -540,6 +540,7 @@ impl DamageAllocation for Crew2d6 {
         let label = Label {
             class: target.class,
             side: None,
+            nth: 0,
         };
         self.allocate_labelled(hit, target, label, dice, sink)
     }

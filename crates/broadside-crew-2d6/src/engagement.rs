@@ -1,28 +1,31 @@
-//! Whole engagements: setting up, initiative, the maneuver, attack and missile steps, played through core's `TurnSequence`.
+//! Whole engagements of one or more ships a side: setting up, initiative, the maneuver, attack and missile steps, played through core's `TurnSequence`.
 //!
 //! A turn is the cheat sheet's sequence: initiative; the maneuver step in
 //! reverse initiative order (actions, range adjustment, combat
 //! maneuvering); the attack step in initiative order, one action per ship
 //! position; salvos reaching their targets; and the end of the turn, when a
 //! ship whose jump drive was activated leaves. The first turn begins with
-//! setting up (the starting band and the scans for the enemy) and the free
-//! round a failed scan gives the other side. Decisions come from a
-//! [`CrewTactics`]; this module checks them against the rules and resolves
-//! them.
+//! setting up (the starting bands and the scans for the enemy) and the free
+//! round a failed scan gives the other side. Every ship of both sides rolls
+//! its own initiative and takes its place in one order. Decisions come from
+//! each side's [`CrewTactics`], asked ship by ship; this module checks them
+//! against the rules and resolves them.
 
 use broadside_core::{
-    BattleRequest, Dice, Die, Engagement, Event, EventSink, Loss, ResolveError, Roster, ShipFate,
-    Side, TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Engagement, Event, EventSink, Loss, Options, ResolveError, Roster,
+    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::Crew2d6;
 use crate::attack::{Incoming, NoReactions, ReactionChooser, Reactions, forbidden};
-use crate::battle::{Battle, Chain, ChainSource};
+use crate::battle::{Battle, Chain, ChainSource, Pair, ShipId};
 use crate::check::{CheckResult, Checker, Dm, Dms, Why, roll_2d};
 use crate::damage::{Applied, Cause};
-use crate::model::{Band, ChainMode, Position, Task, WeaponKind};
+use crate::model::{Band, ChainMode, ClassId, Position, Task, WeaponKind};
 use crate::ship::Condition;
-use crate::tactics::{Action, CombatManeuver, CrewTactics, DefaultTactics, Order, Repairable};
+use crate::tactics::{
+    Action, CombatManeuver, CrewTactics, DefaultTactics, FOCUS_IDS, Focus, Order, Repairable,
+};
 
 /// A phase of the turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,8 +74,9 @@ const TURN: [Phase; 5] = [
     Phase::EndOfTurn,
 ];
 
-/// How an engagement is set up: the scenario's duel options.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// How an engagement is set up: the scenario's battle options and each
+/// side's set-up.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Setup {
     /// The starting band, when the scenario names one.
     pub start_band: Option<Band>,
@@ -81,6 +85,30 @@ pub struct Setup {
     pub near_object: bool,
     /// Which sides start at a marked jump point (an Alderson point).
     pub jump_points: [bool; 2],
+    /// Each ship's echelon, in roster order: bands farther (+) or closer
+    /// (-) from every enemy than the starting band. Missing entries are 0.
+    pub echelon: Vec<i8>,
+}
+
+impl Setup {
+    /// A ship's echelon.
+    pub fn echelon_of(&self, ship: ShipId) -> i32 {
+        self.echelon.get(ship.index()).map_or(0, |&e| i32::from(e))
+    }
+}
+
+/// The band `steps` bands farther (+) or closer (-) than `band`, kept
+/// within Adjacent and Distant.
+pub fn shifted(band: Band, steps: i32) -> Band {
+    let mut at = band;
+    for _ in 0..steps.unsigned_abs() {
+        let next = if steps > 0 { at.farther() } else { at.closer() };
+        match next {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    at
 }
 
 /// An initiative roll.
@@ -115,7 +143,7 @@ impl ReactionChooser for TacticsReactions<'_> {
         &self,
         system: &Crew2d6,
         battle: &Battle,
-        defender: Side,
+        defender: ShipId,
         incoming: &Incoming,
     ) -> Reactions {
         self.tactics.reactions(system, battle, defender, incoming)
@@ -136,21 +164,32 @@ fn tactic_error(error: ResolveError) -> ResolveError {
     }
 }
 
+/// How an event names the enemy an action is aimed at: nothing in a duel,
+/// where there is only one (so duel logs read as they always have), else
+/// `{word} the {ship}`.
+fn naming(battle: &Battle, rules: &crate::model::Rules, word: &str, target: ShipId) -> String {
+    if battle.is_duel() {
+        String::new()
+    } else {
+        format!("{word} the {}", battle.name(rules, target))
+    }
+}
+
 impl Crew2d6 {
-    /// Rolls one side's initiative: 2D + the Pilot's skill + the Captain's
+    /// Rolls one ship's initiative: 2D + the Pilot's skill + the Captain's
     /// Tactics + current thrust, with last turn's Inspire and burned
     /// reactions; sets the reactions it allows.
     pub fn roll_initiative(
         &self,
         battle: &mut Battle,
-        side: Side,
+        id: ShipId,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Initiative, ResolveError> {
         let rules = &self.rules;
-        let ship = battle.ship(side);
+        let ship = battle.ship(id);
         let class = ship.class(rules);
-        let label = battle.labels[side.index()];
+        let label = battle.labels[id.index()];
         let what = "initiative";
         let mut dm = 0;
         if let Some(captain) = class.holder(Position::Captain) {
@@ -207,7 +246,7 @@ impl Crew2d6 {
             amount: thrust,
             reason: "M-drive thrust".into(),
         });
-        let state = battle.side(side);
+        let state = battle.state(id);
         let (inspire, burn) = (state.inspire_dm, state.burn_penalty);
         if inspire != 0 {
             dm += inspire;
@@ -228,7 +267,7 @@ impl Crew2d6 {
         let result = roll_2d(dice, false, dm, 0)?;
         let total = result.total;
         sink.emit(|| Event::Roll {
-            purpose: format!("{}'s initiative", battle.name(rules, side)),
+            purpose: format!("{}'s initiative", battle.name(rules, id)),
             dice: "2d6".into(),
             faces: result.faces(),
             total: result.roll,
@@ -242,7 +281,7 @@ impl Crew2d6 {
                 rules.reactions.row(total).label()
             ),
         });
-        let state = battle.side_mut(side);
+        let state = battle.state_mut(id);
         state.initiative = total;
         state.reactions = reactions;
         state.reactions_used = 0;
@@ -257,43 +296,43 @@ impl Crew2d6 {
     pub fn overcharge(
         &self,
         battle: &mut Battle,
-        side: Side,
+        id: ShipId,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Overcharged, ResolveError> {
         let rules = &self.rules;
         let c = &rules.constants;
-        let class = battle.ship(side).class(rules);
-        let label = battle.labels[side.index()];
+        let class = battle.ship(id).class(rules);
+        let label = battle.labels[id.index()];
         // The better of the M-drive and power engineers makes the check.
         let (position, engineer) = [Position::EngineerMDrive, Position::EngineerPower]
             .into_iter()
-            .filter(|p| battle.side(side).acted & p.bit() == 0)
+            .filter(|p| battle.state(id).acted & p.bit() == 0)
             .filter_map(|p| class.holder(p).map(|person| (p, person)))
             .max_by_key(|&(_, person)| {
-                self.skill_level(&Checker::plain(battle, side, person, Task::Overcharge))
+                self.skill_level(&Checker::plain(battle, id, person, Task::Overcharge))
                     .0
             })
             .ok_or_else(|| {
                 ResolveError::Refused(format!(
                     "the {} has no M-drive or power engineer free to overcharge",
-                    battle.name(rules, side)
+                    battle.name(rules, id)
                 ))
             })?;
-        battle.act(side, position, "overcharge")?;
+        battle.act(id, position, "overcharge")?;
         sink.emit(|| Event::Declared {
-            actor: battle.name(rules, side),
+            actor: battle.name(rules, id),
             action: rules.task(Task::Overcharge).name.clone(),
         });
         let check = self.check(
-            &Checker::plain(battle, side, engineer, Task::Overcharge),
+            &Checker::plain(battle, id, engineer, Task::Overcharge),
             &[],
             dice,
             sink,
         )?;
-        let base = battle.ship(side).thrust(rules);
+        let base = battle.ship(id).thrust(rules);
         let thrust = (base + check.effect).clamp(0, base * c.overcharge_max_multiple);
-        let state = battle.side_mut(side);
+        let state = battle.state_mut(id);
         state.thrust = thrust;
         state.thrust_left = thrust;
         sink.emit(|| Event::Effect {
@@ -322,7 +361,7 @@ impl Crew2d6 {
         for _ in 0..hits {
             let m_drive = rules.criticals.m_drive as u8;
             self.critical(
-                battle.ship_mut(side),
+                battle.ship_mut(id),
                 label,
                 m_drive,
                 1,
@@ -332,7 +371,7 @@ impl Crew2d6 {
                 sink,
             )?;
         }
-        self.sustained(battle.ship_mut(side), label, &mut applied, dice, sink)?;
+        self.sustained(battle.ship_mut(id), label, &mut applied, dice, sink)?;
         Ok(Overcharged {
             check,
             thrust,
@@ -341,49 +380,97 @@ impl Crew2d6 {
         })
     }
 
-    /// Moves the range band by the thrust both ships applied this round:
-    /// toward each other adds, a pursuit subtracts. Thrust accumulates over
-    /// rounds; leaving a band in either direction costs that band's thrust,
-    /// and thrust left over after a change counts toward the next.
+    /// Moves the range band of every pair of enemies by the thrust their
+    /// two ships applied this round: toward each other adds, a pursuit
+    /// subtracts. A ship maneuvers toward or away from one enemy, and the
+    /// sides face each other, so its thrust counts in each of its pairs; a
+    /// grappled ship's thrust counts in none, and a grappled pair stays at
+    /// Adjacent. Thrust accumulates over rounds; leaving a band in either
+    /// direction costs that band's thrust, and thrust left over after a
+    /// change counts toward the next.
     pub fn adjust_range(&self, battle: &mut Battle, sink: &mut dyn EventSink) {
         let rules = &self.rules;
-        if battle.grappled {
-            sink.emit(|| Event::Ruling {
-                text: "the ships are grappled together: the range stays Adjacent".into(),
-            });
-            return;
+        for (a, b) in battle.pair_ids() {
+            if !battle.present(a) || !battle.present(b) {
+                continue;
+            }
+            if battle.pair(a, b).grappled {
+                sink.emit(|| Event::Ruling {
+                    text: if battle.is_duel() {
+                        "the ships are grappled together: the range stays Adjacent".into()
+                    } else {
+                        format!(
+                            "the {} and the {} are grappled together: their range stays Adjacent",
+                            battle.name(rules, a),
+                            battle.name(rules, b)
+                        )
+                    },
+                });
+                continue;
+            }
+            let thrust = |ship: ShipId| {
+                let state = battle.state(ship);
+                if state.maneuver_target.is_some() && !battle.grappled(ship) {
+                    state.applied
+                } else {
+                    0
+                }
+            };
+            let net = thrust(a) + thrust(b);
+            if net == 0 {
+                continue;
+            }
+            self.move_pair(battle, (a, b), net, sink);
         }
-        let net = battle.sides[0].applied + battle.sides[1].applied;
-        if net == 0 {
-            return;
-        }
-        battle.closing += net;
+    }
+
+    /// Adds a pair's net thrust this round to what it has accumulated and
+    /// changes its band for each band's worth.
+    fn move_pair(
+        &self,
+        battle: &mut Battle,
+        (a, b): (ShipId, ShipId),
+        net: i32,
+        sink: &mut dyn EventSink,
+    ) {
+        let rules = &self.rules;
+        // Only kept events name the pair.
+        let who = |battle: &Battle| {
+            if battle.is_duel() {
+                "both ships".to_owned()
+            } else {
+                format!("{} and {}", battle.name(rules, a), battle.name(rules, b))
+            }
+        };
+        battle.pair_mut(a, b).closing += net;
         // Closing and opening are one rule mirrored: each band's thrust
         // accumulated moves the ships one band, until the thrust left is
         // short of the next band's cost or there is no band further.
         loop {
-            let cost = rules.band(battle.band).thrust;
-            let (next, sign, verb) = if battle.closing >= cost {
-                (battle.band.closer(), 1, "close")
-            } else if battle.closing <= -cost {
-                (battle.band.farther(), -1, "open")
+            let pair = *battle.pair(a, b);
+            let cost = rules.band(pair.band).thrust;
+            let (next, sign, verb) = if pair.closing >= cost {
+                (pair.band.closer(), 1, "close")
+            } else if pair.closing <= -cost {
+                (pair.band.farther(), -1, "open")
             } else {
                 break;
             };
             let Some(band) = next else {
-                battle.closing = 0;
+                battle.pair_mut(a, b).closing = 0;
                 break;
             };
-            battle.closing -= sign * cost;
-            battle.band = band;
+            let pair = battle.pair_mut(a, b);
+            pair.closing -= sign * cost;
+            pair.band = band;
             sink.emit(|| Event::Effect {
-                ship: "both ships".into(),
+                ship: who(battle),
                 effect: format!("{verb} to {} range", rules.band(band).name),
             });
         }
-        let (band, closing) = (battle.band, battle.closing);
+        let Pair { band, closing, .. } = *battle.pair(a, b);
         sink.emit(|| Event::Effect {
-            ship: "both ships".into(),
+            ship: who(battle),
             effect: format!(
                 "net thrust {net:+} this round; at {} range with {closing:+} thrust toward the next band (it takes {})",
                 rules.band(band).name,
@@ -392,7 +479,9 @@ impl Crew2d6 {
         });
     }
 
-    /// The maneuver step for the acting sides, in reverse initiative order.
+    /// The maneuver step for the ships of the acting sides, in reverse
+    /// initiative order: each ship's actions, then the range adjusted for
+    /// every pair, then each ship's combat maneuver.
     pub fn maneuver_step(
         &self,
         battle: &mut Battle,
@@ -402,91 +491,100 @@ impl Crew2d6 {
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        let order = [battle.order[1], battle.order[0]];
-        for side in order {
-            let state = battle.side_mut(side);
+        // The order does not change within the step, so it is walked by
+        // index rather than copied.
+        for i in (0..battle.order.len()).rev() {
+            let ship = battle.order[i];
+            let side = battle.side_of(ship);
+            let state = battle.state_mut(ship);
             state.acted = 0;
             state.applied = 0;
-            if !acting[side.index()] || !battle.present(side) {
+            state.maneuver_target = None;
+            if !acting[side.index()] || !battle.present(ship) {
                 continue;
             }
-            let thrust = battle.ship(side).thrust(rules);
-            let state = battle.side_mut(side);
+            let thrust = battle.ship(ship).thrust(rules);
+            let state = battle.state_mut(ship);
             state.thrust = thrust;
             state.thrust_left = thrust;
             let own = tactics[side.index()];
-            if own.overcharge(self, battle, side) {
-                self.overcharge(battle, side, dice, sink)
+            if own.overcharge(self, battle, ship) {
+                self.overcharge(battle, ship, dice, sink)
                     .map_err(tactic_error)?;
             }
-            let wanted = own.maneuver(self, battle, side);
-            if wanted != 0 {
-                self.maneuver(battle, side, wanted, dice, sink)
+            if let Some(wanted) = own.maneuver(self, battle, ship) {
+                self.maneuver(battle, ship, wanted.target, wanted.thrust, dice, sink)
                     .map_err(tactic_error)?;
             }
         }
         self.adjust_range(battle, sink);
-        for side in order {
-            battle.side_mut(side).acted = 0;
-            if !acting[side.index()] || !battle.present(side) {
+        for i in (0..battle.order.len()).rev() {
+            let ship = battle.order[i];
+            let side = battle.side_of(ship);
+            battle.state_mut(ship).acted = 0;
+            if !acting[side.index()] || !battle.present(ship) {
                 continue;
             }
-            match tactics[side.index()].combat_maneuver(self, battle, side) {
+            match tactics[side.index()].combat_maneuver(self, battle, ship) {
                 CombatManeuver::None => {}
-                CombatManeuver::LineUpShot { mount } => self
-                    .line_up_shot(battle, side, mount, dice, sink)
+                CombatManeuver::LineUpShot { mount, target } => self
+                    .line_up_shot(battle, ship, mount, target, dice, sink)
                     .map_err(tactic_error)?,
-                CombatManeuver::Boarding => self
-                    .boarding(battle, side, dice, sink)
+                CombatManeuver::Boarding { target } => self
+                    .boarding(battle, ship, target, dice, sink)
                     .map_err(tactic_error)?,
             }
         }
         Ok(())
     }
 
-    /// The Pilot applies thrust toward (+) or away from (-) the enemy.
+    /// The Pilot applies thrust toward (+) or away from (-) an enemy ship.
     pub fn maneuver(
         &self,
         battle: &mut Battle,
-        side: Side,
+        id: ShipId,
+        target: ShipId,
         thrust: i32,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        let left = battle.side(side).thrust_left;
+        self.check_target(battle, id, target)?;
+        let left = battle.state(id).thrust_left;
         if thrust.abs() > left {
             return Err(ResolveError::Refused(format!(
                 "the {} has {left} thrust, not {}",
-                battle.name(rules, side),
+                battle.name(rules, id),
                 thrust.abs()
             )));
         }
-        let pilot = self.pilot(battle, side)?;
-        battle.act(side, Position::Pilot, "maneuver")?;
-        let label = battle.labels[side.index()];
+        let pilot = self.pilot(battle, id)?;
+        battle.act(id, Position::Pilot, "maneuver")?;
+        let label = battle.labels[id.index()];
         sink.emit(|| Event::Declared {
             actor: label.name(rules),
             action: format!(
-                "{}: {} thrust {}",
+                "{}: {} thrust {} {}",
                 rules.task(Task::Maneuver).name,
                 thrust.abs(),
-                if thrust > 0 {
-                    "toward the enemy"
+                if thrust > 0 { "toward" } else { "away from" },
+                if battle.is_duel() {
+                    "the enemy".to_owned()
                 } else {
-                    "away from the enemy"
+                    format!("the {}", battle.name(rules, target))
                 }
             ),
         });
         let check = self.check(
-            &Checker::plain(battle, side, pilot, Task::Maneuver),
+            &Checker::plain(battle, id, pilot, Task::Maneuver),
             &[],
             dice,
             sink,
         )?;
         if check.success {
-            let state = battle.side_mut(side);
+            let state = battle.state_mut(id);
             state.applied = thrust;
+            state.maneuver_target = Some(target);
             state.thrust_left -= thrust.abs();
             if state.at_jump_point {
                 state.at_jump_point = false;
@@ -503,53 +601,61 @@ impl Crew2d6 {
         Ok(())
     }
 
-    fn pilot(&self, battle: &Battle, side: Side) -> Result<u8, ResolveError> {
+    fn pilot(&self, battle: &Battle, id: ShipId) -> Result<u8, ResolveError> {
         battle
-            .ship(side)
+            .ship(id)
             .class(&self.rules)
             .holder(Position::Pilot)
             .ok_or_else(|| ResolveError::Internal("a ship without a pilot".into()))
     }
 
-    /// The Pilot lines up a shot for one mount's next attack this turn.
+    /// The Pilot lines up a shot for one mount's next attack this turn, on
+    /// an enemy ship.
     pub fn line_up_shot(
         &self,
         battle: &mut Battle,
-        side: Side,
+        id: ShipId,
         mount: u8,
+        target: ShipId,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
         let task = rules.task(Task::LineUpShot);
-        let class = battle.ship(side).class(rules);
+        self.check_target(battle, id, target)?;
+        let class = battle.ship(id).class(rules);
         let Some(m) = class.mounts.get(usize::from(mount)) else {
             return Err(ResolveError::Refused(format!("no mount {mount}")));
         };
-        if battle.side(side).thrust_left < task.thrust {
+        if battle.state(id).thrust_left < task.thrust {
             return Err(ResolveError::Refused(format!(
                 "the {} has no thrust left to line up a shot",
-                battle.name(rules, side)
+                battle.name(rules, id)
             )));
         }
-        let pilot = self.pilot(battle, side)?;
-        battle.act(side, Position::Pilot, "line up shot")?;
-        battle.side_mut(side).thrust_left -= task.thrust;
-        let label = battle.labels[side.index()];
+        let pilot = self.pilot(battle, id)?;
+        battle.act(id, Position::Pilot, "line up shot")?;
+        battle.state_mut(id).thrust_left -= task.thrust;
+        let label = battle.labels[id.index()];
         sink.emit(|| Event::Declared {
             actor: label.name(rules),
-            action: format!("{} for {}", task.name, m.id),
+            action: format!(
+                "{} for {}{}",
+                task.name,
+                m.id,
+                naming(battle, rules, " on", target)
+            ),
         });
         let check = self.check(
-            &Checker::plain(battle, side, pilot, Task::LineUpShot),
+            &Checker::plain(battle, id, pilot, Task::LineUpShot),
             &[],
             dice,
             sink,
         )?;
         self.chain(
             battle,
-            side,
-            mount,
+            id,
+            (mount, target),
             ChainSource::LineUpShot,
             check.effect,
             sink,
@@ -557,12 +663,12 @@ impl Crew2d6 {
         Ok(())
     }
 
-    /// Passes a check's Effect on to a mount's attack this turn.
+    /// Passes a check's Effect on to a mount's attack on `target` this turn.
     fn chain(
         &self,
         battle: &mut Battle,
-        side: Side,
-        mount: u8,
+        id: ShipId,
+        (mount, target): (u8, ShipId),
         source: ChainSource,
         effect: i32,
         sink: &mut dyn EventSink,
@@ -576,18 +682,20 @@ impl Crew2d6 {
                 ChainMode::Effect => "Task chain (the Effect itself)".into(),
             },
             roll: effect,
-            row: format!("DM {dm:+} to the next attack of mount {}", {
-                let class = battle.ship(side).class(rules);
-                class.mounts[usize::from(mount)].id.clone()
-            }),
+            row: format!(
+                "DM {dm:+} to the next attack of mount {}{}",
+                battle.ship(id).class(rules).mounts[usize::from(mount)].id,
+                naming(battle, rules, " on", target)
+            ),
         });
-        let state = battle.side_mut(side);
+        let state = battle.state_mut(id);
         // A newer chain from the same source replaces the older one.
         state
             .chains
             .retain(|c| !(c.mount == mount && c.source == source));
         let chain = Chain {
             mount,
+            target,
             source,
             effect: effect.clamp(-100, 100) as i8,
             dm: dm.clamp(-100, 100) as i8,
@@ -598,31 +706,33 @@ impl Crew2d6 {
         }
     }
 
-    /// A boarding attempt: opposed Pilot checks at Adjacent range for one
-    /// thrust; the boarder wins with the higher Effect and the ships are
+    /// A boarding attempt on an enemy ship: opposed Pilot checks (the
+    /// target's Pilot opposes) at Adjacent range between the two, for one
+    /// thrust; the boarder wins with the higher Effect and the two are
     /// grappled together.
     pub fn boarding(
         &self,
         battle: &mut Battle,
-        side: Side,
+        side: ShipId,
+        defender: ShipId,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
         let task = rules.task(Task::Boarding);
-        if battle.band != Band::Adjacent {
+        self.check_target(battle, side, defender)?;
+        if battle.band(side, defender) != Band::Adjacent {
             return Err(ResolveError::Refused(
                 "boarding needs the ships at Adjacent range".into(),
             ));
         }
-        if battle.side(side).thrust_left < task.thrust {
+        if battle.state(side).thrust_left < task.thrust {
             return Err(ResolveError::Refused("no thrust left to board".into()));
         }
         let pilot = self.pilot(battle, side)?;
-        let defender = side.other();
         let their_pilot = self.pilot(battle, defender)?;
         battle.act(side, Position::Pilot, "boarding")?;
-        battle.side_mut(side).thrust_left -= task.thrust;
+        battle.state_mut(side).thrust_left -= task.thrust;
         sink.emit(|| Event::Declared {
             actor: battle.name(rules, side),
             action: format!("{} against the {}", task.name, battle.name(rules, defender)),
@@ -641,7 +751,7 @@ impl Crew2d6 {
         )?;
         let won = mine.success && mine.effect > theirs.effect;
         if won {
-            battle.grappled = true;
+            battle.pair_mut(side, defender).grappled = true;
         }
         sink.emit(|| Event::Effect {
             ship: battle.name(rules, side),
@@ -654,7 +764,8 @@ impl Crew2d6 {
         Ok(())
     }
 
-    /// The attack step for the acting sides, in initiative order.
+    /// The attack step for the ships of the acting sides, in initiative
+    /// order.
     pub fn attack_step(
         &self,
         battle: &mut Battle,
@@ -663,24 +774,27 @@ impl Crew2d6 {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        for side in battle.order {
-            battle.side_mut(side).acted = 0;
-            if !acting[side.index()] || !battle.present(side) {
+        // The order does not change within the step, so it is walked by
+        // index rather than copied.
+        for i in 0..battle.order.len() {
+            let ship = battle.order[i];
+            let side = battle.side_of(ship);
+            battle.state_mut(ship).acted = 0;
+            if !acting[side.index()] || !battle.present(ship) {
                 continue;
             }
-            let mut orders = tactics[side.index()].actions(self, battle, side);
-            self.check_orders(battle, side, &orders)?;
+            let mut orders = tactics[side.index()].actions(self, battle, ship);
+            self.check_orders(battle, ship, &orders)?;
             // Within a ship, supporting actions come before the attacks they
             // support; the crew list, then the positions, break ties.
             // The keys are unique (one order per position), so an unstable
             // sort, which never allocates, gives the same order as a stable one.
             orders.sort_unstable_by_key(|o| (o.action.priority(), o.person, o.position.bit()));
-            let defender_tactics = tactics[side.other().index()];
             for order in orders {
-                if !battle.present(side) {
+                if !battle.present(ship) {
                     break;
                 }
-                self.act_on(battle, side, order, defender_tactics, dice, sink)?;
+                self.act_on(battle, ship, order, tactics, dice, sink)?;
             }
         }
         Ok(())
@@ -691,11 +805,11 @@ impl Crew2d6 {
     fn check_orders(
         &self,
         battle: &Battle,
-        side: Side,
+        ship: ShipId,
         orders: &[Order],
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        let class = battle.ship(side).class(rules);
+        let class = battle.ship(ship).class(rules);
         let mut seen = 0u16;
         for order in orders {
             let Some(member) = class.crew.get(usize::from(order.person)) else {
@@ -729,13 +843,13 @@ impl Crew2d6 {
             };
             let allowed = match order.action {
                 Action::Inspire => order.position == Position::Captain,
-                Action::Scan | Action::JamSensors | Action::TargetingSolution { .. } => {
+                Action::Scan | Action::JamSensors { .. } | Action::TargetingSolution { .. } => {
                     order.position == Position::Sensors
                 }
-                Action::JamComms | Action::Communicate => order.position == Position::Comms,
+                Action::JamComms { .. } | Action::Communicate => order.position == Position::Comms,
                 Action::Repair { .. } => order.position.is_engineer(),
                 Action::Jump => order.position == Position::EngineerJDrive,
-                Action::Aim { mount } | Action::Fire { mount, .. } => fires_mount(mount),
+                Action::Aim { mount, .. } | Action::Fire { mount, .. } => fires_mount(mount),
                 Action::Launch { weapon, .. } => (0..class.mounts.len() as u8).any(|m| {
                     fires_mount(m)
                         && class.mounts[usize::from(m)]
@@ -753,6 +867,17 @@ impl Crew2d6 {
                     ),
                 ));
             }
+            if let Some(target) = order.action.target()
+                && !battle.are_enemies(ship, target)
+            {
+                return Err(forbidden(
+                    false,
+                    format!(
+                        "{} aims {:?} at ship {}, which is not an enemy",
+                        member.name, order.action, target.0
+                    ),
+                ));
+            }
         }
         Ok(())
     }
@@ -761,25 +886,29 @@ impl Crew2d6 {
     fn act_on(
         &self,
         battle: &mut Battle,
-        side: Side,
+        side: ShipId,
         order: Order,
-        defender_tactics: &dyn CrewTactics,
+        tactics: [&dyn CrewTactics; 2],
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        let enemy = side.other();
         let label = battle.labels[side.index()];
         let person = order.person;
-        let attacks = matches!(
-            order.action,
-            Action::Fire { .. } | Action::Launch { .. } | Action::JamSensors | Action::JamComms
-        );
-        if attacks && !battle.present(enemy) {
+        // An action on a ship that has left the fight since the orders were
+        // given (wrecked by a shot of the same ship, or gone) is lost.
+        if let Some(target) = order.action.target()
+            && !battle.present(target)
+        {
             sink.emit(|| Event::Ruling {
                 text: format!(
-                    "{}'s action is lost: the enemy is out of the fight",
-                    battle.ship(side).class(rules).crew[usize::from(person)].name
+                    "{}'s action is lost: {} is out of the fight",
+                    battle.ship(side).class(rules).crew[usize::from(person)].name,
+                    if battle.is_duel() {
+                        "the enemy".to_owned()
+                    } else {
+                        format!("the {}", battle.name(rules, target))
+                    }
                 ),
             });
             return Ok(());
@@ -820,7 +949,7 @@ impl Crew2d6 {
                     )
                     .map_err(tactic_error)?;
                 let dm = rules.chain_dm(check.effect);
-                battle.side_mut(side).inspire_dm = dm;
+                battle.state_mut(side).inspire_dm = dm;
                 sink.emit(|| Event::TableRow {
                     table: "Task chain DM".into(),
                     roll: check.effect,
@@ -835,9 +964,9 @@ impl Crew2d6 {
                 };
                 declare(battle, sink, &|| rules.task(task).name.clone());
                 let jam = if task == Task::Scan {
-                    battle.side(side).jam_sensors
+                    battle.state(side).jam_sensors
                 } else {
-                    battle.side(side).jam_comms
+                    battle.state(side).jam_comms
                 };
                 self.check(
                     &Checker::plain(battle, side, person, task),
@@ -847,32 +976,47 @@ impl Crew2d6 {
                 )
                 .map_err(tactic_error)?;
             }
-            Action::JamSensors | Action::JamComms => {
-                let task = if order.action == Action::JamSensors {
+            Action::JamSensors { target } | Action::JamComms { target } => {
+                let task = if matches!(order.action, Action::JamSensors { .. }) {
                     Task::JamSensors
                 } else {
                     Task::JamComms
                 };
-                declare(battle, sink, &|| rules.task(task).name.clone());
+                declare(battle, sink, &|| {
+                    format!(
+                        "{}{}",
+                        rules.task(task).name,
+                        naming(battle, rules, ":", target)
+                    )
+                });
                 let check = self
                     .check(&Checker::plain(battle, side, person, task), &[], dice, sink)
                     .map_err(tactic_error)?;
                 if check.effect > 0 {
                     let dm = -check.effect;
-                    let state = battle.side_mut(enemy);
+                    let state = battle.state_mut(target);
                     let slot = if task == Task::JamSensors {
                         &mut state.jam_sensors_next
                     } else {
                         &mut state.jam_comms_next
                     };
+                    // Jamming by several ships does not add up: the
+                    // strongest counts.
                     *slot = (*slot).min(dm);
+                    let strongest = *slot;
                     sink.emit(|| Event::Effect {
-                        ship: battle.name(rules, enemy),
-                        effect: format!("jammed: {dm:+} to its checks of that kind next turn"),
+                        ship: battle.name(rules, target),
+                        effect: if strongest == dm {
+                            format!("jammed: {dm:+} to its checks of that kind next turn")
+                        } else {
+                            format!(
+                                "jammed: {dm:+}, but a stronger jamming ({strongest:+}) already counts next turn"
+                            )
+                        },
                     });
                 }
             }
-            Action::TargetingSolution { mount } => {
+            Action::TargetingSolution { mount, target } => {
                 let class = battle.ship(side).class(rules);
                 if class
                     .mounts
@@ -881,7 +1025,7 @@ impl Crew2d6 {
                 {
                     return Err(forbidden(false, format!("no gunner at mount {mount}")));
                 }
-                if battle.band > battle.ship(side).standing.max_band {
+                if battle.band(side, target) > battle.ship(side).standing.max_band {
                     return Err(forbidden(
                         false,
                         "the sensors do not reach the enemy".into(),
@@ -889,12 +1033,13 @@ impl Crew2d6 {
                 }
                 declare(battle, sink, &|| {
                     format!(
-                        "{} for {}",
+                        "{} for {}{}",
                         rules.task(Task::TargetingSolution).name,
-                        class.mounts[usize::from(mount)].id
+                        class.mounts[usize::from(mount)].id,
+                        naming(battle, rules, " on", target)
                     )
                 });
-                let jam = battle.side(side).jam_sensors;
+                let jam = battle.state(side).jam_sensors;
                 let check = self
                     .check(
                         &Checker::plain(battle, side, person, Task::TargetingSolution),
@@ -906,7 +1051,7 @@ impl Crew2d6 {
                 self.chain(
                     battle,
                     side,
-                    mount,
+                    (mount, target),
                     ChainSource::TargetingSolution,
                     check.effect,
                     sink,
@@ -917,12 +1062,12 @@ impl Crew2d6 {
                     .map_err(tactic_error)?;
             }
             Action::Jump => {
-                let state = battle.side(side);
+                let state = battle.state(side);
                 let ship = battle.ship(side);
                 if !state.at_jump_point {
                     return Err(forbidden(false, "the ship is not at a jump point".into()));
                 }
-                if ship.standing.no_jump || battle.grappled {
+                if ship.standing.no_jump || battle.grappled(side) {
                     return Err(forbidden(false, "the ship cannot jump".into()));
                 }
                 declare(battle, sink, &|| rules.task(Task::Jump).name.clone());
@@ -935,14 +1080,14 @@ impl Crew2d6 {
                     )
                     .map_err(tactic_error)?;
                 if check.success {
-                    battle.side_mut(side).jumping = true;
+                    battle.state_mut(side).jumping = true;
                     sink.emit(|| Event::Effect {
                         ship: label.name(rules),
                         effect: "activates its jump drive: it leaves at the end of the turn".into(),
                     });
                 }
             }
-            Action::Aim { mount } => {
+            Action::Aim { mount, target } => {
                 let max = rules.constants.aim_max;
                 let class = battle.ship(side).class(rules);
                 let has_direct = class.mounts.get(usize::from(mount)).is_some_and(|m| {
@@ -952,38 +1097,73 @@ impl Crew2d6 {
                                 == WeaponKind::Missile
                     })
                 });
-                let aim = battle.side(side).aim[usize::from(mount)];
+                let m = usize::from(mount);
+                let state = battle.state(side);
+                // Aims add up only against the same target: aiming at
+                // another starts the count again.
+                let (aim, retarget) = match state.aim.get(m) {
+                    Some(&aim) if aim > 0 && state.aim_target[m] != target => (0, Some(aim)),
+                    Some(&aim) => (aim, None),
+                    None => (max, None),
+                };
                 if !has_direct || aim >= max {
                     return Err(forbidden(
                         false,
                         format!("mount {mount} cannot aim again (aimed {aim} of {max})"),
                     ));
                 }
-                battle.side_mut(side).aim[usize::from(mount)] = aim + 1;
+                let state = battle.state_mut(side);
+                state.aim[m] = aim + 1;
+                state.aim_target[m] = target;
+                if let Some(lost) = retarget {
+                    sink.emit(|| Event::Ruling {
+                        text: format!(
+                            "{} aims at a new target: its {lost} aim(s) at another ship are lost",
+                            class.mounts[m].id
+                        ),
+                    });
+                }
                 declare(battle, sink, &|| {
                     format!(
                         "aims {} at the {} ({} of {max}: {:+} to its next attack)",
-                        class.mounts[usize::from(mount)].id,
-                        battle.name(rules, enemy),
+                        class.mounts[m].id,
+                        battle.name(rules, target),
                         aim + 1,
                         i32::from(aim + 1) * rules.constants.aim_dm
                     )
                 });
             }
-            Action::Fire { mount, weapon } => {
-                let chooser: &dyn ReactionChooser = if battle.surprised == Some(enemy) {
+            Action::Fire {
+                mount,
+                weapon,
+                target,
+            } => {
+                let defender = battle.side_of(target);
+                let tactics_chooser = TacticsReactions {
+                    tactics: tactics[defender.index()],
+                };
+                let chooser: &dyn ReactionChooser = if battle.surprised == Some(defender) {
                     &NoReactions
                 } else {
-                    &TacticsReactions {
-                        tactics: defender_tactics,
-                    }
+                    &tactics_chooser
                 };
-                self.fire(battle, side, mount, weapon, chooser, dice, sink)
+                self.fire(battle, side, target, mount, weapon, chooser, dice, sink)
                     .map_err(tactic_error)?;
             }
-            Action::Launch { weapon, missiles } => {
-                self.launch(battle, side, order.position, weapon, missiles, dice, sink)
-                    .map_err(tactic_error)?;
+            Action::Launch {
+                weapon,
+                missiles,
+                target,
+            } => {
+                self.launch(
+                    battle,
+                    side,
+                    order.position,
+                    (weapon, missiles, target),
+                    dice,
+                    sink,
+                )
+                .map_err(tactic_error)?;
             }
         }
         Ok(())
@@ -999,16 +1179,15 @@ impl Crew2d6 {
     pub fn launch(
         &self,
         battle: &mut Battle,
-        side: Side,
+        id: ShipId,
         position: Position,
-        weapon: crate::model::WeaponId,
-        missiles: u8,
+        (weapon, missiles, target): (crate::model::WeaponId, u8, ShipId),
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        self.check_launch(battle, side, weapon, missiles)?;
-        let class = battle.ship(side).class(rules);
+        self.check_launch(battle, id, target, weapon, missiles)?;
+        let class = battle.ship(id).class(rules);
         let Some(mount) = (0..class.mounts.len() as u8).find(|&m| {
             rules.mount_position(class, m) == position
                 && class.mounts[usize::from(m)]
@@ -1028,7 +1207,7 @@ impl Crew2d6 {
         let skill = rules
             .mount_kind(class.mounts[usize::from(mount)].kind)
             .skill;
-        let label = battle.labels[side.index()];
+        let label = battle.labels[id.index()];
         sink.emit(|| Event::Declared {
             actor: format!(
                 "{} ({})",
@@ -1036,16 +1215,17 @@ impl Crew2d6 {
                 label.name(rules)
             ),
             action: format!(
-                "launches a salvo of {missiles} {} at {} range",
+                "launches a salvo of {missiles} {}{} at {} range",
                 rules.weapon(weapon).name,
-                rules.band(battle.band).name
+                naming(battle, rules, " at", target),
+                rules.band(battle.band(id, target)).name
             ),
         });
         // A rack suffering a Bane takes it "when used": on the launch check.
-        let bane = self.launch_bane(battle, side, weapon, missiles);
+        let bane = self.launch_bane(battle, id, weapon, missiles);
         let check = self.check(
             &Checker {
-                ship: battle.ship(side),
+                ship: battle.ship(id),
                 label,
                 person,
                 task: Task::Launch,
@@ -1058,7 +1238,7 @@ impl Crew2d6 {
             sink,
         )?;
         let mut dms = Dms::new();
-        self.take_aim_and_chains(battle, side, mount, &mut dms);
+        self.take_aim_and_chains(battle, id, mount, target, &mut dms, sink);
         if !check.success {
             sink.emit(|| Event::Ruling {
                 text: "a failed launch check sends no missile: they stay in the magazine".into(),
@@ -1066,7 +1246,7 @@ impl Crew2d6 {
             return Ok(());
         }
         let dm: i32 = dms.iter().map(|d| d.amount).sum();
-        let salvo = self.make_salvo(battle, side, weapon, missiles, dm);
+        let salvo = self.make_salvo(battle, id, target, weapon, missiles, dm);
         if salvo.rounds_left > 0 && dm != 0 {
             sink.emit(|| Event::Ruling {
                 text:
@@ -1083,16 +1263,14 @@ impl Crew2d6 {
                 format!("its salvo attacks in {flight} round(s)")
             },
         });
-        battle
-            .salvos
-            .try_push(salvo)
-            .map_err(|_| ResolveError::Internal("too many salvos in flight".into()))
+        battle.salvos.push(salvo);
+        Ok(())
     }
 
     /// Whether a repair target is damaged and can be jury-rigged now.
-    pub fn can_repair(&self, battle: &Battle, side: Side, target: Repairable) -> bool {
+    pub fn can_repair(&self, battle: &Battle, id: ShipId, target: Repairable) -> bool {
         let rules = &self.rules;
-        let ship = battle.ship(side);
+        let ship = battle.ship(id);
         match target {
             Repairable::Location(l) => {
                 let l = usize::from(l);
@@ -1121,20 +1299,20 @@ impl Crew2d6 {
     pub fn repair(
         &self,
         battle: &mut Battle,
-        side: Side,
+        id: ShipId,
         person: u8,
         target: Repairable,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        if !self.can_repair(battle, side, target) {
+        if !self.can_repair(battle, id, target) {
             return Err(ResolveError::Refused(format!(
                 "nothing to repair at {target:?}"
             )));
         }
         let crit = &rules.criticals;
-        let ship = battle.ship(side);
+        let ship = battle.ship(id);
         let (severity, skill) = match target {
             Repairable::Location(l) => (
                 ship.severity[usize::from(l)],
@@ -1158,7 +1336,7 @@ impl Crew2d6 {
                 format!("{} ({})", weapon.name, ship.weapons[usize::from(s)].id())
             }
         };
-        let label = battle.labels[side.index()];
+        let label = battle.labels[id.index()];
         sink.emit(|| Event::Declared {
             actor: format!(
                 "{} ({})",
@@ -1193,14 +1371,14 @@ impl Crew2d6 {
                 effect: match target {
                     Repairable::Location(_) => format!(
                         "{} jury-rigged: its effects stop until it is hit again",
-                        name(battle.ship(side))
+                        name(battle.ship(id))
                     ),
                     Repairable::Weapon(_) => {
-                        format!("{} repaired: back in action", name(battle.ship(side)))
+                        format!("{} repaired: back in action", name(battle.ship(id)))
                     }
                 },
             });
-            let ship = battle.ship_mut(side);
+            let ship = battle.ship_mut(id);
             match target {
                 Repairable::Location(l) => {
                     ship.jury_rigged |= 1 << l;
@@ -1212,7 +1390,8 @@ impl Crew2d6 {
         Ok(())
     }
 
-    /// Salvos whose flight ends this round attack, in launch order.
+    /// Salvos whose flight ends this round attack their targets, in launch
+    /// order. A salvo whose target has left the fight is lost.
     pub fn missile_step(
         &self,
         battle: &mut Battle,
@@ -1228,7 +1407,7 @@ impl Crew2d6 {
                 continue;
             }
             let salvo = battle.salvos.remove(i);
-            let target = salvo.owner.other();
+            let target = salvo.target;
             if !battle.present(target) {
                 sink.emit(|| Event::Ruling {
                     text: format!(
@@ -1239,10 +1418,11 @@ impl Crew2d6 {
                 });
                 continue;
             }
+            let defender = battle.side_of(target);
             let tactics_chooser = TacticsReactions {
-                tactics: tactics[target.index()],
+                tactics: tactics[defender.index()],
             };
-            let chooser: &dyn ReactionChooser = if battle.surprised == Some(target) {
+            let chooser: &dyn ReactionChooser = if battle.surprised == Some(defender) {
                 &NoReactions
             } else {
                 &tactics_chooser
@@ -1256,17 +1436,17 @@ impl Crew2d6 {
     /// The end of a round: jumps, missiles fly on, the round's state clears.
     pub fn end_of_round(&self, battle: &mut Battle, sink: &mut dyn EventSink) {
         let rules = &self.rules;
-        for side in Side::BOTH {
-            let present = battle.present(side);
-            let state = battle.side_mut(side);
+        for ship in battle.ids() {
+            let present = battle.present(ship);
+            let state = battle.state_mut(ship);
             if state.jumping && present {
                 state.jumped = true;
                 sink.emit(|| Event::Effect {
-                    ship: battle.name(rules, side),
+                    ship: battle.name(rules, ship),
                     effect: "jumps away from the Alderson point".into(),
                 });
             }
-            let state = battle.side_mut(side);
+            let state = battle.state_mut(ship);
             state.jumping = false;
             state.used = 0;
             state.launched = 0;
@@ -1274,8 +1454,15 @@ impl Crew2d6 {
             state.acted = 0;
             state.thrust_left = 0;
             state.applied = 0;
+            state.maneuver_target = None;
             state.jam_sensors = std::mem::take(&mut state.jam_sensors_next);
             state.jam_comms = std::mem::take(&mut state.jam_comms_next);
+        }
+        // A grapple holds only while both ships are there.
+        for (a, b) in battle.pair_ids() {
+            if !battle.present(a) || !battle.present(b) {
+                battle.pair_mut(a, b).grappled = false;
+            }
         }
         for salvo in battle.salvos.iter_mut() {
             salvo.rounds_left = salvo.rounds_left.saturating_sub(1);
@@ -1283,9 +1470,10 @@ impl Crew2d6 {
         battle.surprised = None;
     }
 
-    /// Setting up: the starting band and each side's scan for the enemy. A
-    /// side whose scan fails while the other's succeeds gives the other a
-    /// free round.
+    /// Setting up: the starting band of every pair of enemies, and every
+    /// ship's scan for the enemy. A side finds the enemy when any of its
+    /// ships' scans succeeds; a side that finds the enemy while the other
+    /// does not gets a free round.
     pub fn set_up(
         &self,
         battle: &mut Battle,
@@ -1331,24 +1519,42 @@ impl Crew2d6 {
                 c.random_encounter
             }
         };
-        battle.band = band;
+        for ship in battle.ids() {
+            let steps = setup.echelon_of(ship);
+            if steps != 0 {
+                sink.emit(|| Event::Ruling {
+                    text: format!(
+                        "the {} stands {} band(s) {} the enemy than its side's line (echelon {steps:+})",
+                        battle.name(rules, ship),
+                        steps.abs(),
+                        if steps > 0 { "farther from" } else { "closer to" }
+                    ),
+                });
+            }
+        }
+        for (a, b) in battle.pair_ids() {
+            let start = shifted(band, setup.echelon_of(a) + setup.echelon_of(b));
+            let pair = battle.pair_mut(a, b);
+            pair.band = start;
+            pair.closing = 0;
+        }
         let mut found = [false; 2];
-        for side in Side::BOTH {
-            let class = battle.ship(side).class(rules);
+        for ship in battle.ids() {
+            let class = battle.ship(ship).class(rules);
             let operator = class
                 .holder(Position::Sensors)
                 .ok_or_else(|| ResolveError::Internal("a ship without a sensor operator".into()))?;
             sink.emit(|| Event::Declared {
-                actor: battle.name(rules, side),
+                actor: battle.name(rules, ship),
                 action: "scans for the enemy".into(),
             });
             let check = self.check(
-                &Checker::plain(battle, side, operator, Task::Scan),
+                &Checker::plain(battle, ship, operator, Task::Scan),
                 &[],
                 dice,
                 sink,
             )?;
-            found[side.index()] = check.success;
+            found[battle.side_of(ship).index()] |= check.success;
         }
         battle.free_round = match found {
             [true, false] => Some(Side::A),
@@ -1359,11 +1565,15 @@ impl Crew2d6 {
         sink.emit(|| Event::Ruling {
             text: match free {
                 Some(side) => format!(
-                    "side {} failed its scan: the {} gets a free round of actions",
+                    "side {} failed its scan: {} gets a free round of actions",
                     side.other(),
-                    battle.name(rules, side)
+                    battle.side_name(rules, side)
                 ),
-                None => "no free round: both scans succeeded or both failed".into(),
+                None if battle.is_duel() => {
+                    "no free round: both scans succeeded or both failed".into()
+                }
+                None => "no free round: each side has a ship whose scan succeeded, or neither has"
+                    .into(),
             },
         });
         Ok(())
@@ -1381,15 +1591,22 @@ impl Crew2d6 {
         let Some(side) = battle.free_round.take() else {
             return Ok(());
         };
+        let rules = &self.rules;
         sink.emit(|| Event::Ruling {
             text: format!(
-                "the free round: the {} acts alone; the {} can neither act nor react",
-                battle.name(&self.rules, side),
-                battle.name(&self.rules, side.other())
+                "the free round: {} acts alone; {} can neither act nor react",
+                battle.side_name(rules, side),
+                battle.side_name(rules, side.other())
             ),
         });
         battle.surprised = Some(side.other());
-        battle.order = [side, side.other()];
+        // The acting side's ships in roster order, then the others'.
+        battle.order.clear();
+        for s in [side, side.other()] {
+            for ship in battle.of(s) {
+                battle.order.push(ship);
+            }
+        }
         let acting = [side == Side::A, side == Side::B];
         self.maneuver_step(battle, acting, tactics, dice, sink)?;
         self.attack_step(battle, acting, tactics, dice, sink)?;
@@ -1398,44 +1615,79 @@ impl Crew2d6 {
         Ok(())
     }
 
-    /// The initiative step: both sides roll; the higher acts first in the
-    /// attack step (a tie is settled by a d6: 1-3 side A, 4-6 side B).
+    /// The initiative step: every ship in the fight rolls, in roster order,
+    /// and all act in one order, the highest total first. Tied ships of one
+    /// side keep their roster order; where a tie holds ships of both sides,
+    /// a d6 settles which side's tied ships go first: 1-3 side A, 4-6 side B.
     pub fn initiative_step(
         &self,
         battle: &mut Battle,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        let mut totals = [i32::MIN; 2];
-        for side in Side::BOTH {
-            if battle.present(side) {
-                totals[side.index()] = self.roll_initiative(battle, side, dice, sink)?.total;
+        let mut order = std::mem::take(&mut battle.order);
+        order.clear();
+        for ship in battle.ids() {
+            if battle.present(ship) {
+                self.roll_initiative(battle, ship, dice, sink)?;
+                order.push(ship);
             }
         }
-        let first = match totals[0].cmp(&totals[1]) {
-            std::cmp::Ordering::Greater => Side::A,
-            std::cmp::Ordering::Less => Side::B,
-            std::cmp::Ordering::Equal => {
+        // A stable sort keeps the roster order, side A's ships first, within
+        // each total.
+        order.sort_by_key(|&ship| std::cmp::Reverse(battle.state(ship).initiative));
+        let mut start = 0;
+        while start < order.len() {
+            let total = battle.state(order[start]).initiative;
+            let end = start
+                + order[start..]
+                    .iter()
+                    .take_while(|&&ship| battle.state(ship).initiative == total)
+                    .count();
+            let tied = &mut order[start..end];
+            let sides = |side| tied.iter().any(|&ship| battle.side_of(ship) == side);
+            if sides(Side::A) && sides(Side::B) {
                 let face = dice.roll(Die::D6)?;
                 let first = if face <= 3 { Side::A } else { Side::B };
                 sink.emit(|| Event::Roll {
-                    purpose: format!(
-                        "initiative tie: 1-3 side A, 4-6 side B; side {first} acts first"
-                    ),
+                    purpose: if battle.is_duel() {
+                        format!("initiative tie: 1-3 side A, 4-6 side B; side {first} acts first")
+                    } else {
+                        format!(
+                            "initiative tie at {total}: 1-3 side A, 4-6 side B; side {first}'s tied ships act first"
+                        )
+                    },
                     dice: "d6".into(),
                     faces: vec![face],
                     total: face as i32,
                 });
-                first
+                if first == Side::B {
+                    // Side B's tied ships move ahead of side A's, each side
+                    // keeping its roster order.
+                    tied.sort_by_key(|&ship| (battle.side_of(ship) == Side::A, ship));
+                }
             }
-        };
-        battle.order = [first, first.other()];
+            start = end;
+        }
+        battle.order = order;
         Ok(())
     }
 
-    /// Whether a side's ship can still fight: present and armed.
+    /// Whether a side still has a ship that can fight: present and armed.
     pub fn can_fight(&self, battle: &Battle, side: Side) -> bool {
-        battle.present(side) && battle.ship(side).is_armed(&self.rules)
+        battle
+            .of(side)
+            .any(|ship| self.ship_can_fight(battle, ship))
+    }
+
+    /// Whether a ship can still fight: present and armed.
+    pub fn ship_can_fight(&self, battle: &Battle, ship: ShipId) -> bool {
+        battle.present(ship) && battle.ship(ship).is_armed(&self.rules)
+    }
+
+    /// Whether any ship of a side has jumped away.
+    pub fn jumped(&self, battle: &Battle, side: Side) -> bool {
+        battle.of(side).any(|ship| battle.state(ship).jumped)
     }
 }
 
@@ -1444,7 +1696,7 @@ pub struct Sequence<'a> {
     /// The rules.
     pub system: &'a Crew2d6,
     /// How the engagement is set up.
-    pub setup: Setup,
+    pub setup: &'a Setup,
 }
 
 impl TurnSequence for Sequence<'_> {
@@ -1470,7 +1722,7 @@ impl TurnSequence for Sequence<'_> {
             // A free round is played within setting up, and only when a
             // side won one, so no turn shows an empty free round.
             Phase::Setup => {
-                system.set_up(battle, &self.setup, dice, sink)?;
+                system.set_up(battle, self.setup, dice, sink)?;
                 system.free_round(battle, tactics, dice, sink)
             }
             Phase::Initiative => system.initiative_step(battle, dice, sink),
@@ -1484,34 +1736,40 @@ impl TurnSequence for Sequence<'_> {
         }
     }
 
+    /// The battle goes on while each side has a ship that can fight. A side
+    /// with none left has escaped if any of its ships jumped away, and has
+    /// lost otherwise; both escaping, or both with none left and neither
+    /// escaping, is a draw.
     fn verdict(&self, battle: &Battle) -> Option<Verdict> {
-        match (battle.sides[0].jumped, battle.sides[1].jumped) {
-            (true, true) => return Some(Verdict::Draw),
-            (true, false) => return Some(Verdict::Escaped(Side::A)),
-            (false, true) => return Some(Verdict::Escaped(Side::B)),
-            (false, false) => {}
+        let system = self.system;
+        let able = Side::BOTH.map(|side| system.can_fight(battle, side));
+        if able == [true, true] {
+            return None;
         }
-        Verdict::from_able(
-            self.system.can_fight(battle, Side::A),
-            self.system.can_fight(battle, Side::B),
-        )
+        let gone = Side::BOTH.map(|side| !able[side.index()] && system.jumped(battle, side));
+        match gone {
+            [true, true] => Some(Verdict::Draw),
+            [true, false] => Some(Verdict::Escaped(Side::A)),
+            [false, true] => Some(Verdict::Escaped(Side::B)),
+            [false, false] => Verdict::from_able(able[0], able[1]),
+        }
     }
 }
 
-/// A battle set up once and played many times.
+/// A battle of two fleets set up once and played many times.
 #[derive(Debug, Clone)]
-pub struct Duel {
+pub struct Fleets {
     system: Crew2d6,
     start: Battle,
     roster: Roster,
     setup: Setup,
     max_turns: u32,
-    tactics: DefaultTactics,
+    tactics: [DefaultTactics; 2],
 }
 
-impl Duel {
-    /// Plays one trial with the given tactics for both sides; also returns
-    /// the final state.
+impl Fleets {
+    /// Plays one trial with the given tactics for the two sides; also
+    /// returns the final state.
     pub fn play_with(
         &self,
         tactics: [&(dyn CrewTactics + 'static); 2],
@@ -1527,12 +1785,17 @@ impl Duel {
     }
 
     /// The setup every trial begins with.
-    pub fn setup(&self) -> Setup {
-        self.setup
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// Each side's default tactics, as its set-up chose them.
+    pub fn default_tactics(&self) -> [DefaultTactics; 2] {
+        self.tactics
     }
 }
 
-impl broadside_core::Setup for Duel {
+impl broadside_core::Setup for Fleets {
     type State = Battle;
     type Tactics = dyn CrewTactics;
     type Sequence<'a> = Sequence<'a>;
@@ -1540,7 +1803,7 @@ impl broadside_core::Setup for Duel {
     fn sequence(&self) -> Sequence<'_> {
         Sequence {
             system: &self.system,
-            setup: self.setup,
+            setup: &self.setup,
         }
     }
 
@@ -1553,7 +1816,7 @@ impl broadside_core::Setup for Duel {
     }
 
     fn tactics(&self) -> [&(dyn CrewTactics + 'static); 2] {
-        [&self.tactics, &self.tactics]
+        [&self.tactics[0], &self.tactics[1]]
     }
 
     fn begin(
@@ -1566,14 +1829,15 @@ impl broadside_core::Setup for Duel {
 
     fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
         let rules = &self.system.rules;
-        Side::BOTH
-            .map(|side| {
-                let ship = battle.ship(side);
+        battle
+            .ids()
+            .map(|id| {
+                let ship = battle.ship(id);
                 ShipFate {
-                    side,
+                    side: battle.side_of(id),
                     loss: if ship.is_wrecked() {
                         Some(Loss::Destroyed)
-                    } else if !ship.is_armed(rules) && !battle.side(side).jumped {
+                    } else if !ship.is_armed(rules) && !battle.state(id).jumped {
                         Some(Loss::Disarmed)
                     } else {
                         None
@@ -1581,7 +1845,7 @@ impl broadside_core::Setup for Duel {
                     hull: (ship.hull, ship.class(rules).hull),
                 }
             })
-            .to_vec()
+            .collect()
     }
 }
 
@@ -1589,20 +1853,26 @@ impl broadside_core::Setup for Duel {
 pub const JUMP_POINTS: &[&str] = &["none", "a", "b", "both"];
 /// The `encounter` option's values.
 pub const ENCOUNTERS: &[&str] = &["random", "near-object"];
+/// The most bands a ship's echelon moves it from its side's line.
+pub const MAX_ECHELON: i32 = 6;
 
 impl Crew2d6 {
-    /// A duel between the two ships a request names.
-    pub fn duel(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
+    /// A battle of the two sides a request names, each with its set-up.
+    pub fn fleets(&self, request: &BattleRequest) -> Result<Fleets, ResolveError> {
         request.check()?;
         let rules = &self.rules;
         let known = || rules.ships.iter().map(|s| s.id.as_str());
-        let [a, b] = one_a_side(request)?;
-        let a = rules
-            .class_id(a)
-            .ok_or_else(|| ResolveError::unknown("ship", a, known()))?;
-        let b = rules
-            .class_id(b)
-            .ok_or_else(|| ResolveError::unknown("ship", b, known()))?;
+        let classes = |ids: &[String]| -> Result<Vec<ClassId>, ResolveError> {
+            ids.iter()
+                .map(|id| {
+                    rules
+                        .class_id(id)
+                        .ok_or_else(|| ResolveError::unknown("ship", id, known()))
+                })
+                .collect()
+        };
+        let a = classes(request.side(Side::A))?;
+        let b = classes(request.side(Side::B))?;
         let options = &request.options;
         let start_band = match options.text("start-band") {
             None => None,
@@ -1627,7 +1897,7 @@ impl Crew2d6 {
                 "give the starting band or the kind of encounter, not both",
             ));
         }
-        let jump_points = match options.text("jump-point") {
+        let mut jump_points = match options.text("jump-point") {
             None | Some("none") => [false, false],
             Some("a") => [true, false],
             Some("b") => [false, true],
@@ -1640,17 +1910,35 @@ impl Crew2d6 {
                 ));
             }
         };
+        let mut echelon = Vec::with_capacity(a.len() + b.len());
+        let mut tactics = [DefaultTactics::default(); 2];
+        for side in Side::BOTH {
+            let own = request.side_options(side);
+            let size = request.side(side).len();
+            jump_points[side.index()] |= own.flag("jump-point");
+            let mut steps = echelons(own, side, size)?;
+            steps.resize(size, 0);
+            echelon.extend(steps);
+            tactics[side.index()] = DefaultTactics {
+                board: options.flag("board") || own.flag("board"),
+                focus: match own.text("focus") {
+                    None => Focus::default(),
+                    Some(id) => Focus::from_id(id).ok_or_else(|| {
+                        ResolveError::unknown("focus", id, FOCUS_IDS.iter().copied())
+                    })?,
+                },
+            };
+        }
         let mut start = Battle::new(
             rules,
-            a,
-            b,
+            [&a, &b],
             start_band.unwrap_or(rules.constants.random_encounter),
-            true,
         );
-        for side in Side::BOTH {
-            start.side_mut(side).at_jump_point = jump_points[side.index()];
+        for ship in start.ids() {
+            let side = start.side_of(ship);
+            start.state_mut(ship).at_jump_point = jump_points[side.index()];
         }
-        Ok(Duel {
+        Ok(Fleets {
             system: self.clone(),
             start,
             roster: request.roster(),
@@ -1658,13 +1946,59 @@ impl Crew2d6 {
                 start_band,
                 near_object,
                 jump_points,
+                echelon: if echelon.iter().all(|&e| e == 0) {
+                    Vec::new()
+                } else {
+                    echelon
+                },
             },
             max_turns: request.max_turns,
-            tactics: DefaultTactics {
-                board: options.flag("board"),
-            },
+            tactics,
         })
     }
+}
+
+/// A side's `echelon` option: one whole number of bands per ship, in the
+/// order named, separated by commas. Errors name the option as the command
+/// line spells it for that side (`a-echelon`).
+fn echelons(options: &Options, side: Side, size: usize) -> Result<Vec<i8>, ResolveError> {
+    let Some(text) = options.text("echelon") else {
+        return Ok(Vec::new());
+    };
+    let option = match side {
+        Side::A => "a-echelon",
+        Side::B => "b-echelon",
+    };
+    let mut steps = Vec::new();
+    for entry in text.split(',') {
+        let entry = entry.trim();
+        let value: i32 = entry.parse().map_err(|_| {
+            ResolveError::bad_option(
+                option,
+                format!(
+                    "'{}' is not a whole number of bands",
+                    entry.chars().take(20).collect::<String>()
+                ),
+            )
+        })?;
+        if !(-MAX_ECHELON..=MAX_ECHELON).contains(&value) {
+            return Err(ResolveError::bad_option(
+                option,
+                format!("{value} is outside -{MAX_ECHELON}..={MAX_ECHELON} bands"),
+            ));
+        }
+        steps.push(value as i8);
+    }
+    if steps.len() > size {
+        return Err(ResolveError::bad_option(
+            option,
+            format!(
+                "{} entries for a side of {size} ship(s): give one per ship, in the order named",
+                steps.len()
+            ),
+        ));
+    }
+    Ok(steps)
 }
 
 /// Sets up a battle from a request.
@@ -1672,16 +2006,5 @@ pub(crate) fn prepare(
     system: &Crew2d6,
     request: &BattleRequest,
 ) -> Result<Box<dyn Engagement>, ResolveError> {
-    Ok(Box::new(system.duel(request)?))
-}
-
-/// The one ship of each side, while battles of several ships a side are not
-/// yet played.
-fn one_a_side(request: &BattleRequest) -> Result<[&str; 2], ResolveError> {
-    match &request.sides {
-        [a, b] if a.len() == 1 && b.len() == 1 => Ok([&a[0], &b[0]]),
-        _ => Err(ResolveError::Refused(
-            "battles of several ships a side are not yet played in this system".into(),
-        )),
-    }
+    Ok(Box::new(system.fleets(request)?))
 }

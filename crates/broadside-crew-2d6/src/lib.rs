@@ -3,11 +3,12 @@
 //! Each ship is crewed by people holding positions (Captain, Pilot, Sensor
 //! Operator, Comms Officer, Gunners, Engineers), and every action is a 2D
 //! task check: 2D + skill + characteristic DM against a difficulty, whose
-//! Effect may chain into a later check. Ships stand at a range band, not on
-//! a map; initiative decides the order and the reactions a ship may take;
-//! direct fire resolves at once and missile salvos fly by band. Hits take
-//! armour and hull, and a high Effect or mounting damage lands critical
-//! hits. Jumps are made only at marked jump points (Alderson points). All
+//! Effect may chain into a later check. A side fields one or more ships;
+//! each pair of enemy ships stands at a range band, not on a map;
+//! initiative gives every ship its place in one order and the reactions it
+//! may take; direct fire resolves at once and missile salvos fly by band.
+//! Hits take armour and hull, and a high Effect or mounting damage lands
+//! critical hits. Jumps are made only at marked jump points (Alderson points). All
 //! numbers come from `rulesets/crew-2d6/`; this crate holds the procedures.
 
 pub mod attack;
@@ -27,13 +28,15 @@ pub use attack::{
     Attack, AttackOutcome, Incoming, MissileCount, NoReactions, ReactionChooser, ReactionKind,
     ReactionOutcome, Reactions, Weaponry,
 };
-pub use battle::{Battle, Salvo, SideState};
+pub use battle::{Battle, Pair, Salvo, ShipId, ShipState};
 pub use check::{CheckResult, Checker, Label};
 pub use damage::{Applied, Cause, CriticalHit, Hit};
-pub use engagement::{Duel, Initiative, Overcharged, Phase, Sequence, Setup};
+pub use engagement::{Fleets, Initiative, Overcharged, Phase, Sequence, Setup};
 pub use model::{Band, Rules};
 pub use ship::{Condition, Ship};
-pub use tactics::{Action, CombatManeuver, CrewTactics, DefaultTactics, Order, Orders, Repairable};
+pub use tactics::{
+    Action, CombatManeuver, CrewTactics, DefaultTactics, Focus, Maneuver, Order, Orders, Repairable,
+};
 
 /// The system's id.
 pub const ID: &str = "crew-2d6";

@@ -4,17 +4,18 @@ use std::collections::BTreeMap;
 
 use broadside_core::{
     AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
-    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, Side, TableRowView, TableView,
+    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
 
 use crate::attack::{Attack, AttackOutcome, Reactions, Weaponry};
-use crate::battle::Battle;
+use crate::battle::{Battle, ShipId};
 use crate::engagement::{ENCOUNTERS, JUMP_POINTS};
 use crate::model::{
     BAND_IDS, Band, ChainMode, MissileArmour, Position, Rules, WeaponKind, title_case,
 };
 use crate::ship::Ship;
+use crate::tactics::FOCUS_IDS;
 use crate::{Crew2d6, ID};
 
 const RESOLVE_OPTIONS: &[OptionSpec] = &[
@@ -76,7 +77,7 @@ const RESOLVE_OPTIONS: &[OptionSpec] = &[
     },
 ];
 
-const DUEL_OPTIONS: &[OptionSpec] = &[
+const BATTLE_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "start-band",
         value_name: "BAND",
@@ -94,15 +95,47 @@ const DUEL_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "jump-point",
         value_name: "SIDE",
-        help: "which side starts at a marked jump point (Alderson point) and may jump away; default none",
+        help: "which side's ships start at a marked jump point (Alderson point) and may jump away; default none",
         kind: OptionKind::Choice(JUMP_POINTS),
         required: false,
     },
     OptionSpec {
         name: "board",
         value_name: "",
-        help: "both sides close to Adjacent range and attempt boarding actions (opposed Pilot, one thrust) until grappled",
+        help: "every ship closes to Adjacent range with its target and attempts boarding actions (opposed Pilot, one thrust) until grappled",
         kind: OptionKind::Flag,
+        required: false,
+    },
+];
+
+/// Each side's own set-up; the command line prefixes them `a-` and `b-`.
+const SIDE_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "jump-point",
+        value_name: "",
+        help: "every ship of this side starts at a marked jump point (Alderson point) and may jump away",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "echelon",
+        value_name: "N,N,...",
+        help: "bands each ship, in the order named, starts farther (+) or closer (-) than the starting band from every enemy, -6 to 6 (default 0 for all)",
+        kind: OptionKind::Text,
+        required: false,
+    },
+    OptionSpec {
+        name: "board",
+        value_name: "",
+        help: "this side's ships close to Adjacent range with their target and attempt boarding actions until grappled",
+        kind: OptionKind::Flag,
+        required: false,
+    },
+    OptionSpec {
+        name: "focus",
+        value_name: "RULE",
+        help: "how this side's ships pick their target: weakest (fewest hull points left) or nearest; default weakest",
+        kind: OptionKind::Choice(FOCUS_IDS),
         required: false,
     },
 ];
@@ -1047,13 +1080,14 @@ impl Ruleset for Crew2d6 {
                 ));
             }
         };
-        let mut battle = Battle::new(rules, a, b, band, false);
+        let mut battle = Battle::duel(rules, a, b, band, false);
+        let (attacker, target) = (ShipId(0), ShipId(1));
         // A single attack has no initiative step: the target has the thrust
         // of its drive for a dodge, and any reaction it is asked for.
-        let thrust = battle.ship(Side::B).thrust(rules);
-        battle.side_mut(Side::B).thrust = thrust;
-        battle.side_mut(Side::B).thrust_left = thrust;
-        let class = battle.ship(Side::A).class(rules);
+        let thrust = battle.ship(target).thrust(rules);
+        battle.state_mut(target).thrust = thrust;
+        battle.state_mut(target).thrust_left = thrust;
+        let class = battle.ship(attacker).class(rules);
         let w = rules.weapon(weapon);
         let Some(first_mount) = class
             .slots
@@ -1089,7 +1123,7 @@ impl Ruleset for Crew2d6 {
                 // The first mount of the weapon that can fire it, else the
                 // first mount of it (whose refusal then says why).
                 let mount = (0..class.mounts.len() as u8)
-                    .find(|&m| self.can_fire(&battle, Side::A, m, weapon))
+                    .find(|&m| self.can_fire(&battle, attacker, target, m, weapon))
                     .unwrap_or(first_mount);
                 (Weaponry::Direct { mount, weapon }, mount)
             }
@@ -1098,8 +1132,8 @@ impl Ruleset for Crew2d6 {
                     Some(n) => u8::try_from(n)
                         .map_err(|_| ResolveError::bad_option("salvo", "too many missiles"))?,
                     None => {
-                        let magazine = battle.ship(Side::A).magazine(rules, weapon).unwrap_or(0);
-                        let launchers = self.launchers(&battle, Side::A, weapon);
+                        let magazine = battle.ship(attacker).magazine(rules, weapon).unwrap_or(0);
+                        let launchers = self.launchers(&battle, attacker, weapon);
                         u16::from(launchers).min(magazine) as u8
                     }
                 };
@@ -1112,13 +1146,16 @@ impl Ruleset for Crew2d6 {
                 )));
             }
         };
-        battle.side_mut(Side::A).aim[usize::from(mount)] = aim;
+        let state = battle.state_mut(attacker);
+        state.aim[usize::from(mount)] = aim;
+        state.aim_target[usize::from(mount)] = target;
         let attack = Attack {
-            attacker: Side::A,
+            attacker,
+            target,
             weaponry,
             reactions,
         };
-        let hull_before = battle.ship(Side::B).hull;
+        let hull_before = battle.ship(target).hull;
         let outcome = self.resolve_attack(&mut battle, &attack, dice, sink)?;
         let flight = rules.band(band).missile_flight;
         Ok(Box::new(self.report(
@@ -1134,7 +1171,11 @@ impl Ruleset for Crew2d6 {
     }
 
     fn battle_options(&self) -> &'static [OptionSpec] {
-        DUEL_OPTIONS
+        BATTLE_OPTIONS
+    }
+
+    fn side_options(&self) -> &'static [OptionSpec] {
+        SIDE_OPTIONS
     }
 
     fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
@@ -1159,14 +1200,14 @@ impl Crew2d6 {
         flight: u8,
     ) -> ResolveReport {
         let rules = &self.rules;
-        let class = battle.ship(Side::A).class(rules);
+        let class = battle.ship(ShipId(0)).class(rules);
         let firer = match outcome.missiles {
             Some(_) => None,
             None => class.mounts[usize::from(mount)]
                 .firer
                 .map(|p| class.crew[usize::from(p)].name.clone()),
         };
-        let target = battle.ship(Side::B);
+        let target = battle.ship(ShipId(1));
         let check = &outcome.check;
         let applied = outcome.damage.as_ref();
         ResolveReport {

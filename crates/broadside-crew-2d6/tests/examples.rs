@@ -7,12 +7,11 @@
 
 mod common;
 
-use broadside_core::Side;
 use broadside_crew_2d6::model::{Band, Position};
 use broadside_crew_2d6::{CombatManeuver, Condition, CrewTactics, DefaultTactics, Reactions};
 use common::{
-    Script, ScriptedTactics, battle, check_resolve, check_resolve_in, edited, flag, load, mount,
-    num, sources, system, text, weapon, with_gunboat,
+    A, B, Script, ScriptedTactics, battle, check_resolve, check_resolve_in, edited, flag, load,
+    mount, num, sources, system, text, weapon, with_gunboat,
 };
 use serde_json::json;
 
@@ -96,7 +95,7 @@ fn reactions_at_initiative_4_5_12_and_13() {
         let mut b = battle("trader", "corvette", Band::Long);
         let (dice, sink) = script.parts();
         let initiative = sys
-            .roll_initiative(&mut b, Side::A, dice, sink)
+            .roll_initiative(&mut b, A, dice, sink)
             .expect("initiative rolls");
         assert_eq!(initiative.total, expected);
         assert_eq!(initiative.reactions, reactions);
@@ -140,7 +139,7 @@ fn burning_initiative_for_a_third_reaction() {
     let tactics: [&dyn CrewTactics; 2] = [&idle, &idle];
     let (dice, sink) = script.parts();
     let first = sys
-        .roll_initiative(&mut b, Side::B, dice, sink)
+        .roll_initiative(&mut b, B, dice, sink)
         .expect("initiative");
     assert_eq!((first.total, first.reactions), (8, 2));
     sys.maneuver_step(&mut b, [true, true], tactics, dice, sink)
@@ -154,25 +153,17 @@ fn burning_initiative_for_a_third_reaction() {
         dodge: true,
         ..Reactions::default()
     };
-    let t1 = mount(&b, Side::A, "turret-1");
-    let t3 = mount(&b, Side::A, "turret-3");
-    sys.fire(&mut b, Side::A, t1, weapon("beam-laser"), &both, dice, sink)
+    let t1 = mount(&b, A, "turret-1");
+    let t3 = mount(&b, A, "turret-3");
+    sys.fire(&mut b, A, B, t1, weapon("beam-laser"), &both, dice, sink)
         .expect("turret-1 fires");
     let second = sys
-        .fire(
-            &mut b,
-            Side::A,
-            t3,
-            weapon("pulse-laser"),
-            &dodge,
-            dice,
-            sink,
-        )
+        .fire(&mut b, A, B, t3, weapon("pulse-laser"), &dodge, dice, sink)
         .expect("turret-3 fires");
     assert!(second.reactions[0].burned);
     sys.end_of_round(&mut b, sink);
     let next = sys
-        .roll_initiative(&mut b, Side::B, dice, sink)
+        .roll_initiative(&mut b, B, dice, sink)
         .expect("initiative");
     assert_eq!((next.total, next.reactions), (6, 2));
     script.check(
@@ -197,9 +188,12 @@ fn burning_initiative_for_a_third_reaction() {
 fn chained_line_up_shot() {
     let sys = system();
     let mut b = battle("corvette", "trader", Band::Short);
-    let t1 = mount(&b, Side::A, "turret-1");
+    let t1 = mount(&b, A, "turret-1");
     let pilot = ScriptedTactics {
-        combat: Some(CombatManeuver::LineUpShot { mount: t1 }),
+        combat: Some(CombatManeuver::LineUpShot {
+            mount: t1,
+            target: B,
+        }),
         ..ScriptedTactics::default()
     };
     let idle = ScriptedTactics::default();
@@ -211,7 +205,8 @@ fn chained_line_up_shot() {
     let shot = sys
         .fire(
             &mut b,
-            Side::A,
+            A,
+            B,
             t1,
             weapon("beam-laser"),
             &Reactions::default(),
@@ -220,7 +215,7 @@ fn chained_line_up_shot() {
         )
         .expect("turret-1 fires");
     assert_eq!(shot.effect, 3);
-    assert_eq!(b.ship(Side::B).hull, 74);
+    assert_eq!(b.ship(B).hull, 74);
     script.check(
         "chained_line_up_shot",
         "Traveller house-rule cheat sheet, Line up shot: Effect chains into the attack roll of one Gunner (core rules task-chain DM table)",
@@ -240,13 +235,11 @@ fn overcharge_that_damages_the_m_drive() {
     let mut b = battle("trader", "corvette", Band::Long);
     let mut script = Script::new(&[1, 2]);
     let (dice, sink) = script.parts();
-    let result = sys
-        .overcharge(&mut b, Side::A, dice, sink)
-        .expect("overcharge");
+    let result = sys.overcharge(&mut b, A, dice, sink).expect("overcharge");
     assert_eq!(result.check.effect, -4);
     assert_eq!(result.hits, 1);
     assert_eq!(result.thrust, 0);
-    assert_eq!(b.ship(Side::A).severity[common::location("m-drive")], 1);
+    assert_eq!(b.ship(A).severity[common::location("m-drive")], 1);
     script.check(
         "overcharge_damages_m_drive",
         "Traveller house-rule cheat sheet, Overcharge Engines: an Effect of -4 causes one hit to the M-Drive, -6 two",
@@ -350,7 +343,7 @@ fn m_drive_criticals_escalate() {
     for step in 1..=6u8 {
         let (dice, sink) = script.parts();
         sys.critical(
-            b.ship_mut(Side::B),
+            b.ship_mut(B),
             label,
             m_drive,
             1,
@@ -360,7 +353,7 @@ fn m_drive_criticals_escalate() {
             sink,
         )
         .expect("a critical hit");
-        let ship = b.ship(Side::B);
+        let ship = b.ship(B);
         notes.push_str(&format!(
             "after hit {step}: M-drive severity {}, thrust {}, pilot check DM {:+}, hull {}\n",
             ship.severity[usize::from(m_drive)],
@@ -370,7 +363,7 @@ fn m_drive_criticals_escalate() {
             ship.hull
         ));
     }
-    let ship = b.ship(Side::B);
+    let ship = b.ship(B);
     assert_eq!(ship.thrust(&sys.rules), 0);
     assert_eq!(ship.hull, 157);
     script.check(
@@ -402,9 +395,9 @@ fn one_action_per_position_for_a_crew_holding_several() {
     let scout = DefaultTactics::default();
     let idle = ScriptedTactics::default();
     let tactics: [&dyn CrewTactics; 2] = [&scout, &idle];
-    let orders = scout.actions(sys, &b, Side::A);
+    let orders = scout.actions(sys, &b, A);
     let positions: Vec<(u8, Position)> = orders.iter().map(|o| (o.person, o.position)).collect();
-    let t1 = mount(&b, Side::A, "turret-1");
+    let t1 = mount(&b, A, "turret-1");
     assert_eq!(
         positions,
         [
@@ -418,8 +411,8 @@ fn one_action_per_position_for_a_crew_holding_several() {
     let (dice, sink) = script.parts();
     sys.attack_step(&mut b, [true, false], tactics, dice, sink)
         .expect("the attack step");
-    assert_eq!(b.side(Side::A).inspire_dm, 1);
-    assert_eq!(b.ship(Side::B).hull, 73);
+    assert_eq!(b.state(A).inspire_dm, 1);
+    assert_eq!(b.ship(B).hull, 73);
     script.check(
         "one_action_per_position",
         "Seed 004, Attack Step: one action per ship position; some players may operate multiple positions",
@@ -442,19 +435,18 @@ fn one_action_per_position_for_a_crew_holding_several() {
 fn a_missile_rack_under_a_bane() {
     let sys = system();
     let mut b = battle("trader", "scout", Band::Short);
-    let t2 = mount(&b, Side::A, "turret-2");
-    let rack = sys.rules.class(b.ship(Side::A).class).mounts[usize::from(t2)].slots[0];
-    b.ship_mut(Side::A).weapons[usize::from(rack)] = Condition::Bane;
+    let t2 = mount(&b, A, "turret-2");
+    let rack = sys.rules.class(b.ship(A).class).mounts[usize::from(t2)].slots[0];
+    b.ship_mut(A).weapons[usize::from(rack)] = Condition::Bane;
     let idle = ScriptedTactics::default();
     let tactics: [&dyn CrewTactics; 2] = [&idle, &idle];
     let mut script = Script::new(&[2, 3, 6, 6, 6, 1, 2, 2, 2, 2, 4, 5]);
     let (dice, sink) = script.parts();
     sys.launch(
         &mut b,
-        Side::A,
+        A,
         Position::Gunner(t2),
-        weapon("missile-rack"),
-        2,
+        (weapon("missile-rack"), 2, B),
         dice,
         sink,
     )
@@ -462,7 +454,7 @@ fn a_missile_rack_under_a_bane() {
     assert!(b.salvos[0].bane);
     sys.missile_step(&mut b, tactics, dice, sink)
         .expect("the salvo strikes");
-    assert_eq!(b.ship(Side::B).hull, 34);
+    assert_eq!(b.ship(B).hull, 34);
     script.check(
         "missile_rack_under_a_bane",
         "Critical hit table, Weapon severity 1: a random weapon suffers a Bane when used (launch check and the salvo's attack)",

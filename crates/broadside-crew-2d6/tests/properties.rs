@@ -6,7 +6,7 @@ use broadside_core::{NullSink, Ruleset, ScriptedDice, SeededDice, Side, Verdict,
 use broadside_crew_2d6::check::roll_2d;
 use broadside_crew_2d6::model::{BAND_IDS, Band};
 use broadside_crew_2d6::{Applied, Hit, Reactions};
-use common::{battle, duel_request, flag, num, resolve_with, system, text};
+use common::{A, B, battle, duel_request, flag, fleet_request, num, resolve_with, system, text};
 use proptest::prelude::*;
 
 const SHIPS: [&str; 4] = ["scout", "trader", "corvette", "escort"];
@@ -109,7 +109,7 @@ proptest! {
                 sand: 0,
                 missiles: missile.then_some(identical),
             };
-            let ship = b.ship_mut(Side::B);
+            let ship = b.ship_mut(B);
             let before = ship.clone();
             let applied: Applied = sys.allocate_labelled(&hit, ship, label, &mut dice, &mut NullSink).unwrap();
             prop_assert!(ship.hull >= 0 && ship.hull <= before.hull);
@@ -149,24 +149,24 @@ proptest! {
         let allowed = rules.reactions_at(initiative);
         prop_assert!((1..=4).contains(&allowed));
         let mut b = battle("escort", "corvette", Band::Short);
-        b.sides[1].reactions = allowed;
-        b.sides[1].thrust_left = 4;
+        b.states[1].reactions = allowed;
+        b.states[1].thrust_left = 4;
         let mut dice = SeededDice::new(seed);
         let dodge = Reactions { dodge: true, ..Reactions::default() };
-        let t1 = common::mount(&b, Side::A, "turret-1");
-        let t3 = common::mount(&b, Side::A, "turret-3");
+        let t1 = common::mount(&b, A, "turret-1");
+        let t3 = common::mount(&b, A, "turret-3");
         let mut taken = 0u8;
         for (i, mount) in [t1, t3].into_iter().cycle().take(dodges.min(2)).enumerate() {
             let weapon = if i == 0 { common::weapon("beam-laser") } else { common::weapon("pulse-laser") };
-            if b.ship(Side::B).is_wrecked() {
+            if b.ship(B).is_wrecked() {
                 break;
             }
-            let outcome = sys.fire(&mut b, Side::A, mount, weapon, &dodge, &mut dice, &mut NullSink).unwrap();
+            let outcome = sys.fire(&mut b, A, B, mount, weapon, &dodge, &mut dice, &mut NullSink).unwrap();
             taken += 1;
             prop_assert_eq!(outcome.reactions[0].burned, taken > allowed);
         }
-        prop_assert!(b.sides[1].thrust_left >= 0);
-        prop_assert_eq!(b.sides[1].burn_penalty, rules.constants.burn * i32::from(taken.saturating_sub(allowed)));
+        prop_assert!(b.states[1].thrust_left >= 0);
+        prop_assert_eq!(b.states[1].burn_penalty, rules.constants.burn * i32::from(taken.saturating_sub(allowed)));
     }
 
     /// Row tables are read monotonically: a higher characteristic never has
@@ -203,7 +203,7 @@ proptest! {
             pairs.push(("start-band", text(BAND_IDS[band])));
         }
         let request = duel_request(SHIPS[a], SHIPS[b], 12, &pairs);
-        let duel = system().duel(&request).unwrap();
+        let duel = system().fleets(&request).unwrap();
         let engagement = ruleset.prepare_battle(&request).unwrap();
         let outcome = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
         let again = play_trial(&*engagement, seed, trial, &mut NullSink).unwrap();
@@ -214,8 +214,8 @@ proptest! {
         prop_assert_eq!(&same, &outcome);
         prop_assert!(outcome.turns <= 12);
         let rules = &system().rules;
-        for side in Side::BOTH {
-            let ship = end.ship(side);
+        for id in end.ids() {
+            let ship = end.ship(id);
             prop_assert!(ship.hull >= 0 && ship.hull <= ship.class(rules).hull);
             prop_assert!(ship.armour >= 0);
             let class = ship.class(rules);
@@ -228,12 +228,123 @@ proptest! {
                 prop_assert!(!system().can_fight(&end, side.other()));
                 prop_assert!(system().can_fight(&end, side));
             }
-            Verdict::Escaped(side) => prop_assert!(end.side(side).jumped),
+            Verdict::Escaped(side) => prop_assert!(system().jumped(&end, side)),
             Verdict::Draw => prop_assert!(
                 (!system().can_fight(&end, Side::A) && !system().can_fight(&end, Side::B))
-                    || (end.side(Side::A).jumped && end.side(Side::B).jumped)
+                    || (end.state(A).jumped && end.state(B).jumped)
             ),
             Verdict::Undecided => prop_assert_eq!(outcome.turns, 12),
         }
     }
+}
+
+/// A random small fleet: ids of the sample ships.
+fn small_fleet() -> impl Strategy<Value = Vec<&'static str>> {
+    proptest::collection::vec(proptest::sample::select(SHIPS.to_vec()), 1..=4)
+}
+
+/// A random side set-up: an echelon per ship at most, a jump point, boarding
+/// and the focus rule.
+fn side_set_up(
+    size: usize,
+) -> impl Strategy<Value = Vec<(&'static str, broadside_core::OptionValue)>> {
+    (
+        proptest::collection::vec(-2..=2i32, 0..=size),
+        any::<bool>(),
+        any::<bool>(),
+        proptest::sample::select(broadside_crew_2d6::tactics::FOCUS_IDS.to_vec()),
+    )
+        .prop_map(|(echelon, jump, board, focus)| {
+            let mut pairs = vec![("focus", text(focus))];
+            if !echelon.is_empty() {
+                let list: Vec<String> = echelon.iter().map(ToString::to_string).collect();
+                pairs.push(("echelon", text(&list.join(","))));
+            }
+            if jump {
+                pairs.push(("jump-point", flag()));
+            }
+            if board {
+                pairs.push(("board", flag()));
+            }
+            pairs
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Random small fleets with random set-ups play to an end without an
+    /// internal error (a tactic choosing a target the rules refuse would be
+    /// one); every trial has one fate per roster ship, on that ship's side;
+    /// no side loses more ships than it has; and a tally's per-side counts
+    /// of ships lost each sum to its trials.
+    #[test]
+    fn fleets_keep_their_books(
+        (a, b, set_a, set_b) in (small_fleet(), small_fleet()).prop_flat_map(|(a, b)| {
+            let (na, nb) = (a.len(), b.len());
+            (Just(a), Just(b), side_set_up(na), side_set_up(nb))
+        }),
+        band in proptest::option::of(0..BAND_IDS.len()),
+        seed: u64,
+    ) {
+        let ruleset: &dyn Ruleset = system();
+        let mut pairs = Vec::new();
+        if let Some(band) = band {
+            pairs.push(("start-band", text(BAND_IDS[band])));
+        }
+        let request = fleet_request([&a, &b], 8, &pairs, [&set_a, &set_b]);
+        let battle = ruleset.prepare_battle(&request).unwrap();
+        let roster = battle.roster().clone();
+        prop_assert_eq!(roster.len(), a.len() + b.len());
+        let trials = 3;
+        let mut tally = broadside_core::Tally::default();
+        for trial in 0..trials {
+            let outcome = play_trial(&*battle, seed, trial, &mut NullSink);
+            let outcome = match outcome {
+                Ok(outcome) => outcome,
+                Err(e) => return Err(TestCaseError::fail(format!("{a:?} v {b:?}: {e}"))),
+            };
+            prop_assert_eq!(outcome.ships.len(), roster.len());
+            for (fate, ship) in outcome.ships.iter().zip(roster.ships()) {
+                prop_assert_eq!(fate.side, ship.side);
+                prop_assert!(fate.hull.0 >= 0 && fate.hull.0 <= fate.hull.1);
+            }
+            prop_assert!(outcome.lost(Side::A) <= a.len());
+            prop_assert!(outcome.lost(Side::B) <= b.len());
+            tally.add(&outcome);
+        }
+        let summary = tally.summary(&roster);
+        prop_assert_eq!(summary.ships_lost.a.iter().sum::<u64>(), trials);
+        prop_assert_eq!(summary.ships_lost.b.iter().sum::<u64>(), trials);
+        prop_assert_eq!(summary.ships_lost.a.len(), a.len() + 1);
+        prop_assert_eq!(summary.ships_lost.b.len(), b.len() + 1);
+    }
+}
+
+/// A fleet run's tally is the same on one thread and on two: trial i draws
+/// only from its own stream, and tallies merge by addition. The run spans
+/// three of the runner's chunks, so two threads really share it.
+#[test]
+fn a_fleet_runs_the_same_on_any_number_of_threads() {
+    let ruleset: &dyn Ruleset = system();
+    let request = fleet_request(
+        [&["scout", "scout"], &["trader"]],
+        10,
+        &[("start-band", text("short"))],
+        [&[], &[]],
+    );
+    let battle = ruleset.prepare_battle(&request).unwrap();
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| broadside_core::run_trials(&*battle, 7, 2100, &|_| {}))
+            .unwrap()
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    let summary = one.summary(battle.roster());
+    assert_eq!(summary.trials, 2100);
+    assert_eq!(summary.ships_lost.a.iter().sum::<u64>(), 2100);
 }

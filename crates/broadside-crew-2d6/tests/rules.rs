@@ -8,11 +8,11 @@ use broadside_core::{
 use broadside_crew_2d6::model::{Band, Position};
 use broadside_crew_2d6::{
     Action, Attack, Battle, Crew2d6, CrewTactics, Incoming, Order, ReactionChooser, Reactions,
-    Repairable, Salvo, Sequence, Setup, Weaponry,
+    Repairable, Salvo, Sequence, Setup, ShipId, Weaponry,
 };
 use common::{
-    Script, ScriptedTactics, battle, battle_in, check_refused, edited, flag, load, location, mount,
-    num, resolve, resolve_in, sources, system, text, weapon,
+    A, B, Script, ScriptedTactics, battle, battle_in, check_refused, edited, flag, load, location,
+    mount, num, resolve, resolve_in, sources, system, text, weapon,
 };
 
 /// Bad input: a salvo larger than the magazine is refused, and
@@ -397,12 +397,12 @@ fn an_overcharge_of_effect_minus_6_does_two_hits() {
     let mut b = battle_in(&system, "trader", "corvette", Band::Long);
     let mut dice = ScriptedDice::new([1, 2]);
     let result = system
-        .overcharge(&mut b, Side::A, &mut dice, &mut NullSink)
+        .overcharge(&mut b, A, &mut dice, &mut NullSink)
         .expect("overcharge");
     assert_eq!((result.check.effect, result.hits), (-8, 2));
-    assert_eq!(b.ship(Side::A).severity[location("m-drive")], 2);
+    assert_eq!(b.ship(A).severity[location("m-drive")], 2);
     assert_eq!(
-        b.ship(Side::A).thrust(&system.rules),
+        b.ship(A).thrust(&system.rules),
         0,
         "thrust 1, less 1 at severity 2"
     );
@@ -417,7 +417,7 @@ fn repeated_criticals_rise_by_one_and_stop_at_6() {
     let sys = system();
     let mut b = battle("corvette", "escort", Band::Short);
     let label = b.labels[1];
-    let ship = b.ship_mut(Side::B);
+    let ship = b.ship_mut(B);
     let mut applied = broadside_crew_2d6::Applied::default();
     let sensors = location("sensors") as u8;
     let mut log = EventLog::default();
@@ -454,7 +454,7 @@ fn a_repeated_armour_critical_applies_the_next_row() {
     let sys = system();
     let mut b = battle("corvette", "escort", Band::Short);
     let label = b.labels[1];
-    let ship = b.ship_mut(Side::B);
+    let ship = b.ship_mut(B);
     let mut applied = broadside_crew_2d6::Applied::default();
     let armour = location("armour") as u8;
     let mut dice = ScriptedDice::new([2]);
@@ -483,7 +483,7 @@ fn weapon_criticals_with_nothing_left_and_wrecks() {
     let sys = system();
     let mut b = battle("corvette", "trader", Band::Short);
     let label = b.labels[1];
-    let ship = b.ship_mut(Side::B);
+    let ship = b.ship_mut(B);
     for c in ship.weapons.iter_mut() {
         *c = broadside_crew_2d6::Condition::Destroyed;
     }
@@ -537,7 +537,7 @@ fn repair_jury_rigs_until_hit_again() {
     let label = b.labels[0];
     let mut applied = broadside_crew_2d6::Applied::default();
     sys.critical(
-        b.ship_mut(Side::A),
+        b.ship_mut(A),
         label,
         m_drive,
         2,
@@ -547,22 +547,22 @@ fn repair_jury_rigs_until_hit_again() {
         &mut NullSink,
     )
     .expect("no dice");
-    assert_eq!(b.ship(Side::A).thrust(&sys.rules), 3);
+    assert_eq!(b.ship(A).thrust(&sys.rules), 3);
     let engineer = 6; // Olu Baye, engineer-m-drive and engineer-power
     let mut dice = ScriptedDice::new([4, 4]);
     sys.repair(
         &mut b,
-        Side::A,
+        A,
         engineer,
         Repairable::Location(m_drive),
         &mut dice,
         &mut NullSink,
     )
     .expect("repair");
-    assert_eq!(b.ship(Side::A).thrust(&sys.rules), 4, "jury-rigged");
-    assert!(!sys.can_repair(&b, Side::A, Repairable::Location(m_drive)));
+    assert_eq!(b.ship(A).thrust(&sys.rules), 4, "jury-rigged");
+    assert!(!sys.can_repair(&b, A, Repairable::Location(m_drive)));
     sys.critical(
-        b.ship_mut(Side::A),
+        b.ship_mut(A),
         label,
         m_drive,
         1,
@@ -572,13 +572,13 @@ fn repair_jury_rigs_until_hit_again() {
         &mut NullSink,
     )
     .expect("no dice");
-    assert_eq!(b.ship(Side::A).severity[usize::from(m_drive)], 3);
+    assert_eq!(b.ship(A).severity[usize::from(m_drive)], 3);
     assert_eq!(
-        b.ship(Side::A).thrust(&sys.rules),
+        b.ship(A).thrust(&sys.rules),
         2,
         "hit again: the repair is undone"
     );
-    assert!(!sys.can_repair(&b, Side::A, Repairable::Location(location("hull") as u8)));
+    assert!(!sys.can_repair(&b, A, Repairable::Location(location("hull") as u8)));
 }
 
 /// Range: closing thrust accumulates over rounds; both ships' thrust adds,
@@ -587,19 +587,22 @@ fn repair_jury_rigs_until_hit_again() {
 fn range_bands_change_by_accumulated_thrust() {
     let sys = system();
     let mut b = battle("corvette", "trader", Band::Long);
-    b.sides[0].applied = 6;
-    b.sides[1].applied = 3;
+    // Each maneuvers against the other, so both thrusts count in their pair.
+    b.states[0].maneuver_target = Some(B);
+    b.states[1].maneuver_target = Some(A);
+    b.states[0].applied = 6;
+    b.states[1].applied = 3;
     sys.adjust_range(&mut b, &mut NullSink);
-    assert_eq!((b.band, b.closing), (Band::Long, 9));
-    b.sides[0].applied = 4;
-    b.sides[1].applied = -1;
+    assert_eq!((b.pairs[0].band, b.pairs[0].closing), (Band::Long, 9));
+    b.states[0].applied = 4;
+    b.states[1].applied = -1;
     sys.adjust_range(&mut b, &mut NullSink);
-    assert_eq!((b.band, b.closing), (Band::Medium, 2));
-    b.sides[0].applied = 0;
-    b.sides[1].applied = -7;
+    assert_eq!((b.pairs[0].band, b.pairs[0].closing), (Band::Medium, 2));
+    b.states[0].applied = 0;
+    b.states[1].applied = -7;
     sys.adjust_range(&mut b, &mut NullSink);
     assert_eq!(
-        (b.band, b.closing),
+        (b.pairs[0].band, b.pairs[0].closing),
         (Band::Long, 0),
         "2 - 7 = -5 opens out of Medium"
     );
@@ -618,15 +621,16 @@ fn setting_up_and_the_free_round() {
         start_band: None,
         near_object: true,
         jump_points: [false, false],
+        echelon: Vec::new(),
     };
     let mut dice = ScriptedDice::new([2, 3, 3, 3, 3]);
     sys.set_up(&mut b, &setup, &mut dice, &mut NullSink)
         .expect("setting up");
-    assert_eq!(b.band, Band::Medium);
+    assert_eq!(b.pairs[0].band, Band::Medium);
     assert_eq!(b.free_round, Some(Side::A));
     // In the free round the trader cannot react: the scripted tactics ask
     // for a dodge, which the engine does not even ask for.
-    let t1 = mount(&b, Side::A, "turret-1");
+    let t1 = mount(&b, A, "turret-1");
     let corvette = ScriptedTactics {
         actions: vec![Order {
             person: 3,
@@ -634,6 +638,7 @@ fn setting_up_and_the_free_round() {
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
+                target: B,
             },
         }],
         ..ScriptedTactics::default()
@@ -665,7 +670,7 @@ fn jumps_only_at_alderson_points() {
     let sys = system();
     let jump = |at_point: bool| {
         let mut b = battle("trader", "corvette", Band::Long);
-        b.sides[0].at_jump_point = at_point;
+        b.states[0].at_jump_point = at_point;
         let trader = ScriptedTactics {
             actions: vec![Order {
                 person: 4,
@@ -687,11 +692,12 @@ fn jumps_only_at_alderson_points() {
     );
     let (result, mut b) = jump(true);
     result.expect("the jump check");
-    assert!(b.sides[0].jumping);
+    assert!(b.states[0].jumping);
     sys.end_of_round(&mut b, &mut NullSink);
+    let setup = Setup::default();
     let sequence = Sequence {
         system: sys,
-        setup: Setup::default(),
+        setup: &setup,
     };
     assert_eq!(sequence.verdict(&b), Some(Verdict::Escaped(Side::A)));
 }
@@ -702,7 +708,7 @@ fn jumps_only_at_alderson_points() {
 fn illegal_tactics_are_internal_errors() {
     let sys = system();
     let mut b = battle("corvette", "trader", Band::Short);
-    let t1 = mount(&b, Side::A, "turret-1");
+    let t1 = mount(&b, A, "turret-1");
     let corvette = ScriptedTactics {
         actions: vec![Order {
             person: 3,
@@ -710,6 +716,7 @@ fn illegal_tactics_are_internal_errors() {
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
+                target: B,
             },
         }],
         ..ScriptedTactics::default()
@@ -737,6 +744,7 @@ fn illegal_tactics_are_internal_errors() {
             action: Action::Fire {
                 mount: t1,
                 weapon: weapon("beam-laser"),
+                target: B,
             },
         }],
         ..ScriptedTactics::default()
@@ -765,7 +773,7 @@ fn initiative_ties_are_rolled_off() {
     let mut dice = ScriptedDice::new([2, 3, 1, 1, 2, 3, 1, 1, 5]);
     sys.initiative_step(&mut b, &mut dice, &mut NullSink)
         .expect("initiative");
-    assert_eq!(b.order, [Side::B, Side::A]);
+    assert_eq!(b.order, [B, A]);
 }
 
 /// Boarding holds the ships together: the range stays Adjacent.
@@ -773,21 +781,21 @@ fn initiative_ties_are_rolled_off() {
 fn boarding_grapples_at_adjacent() {
     let sys = system();
     let mut b = battle("corvette", "trader", Band::Adjacent);
-    b.sides[0].thrust_left = 4;
+    b.states[0].thrust_left = 4;
     // Corvette Pilot 2 + DEX 1: 5 + 5 + 3 = 13 (Effect +5); trader's 1 + 0:
     // 3 + 3 + 1 = 7 (Effect -1).
     let mut dice = ScriptedDice::new([5, 5, 3, 3]);
-    sys.boarding(&mut b, Side::A, &mut dice, &mut NullSink)
+    sys.boarding(&mut b, A, B, &mut dice, &mut NullSink)
         .expect("boarding");
-    assert!(b.grappled);
-    b.sides[1].applied = -1;
+    assert!(b.pairs[0].grappled);
+    b.states[1].applied = -1;
     let mut log = EventLog::default();
     sys.adjust_range(&mut b, &mut log);
-    assert_eq!(b.band, Band::Adjacent);
+    assert_eq!(b.pairs[0].band, Band::Adjacent);
     let mut far = battle("corvette", "trader", Band::Close);
-    far.sides[0].thrust_left = 4;
+    far.states[0].thrust_left = 4;
     assert!(
-        sys.boarding(&mut far, Side::A, &mut ScriptedDice::new([]), &mut NullSink)
+        sys.boarding(&mut far, A, B, &mut ScriptedDice::new([]), &mut NullSink)
             .is_err()
     );
 }
@@ -800,7 +808,8 @@ fn a_refused_attack_changes_nothing() {
     let b = battle("corvette", "trader", Band::Long);
     let mut after = b.clone();
     let attack = Attack {
-        attacker: Side::A,
+        attacker: A,
+        target: B,
         weaponry: Weaponry::Direct {
             mount: 0,
             weapon: weapon("beam-laser"),
@@ -916,18 +925,17 @@ fn a_turret_holds_12_missiles() {
     // The corvette's turret-2 gunner (Gunner (turret) 1, DEX 9 +1) launches
     // both racks at Long range: 6 + 6 + 2 = 14 against Simple 2+.
     let mut b = battle("corvette", "trader", Band::Long);
-    let t2 = mount(&b, Side::A, "turret-2");
+    let t2 = mount(&b, A, "turret-2");
     sys.launch(
         &mut b,
-        Side::A,
+        A,
         Position::Gunner(t2),
-        rack,
-        2,
+        (rack, 2, B),
         &mut ScriptedDice::new([6, 6]),
         &mut NullSink,
     )
     .expect("the launch");
-    assert_eq!(b.ship(Side::A).magazine(rules, rack), Some(10));
+    assert_eq!(b.ship(A).magazine(rules, rack), Some(10));
 }
 
 /// Seed 004, "Any missiles in a salvo that ... are not destroyed by Point
@@ -939,7 +947,7 @@ fn a_turret_holds_12_missiles() {
 fn a_salvos_defender_chooses_without_seeing_the_roll() {
     struct Peek(std::cell::Cell<Option<Incoming>>);
     impl ReactionChooser for Peek {
-        fn choose(&self, _: &Crew2d6, _: &Battle, _: Side, incoming: &Incoming) -> Reactions {
+        fn choose(&self, _: &Crew2d6, _: &Battle, _: ShipId, incoming: &Incoming) -> Reactions {
             self.0.set(Some(*incoming));
             Reactions::default()
         }
@@ -950,7 +958,8 @@ fn a_salvos_defender_chooses_without_seeing_the_roll() {
     let sys = system();
     let mut b = battle("escort", "trader", Band::Medium);
     let salvo = Salvo {
-        owner: Side::A,
+        owner: A,
+        target: B,
         weapon: weapon("missile-rack"),
         missiles: 1,
         rounds_left: 0,
@@ -999,21 +1008,18 @@ fn identical_weapons_may_add_an_attack_dm_by_option() {
 fn a_repaired_weapon_is_back_in_action() {
     let sys = system();
     let mut b = battle("trader", "corvette", Band::Short);
-    b.ship_mut(Side::A).weapons[0] = broadside_crew_2d6::Condition::Bane;
+    b.ship_mut(A).weapons[0] = broadside_crew_2d6::Condition::Bane;
     let mut log = EventLog::default();
     sys.repair(
         &mut b,
-        Side::A,
+        A,
         4,
         Repairable::Weapon(0),
         &mut ScriptedDice::new([4, 4]),
         &mut log,
     )
     .expect("repair");
-    assert_eq!(
-        b.ship(Side::A).weapons[0],
-        broadside_crew_2d6::Condition::Ready
-    );
+    assert_eq!(b.ship(A).weapons[0], broadside_crew_2d6::Condition::Ready);
     let text: Vec<String> = log.events.iter().map(ToString::to_string).collect();
     assert!(
         text.iter().any(|e| e.contains("repaired: back in action")),

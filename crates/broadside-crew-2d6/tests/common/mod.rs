@@ -15,11 +15,11 @@ use std::sync::OnceLock;
 
 use broadside_core::{
     BattleRequest, Dice, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
-    ResolveRequest, Ruleset, ScriptedDice, Side, SourceFile,
+    ResolveRequest, Ruleset, ScriptedDice, SourceFile,
 };
 use broadside_crew_2d6::{
-    Battle, CombatManeuver, Crew2d6, CrewTactics, Incoming, Order, Orders, REGISTRATION, Reactions,
-    model::Band,
+    Battle, CombatManeuver, Crew2d6, CrewTactics, Incoming, Maneuver, Order, Orders, REGISTRATION,
+    Reactions, ShipId, model::Band,
 };
 use serde_json::{Value, json};
 
@@ -342,6 +342,11 @@ pub fn check_refused(attacker: &str, target: &str, pairs: &[(&str, OptionValue)]
 // Battles and engagement steps
 // ---------------------------------------------------------------------------
 
+/// The ship of side A in a duel.
+pub const A: ShipId = ShipId(0);
+/// The ship of side B in a duel.
+pub const B: ShipId = ShipId(1);
+
 /// A battle between two fresh ships of the data of record, sides shown.
 pub fn battle(a: &str, b: &str, band: Band) -> Battle {
     battle_in(system(), a, b, band)
@@ -350,17 +355,28 @@ pub fn battle(a: &str, b: &str, band: Band) -> Battle {
 /// A battle between two fresh ships of a system.
 pub fn battle_in(system: &Crew2d6, a: &str, b: &str, band: Band) -> Battle {
     let rules = &system.rules;
-    let class = |id: &str| {
-        rules
-            .class_id(id)
-            .unwrap_or_else(|| panic!("no ship class '{id}'"))
-    };
-    Battle::new(rules, class(a), class(b), band, true)
+    Battle::duel(rules, class_of(system, a), class_of(system, b), band, true)
 }
 
-/// The index of a mount by id on a side's ship.
-pub fn mount(battle: &Battle, side: Side, id: &str) -> u8 {
-    let class = battle.ship(side).class(&system().rules);
+fn class_of(system: &Crew2d6, id: &str) -> broadside_crew_2d6::model::ClassId {
+    system
+        .rules
+        .class_id(id)
+        .unwrap_or_else(|| panic!("no ship class '{id}'"))
+}
+
+/// A battle between two fleets of fresh ships of the data of record, every
+/// pair of enemies at one band; ships are numbered in roster order (side
+/// A's, then side B's).
+pub fn fleet(a: &[&str], b: &[&str], band: Band) -> Battle {
+    let sys = system();
+    let classes = |ids: &[&str]| ids.iter().map(|id| class_of(sys, id)).collect::<Vec<_>>();
+    Battle::new(&sys.rules, [&classes(a), &classes(b)], band)
+}
+
+/// The index of a mount by id on a ship.
+pub fn mount(battle: &Battle, ship: ShipId, id: &str) -> u8 {
+    let class = battle.ship(ship).class(&system().rules);
     class
         .mounts
         .iter()
@@ -428,8 +444,8 @@ impl Script {
 pub struct ScriptedTactics {
     /// Overcharge each round.
     pub overcharge: bool,
-    /// Thrust applied each round.
-    pub maneuver: i32,
+    /// The Maneuver each round.
+    pub maneuver: Option<Maneuver>,
     /// The combat maneuver each round.
     pub combat: Option<CombatManeuver>,
     /// The crew's orders each attack step.
@@ -439,21 +455,64 @@ pub struct ScriptedTactics {
 }
 
 impl CrewTactics for ScriptedTactics {
-    fn overcharge(&self, _: &Crew2d6, _: &Battle, _: Side) -> bool {
+    fn overcharge(&self, _: &Crew2d6, _: &Battle, _: ShipId) -> bool {
         self.overcharge
     }
-    fn maneuver(&self, _: &Crew2d6, _: &Battle, _: Side) -> i32 {
+    fn maneuver(&self, _: &Crew2d6, _: &Battle, _: ShipId) -> Option<Maneuver> {
         self.maneuver
     }
-    fn combat_maneuver(&self, _: &Crew2d6, _: &Battle, _: Side) -> CombatManeuver {
+    fn combat_maneuver(&self, _: &Crew2d6, _: &Battle, _: ShipId) -> CombatManeuver {
         self.combat.unwrap_or(CombatManeuver::None)
     }
-    fn actions(&self, _: &Crew2d6, _: &Battle, _: Side) -> Orders {
+    fn actions(&self, _: &Crew2d6, _: &Battle, _: ShipId) -> Orders {
         self.actions.iter().copied().collect()
     }
-    fn reactions(&self, _: &Crew2d6, _: &Battle, _: Side, _: &Incoming) -> Reactions {
+    fn reactions(&self, _: &Crew2d6, _: &Battle, _: ShipId, _: &Incoming) -> Reactions {
         self.reactions
     }
+}
+
+/// Scripted answers ship by ship, indexed by roster number (a `Vec`, so
+/// nothing depends on a hash order); a ship without an entry does nothing.
+/// The same value serves both sides.
+#[derive(Debug, Clone, Default)]
+pub struct PerShip(pub Vec<ScriptedTactics>);
+
+impl PerShip {
+    fn of(&self, ship: ShipId) -> ScriptedTactics {
+        self.0.get(ship.index()).cloned().unwrap_or_default()
+    }
+}
+
+impl CrewTactics for PerShip {
+    fn overcharge(&self, s: &Crew2d6, b: &Battle, ship: ShipId) -> bool {
+        self.of(ship).overcharge(s, b, ship)
+    }
+    fn maneuver(&self, s: &Crew2d6, b: &Battle, ship: ShipId) -> Option<Maneuver> {
+        self.of(ship).maneuver(s, b, ship)
+    }
+    fn combat_maneuver(&self, s: &Crew2d6, b: &Battle, ship: ShipId) -> CombatManeuver {
+        self.of(ship).combat_maneuver(s, b, ship)
+    }
+    fn actions(&self, s: &Crew2d6, b: &Battle, ship: ShipId) -> Orders {
+        self.of(ship).actions(s, b, ship)
+    }
+    fn reactions(&self, s: &Crew2d6, b: &Battle, ship: ShipId, i: &Incoming) -> Reactions {
+        self.of(ship).reactions(s, b, ship, i)
+    }
+}
+
+/// A battle request of the data of record: two fleets, battle options and
+/// each side's set-up.
+pub fn fleet_request(
+    sides: [&[&str]; 2],
+    max_turns: u32,
+    pairs: &[(&str, OptionValue)],
+    side_pairs: [&[(&str, OptionValue)]; 2],
+) -> BattleRequest {
+    let mut request = BattleRequest::fleets(sides[0], sides[1], max_turns, options(pairs));
+    request.side_options = side_pairs.map(options);
+    request
 }
 
 /// A duel request of the data of record.
