@@ -507,10 +507,13 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
             let side = |key: &str| -> Result<Vec<String>, Failure> {
                 let text = m.get_one::<String>(key).map_or("", String::as_str);
                 let name = key.to_uppercase();
+                // The side is the user's text: one_line keeps the message to
+                // one escaped, bounded line.
+                let failure = |message: String| Failure::Input(crate::one_line(&message));
                 let ships = broadside_core::parse_side(text)
-                    .map_err(|e| Failure::Input(format!("side {name}: {}", side_message(e))))?;
+                    .map_err(|e| failure(format!("side {name}: {}", side_message(e))))?;
                 scenario::check_ids(system.as_ref(), &ships)
-                    .map_err(|e| Failure::Input(format!("side {name}: {e}")))?;
+                    .map_err(|e| failure(format!("side {name}: {e}")))?;
                 Ok(ships)
             };
             BattleRequest {
