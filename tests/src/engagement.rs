@@ -345,8 +345,9 @@ impl Script {
         }
         for (target, launches) in &self.icms {
             for (launcher, n) in launches {
+                let icms = if *n == 1 { "ICM" } else { "ICMs" };
                 out.push(format!(
-                    "ship {launcher}: launches {n} ICMs against strikes on ship {target}"
+                    "ship {launcher}: launches {n} {icms} against strikes on ship {target}"
                 ));
             }
         }

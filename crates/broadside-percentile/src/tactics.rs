@@ -623,6 +623,9 @@ impl PercentileTactics for DefaultTactics {
         target: usize,
     ) -> Vec<(usize, u16)> {
         let w = system.rules.weapon(weapon);
+        if w.per_icm.is_none() {
+            return Vec::new();
+        }
         let side = battle.sides[target];
         let at = battle.poses[target].hex;
         // What each ship of the side in the target's hex has ready.
