@@ -1,4 +1,4 @@
-//! Check helpers for whole percentile engagements: scripted phases, test tactics and duel logs.
+//! Check helpers for whole percentile engagements: scripted phases, test tactics, duel logs and fleets.
 //!
 //! A test builds a [`Battle`] with [`battle`] and edits its public fields
 //! through the helpers here (poses, damage, mines, seekers, extra ships), sets
@@ -8,10 +8,12 @@
 //! their answers, every event numbered, the end) and asserts a named snapshot
 //! that records its inputs and cites the rule it reproduces.
 //!
-//! Whole seeded duels are played through the same `Engagement` the CLI and
-//! the Monte Carlo runner use ([`duel`], [`check_duel_log`]), and
-//! [`observed_trial`] plays one with tactics that watch every state the
-//! default tactics are shown, for the property tests.
+//! Whole seeded duels and fleet battles are set up as the CLI sets them up
+//! ([`duel`], [`fleet`] with each side's set-up, [`fleet_battle`] for the
+//! starting state alone) and played through the same `Engagement` the Monte
+//! Carlo runner uses ([`check_duel_log`]); [`observed_trial`] and
+//! [`observed`] play one with tactics that watch every state the default
+//! tactics are shown, for the property tests.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
