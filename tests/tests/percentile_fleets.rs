@@ -167,6 +167,38 @@ fn icm_cover_for_a_mine_victim_comes_from_its_end_hex() {
     assert!(b.mines.is_empty());
 }
 
+/// Seed 001 lines 4-5, Masking Screen: the cloud forms "surrounding the
+/// ship" and its counter "stays on top of the ship as long as the ship
+/// travels in a straight line", so it masks the ship that released it and
+/// not the hexmates beside it. The masked frigate and an unmasked destroyer
+/// share (2, 0). Side A's laser cannon at the frigate, head-on at range 2:
+/// 25 - 10 + 10 = 25%, rolled 20, a hit; Damage Table 30, a hull hit of
+/// 2d10 = 5 + 5 = 10, halved to 5. Its laser battery at the destroyer: the
+/// reflective hull's 50 - 10 = 40%, rolled 40, a hit; Damage Table 30, a
+/// hull hit of 1d10 = 6, in full.
+#[test]
+fn a_masking_screen_masks_only_the_ship_that_released_it() {
+    let mut b = battle("destroyer", "frigate", 2);
+    let b2 = add_ship(&mut b, "destroyer", Side::B, hex(2, 0), W, 0);
+    b.board.ships[1].masked = true;
+    let fire = Script::new()
+        .shoots(0, "laser-cannon", 1)
+        .shoots(0, "laser-battery", b2);
+    check_steps(
+        "fleet_a_masking_screen_masks_only_the_ship_that_released_it",
+        "Seed 001 lines 4-5, Masking Screen: the cloud surrounds the ship that released it, \
+         not its hexmates (laser cannon at the masked frigate 25 - 10 + 10 = 25%, hull 2d10 = 10 \
+         halved to 5; laser battery at the destroyer beside it 50 - 10 = 40%, hull 1d10 = 6).",
+        "side A's lasers at a masked frigate and the unmasked destroyer in its hex",
+        &mut b,
+        &[step(1, FirstCombat, &fire, &nothing())],
+        &[20, 30, 5, 5, 40, 30, 6],
+    );
+    assert_eq!(b.board.ships[1].hull, 35);
+    assert_eq!(b.board.ships[b2].hull, 44);
+    assert!(!b.board.ships[b2].masked);
+}
+
 // ---------------------------------------------------------------------------
 // Mines and seekers placed before play
 // ---------------------------------------------------------------------------

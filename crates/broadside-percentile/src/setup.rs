@@ -30,9 +30,8 @@ pub(crate) const SIDE_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "formation",
         value_name: "FORMATION",
-        help: "where the side's ships stand around its start hex: stack (all in it, the default), \
-               line (abreast, alternately left and right of the first) or column (one behind \
-               another)",
+        help: "how the side's ships stand: stack (all in the start hex, the default), line \
+               (abreast) or column (one astern of another)",
         kind: OptionKind::Choice(FORMATIONS),
         required: false,
     },
