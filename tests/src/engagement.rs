@@ -1,4 +1,4 @@
-//! Check helpers for whole percentile engagements: scripted phases, test tactics and duel logs.
+//! Check helpers for whole percentile engagements: scripted phases, test tactics, duel logs and fleets.
 //!
 //! A test builds a [`Battle`] with [`battle`] and edits its public fields
 //! through the helpers here (poses, damage, mines, seekers, extra ships), sets
@@ -8,10 +8,12 @@
 //! their answers, every event numbered, the end) and asserts a named snapshot
 //! that records its inputs and cites the rule it reproduces.
 //!
-//! Whole seeded duels are played through the same `Engagement` the CLI and
-//! the Monte Carlo runner use ([`duel`], [`check_duel_log`]), and
-//! [`observed_trial`] plays one with tactics that watch every state the
-//! default tactics are shown, for the property tests.
+//! Whole seeded duels and fleet battles are set up as the CLI sets them up
+//! ([`duel`], [`fleet`] with each side's set-up, [`fleet_battle`] for the
+//! starting state alone) and played through the same `Engagement` the Monte
+//! Carlo runner uses ([`check_duel_log`]); [`observed_trial`] and
+//! [`observed`] play one with tactics that watch every state the default
+//! tactics are shown, for the property tests.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,11 +25,11 @@ use broadside_core::{
     BattleRequest, Event, EventLog, NullSink, OptionValue, Options, ResolveError, ScriptedDice,
     SeededDice, Side, TrialOutcome, TurnSequence, Verdict, play_trial,
 };
-use broadside_percentile::engagement::{Duel, FireOption, Minefield, Seeker, Sequence};
+use broadside_percentile::engagement::{FireOption, Minefield, Seeker, Sequence};
 use broadside_percentile::model::{Defence, WeaponId};
 use broadside_percentile::{
-    Battle, DefaultTactics, Maneuver, Percentile, PercentileTactics, Phase, Pose, RepairAttempt,
-    Repairable, Ship,
+    Battle, DefaultTactics, Maneuver, Percentile, PercentileTactics, Phase, Pose, PreparedBattle,
+    RepairAttempt, Repairable, Ship,
 };
 use serde_json::{Value, json};
 
@@ -197,8 +199,9 @@ pub struct Script {
     pub maneuvers: BTreeMap<usize, Maneuver>,
     /// Each ship's shots, in order.
     pub shots: BTreeMap<usize, Vec<Pick>>,
-    /// ICMs against strikes on a target: `target -> (launcher, count)`.
-    pub icms: BTreeMap<usize, (usize, u16)>,
+    /// ICMs against strikes on a target: `target -> [(launcher, count)]`,
+    /// launched in that order.
+    pub icms: BTreeMap<usize, Vec<(usize, u16)>>,
     /// Each ship's screen.
     pub screens: BTreeMap<usize, Option<Defence>>,
     /// Each ship's mines and seekers dropped before it moves, by weapon id.
@@ -207,6 +210,8 @@ pub struct Script {
     pub activate: Vec<usize>,
     /// Each ship's repair attempts.
     pub repairs: BTreeMap<usize, Vec<RepairAttempt>>,
+    /// The order each side moves its ships in, where set.
+    pub move_orders: BTreeMap<Side, Vec<usize>>,
 }
 
 impl Script {
@@ -265,9 +270,16 @@ impl Script {
         self
     }
 
-    /// `launcher` launches `count` ICMs against any strike on `target`.
+    /// `launcher` launches `count` ICMs against any strike on `target`,
+    /// after any launchers already set for that target.
     pub fn icms(mut self, target: usize, launcher: usize, count: u16) -> Script {
-        self.icms.insert(target, (launcher, count));
+        self.icms.entry(target).or_default().push((launcher, count));
+        self
+    }
+
+    /// The side moves its ships in this order (otherwise in roster order).
+    pub fn move_order(mut self, side: Side, order: &[usize]) -> Script {
+        self.move_orders.insert(side, order.to_vec());
         self
     }
 
@@ -333,10 +345,13 @@ impl Script {
                 });
             }
         }
-        for (target, (launcher, n)) in &self.icms {
-            out.push(format!(
-                "ship {launcher}: launches {n} ICMs against strikes on ship {target}"
-            ));
+        for (target, launches) in &self.icms {
+            for (launcher, n) in launches {
+                let icms = if *n == 1 { "ICM" } else { "ICMs" };
+                out.push(format!(
+                    "ship {launcher}: launches {n} {icms} against strikes on ship {target}"
+                ));
+            }
         }
         for (ship, screen) in &self.screens {
             out.push(format!(
@@ -357,6 +372,11 @@ impl Script {
                     a.points, a.system
                 ));
             }
+        }
+        for (side, order) in &self.move_orders {
+            out.push(format!(
+                "side {side} moves its ships in the order {order:?}"
+            ));
         }
         out
     }
@@ -438,12 +458,19 @@ impl PercentileTactics for Script {
         _battle: &Battle,
         _weapon: WeaponId,
         target: usize,
-    ) -> Option<(usize, u16)> {
-        self.icms.get(&target).copied()
+    ) -> Vec<(usize, u16)> {
+        self.icms.get(&target).cloned().unwrap_or_default()
     }
 
     fn repairs(&self, _system: &Percentile, _battle: &Battle, ship: usize) -> Vec<RepairAttempt> {
         self.repairs.get(&ship).cloned().unwrap_or_default()
+    }
+
+    fn move_order(&self, _system: &Percentile, battle: &Battle, side: Side) -> Vec<usize> {
+        self.move_orders
+            .get(&side)
+            .cloned()
+            .unwrap_or_else(|| battle.ships_of(side).collect())
     }
 }
 
@@ -812,19 +839,77 @@ pub fn check_steps(
 
 /// A duel as `broadside duel percentile A B --start-range R --max-turns T`
 /// sets it up.
-pub fn duel(a: &str, b: &str, start_range: u32, max_turns: u32) -> Duel {
+pub fn duel(a: &str, b: &str, start_range: u32, max_turns: u32) -> PreparedBattle {
     percentile()
-        .duel(&BattleRequest {
-            sides: [vec![a.to_owned()], vec![b.to_owned()]],
+        .set_up(&BattleRequest::duel(
+            a,
+            b,
             max_turns,
-            options: Options::new().with("start-range", OptionValue::Number(start_range.into())),
-            ..Default::default()
-        })
+            Options::new().with("start-range", OptionValue::Number(start_range.into())),
+        ))
         .unwrap_or_else(|e| panic!("cannot set up the duel {a} against {b}: {e}"))
 }
 
+/// One side's set-up, as `--a-NAME VALUE` flags give it: each `(name,
+/// value)` a number when the option takes one, text otherwise.
+pub fn side_setup(options: &[(&str, &str)]) -> Options {
+    let mut set = Options::new();
+    for &(name, value) in options {
+        let number = matches!(name, "spacing" | "speed")
+            .then(|| value.parse::<i64>().ok())
+            .flatten();
+        set.set(
+            name,
+            number.map_or_else(|| OptionValue::Text(value.to_owned()), OptionValue::Number),
+        );
+    }
+    set
+}
+
+/// A battle of two fleets as `broadside battle percentile A B` sets it up,
+/// with `--start-range`, at most `max_turns` turns and each side's set-up.
+pub fn fleet_request(
+    a: &[&str],
+    b: &[&str],
+    start_range: u32,
+    max_turns: u32,
+    setups: [&[(&str, &str)]; 2],
+) -> BattleRequest {
+    let mut request = BattleRequest::fleets(
+        a,
+        b,
+        max_turns,
+        Options::new().with("start-range", OptionValue::Number(start_range.into())),
+    );
+    request.side_options = setups.map(side_setup);
+    request
+}
+
+/// [`fleet_request`], set up.
+pub fn fleet(
+    a: &[&str],
+    b: &[&str],
+    start_range: u32,
+    max_turns: u32,
+    setups: [&[(&str, &str)]; 2],
+) -> PreparedBattle {
+    percentile()
+        .set_up(&fleet_request(a, b, start_range, max_turns, setups))
+        .unwrap_or_else(|e| panic!("cannot set up {a:?} against {b:?}: {e}"))
+}
+
+/// The battle a fleet starts from, to play phase by phase: side A first.
+pub fn fleet_battle(
+    a: &[&str],
+    b: &[&str],
+    start_range: u32,
+    setups: [&[(&str, &str)]; 2],
+) -> Battle {
+    fleet(a, b, start_range, 50, setups).start().clone()
+}
+
 /// Plays one seeded trial of a duel, keeping every event.
-pub fn duel_trial(duel: &Duel, seed: u64, trial: u64) -> (TrialOutcome, Vec<Event>) {
+pub fn duel_trial(duel: &PreparedBattle, seed: u64, trial: u64) -> (TrialOutcome, Vec<Event>) {
     let mut log = EventLog::default();
     let outcome = play_trial(duel, seed, trial, &mut log)
         .unwrap_or_else(|e| panic!("seed {seed} trial {trial} failed: {e}"));
@@ -870,7 +955,11 @@ pub fn check_duel_log(name: &str, source: &str, a: &str, b: &str, seed: u64, tri
 }
 
 /// Tallies trials of an engagement played one by one in the given order.
-pub fn tally_in_order(duel: &Duel, seed: u64, trials: impl Iterator<Item = u64>) -> Tally {
+pub fn tally_in_order(
+    duel: &PreparedBattle,
+    seed: u64,
+    trials: impl Iterator<Item = u64>,
+) -> Tally {
     let mut tally = Tally::default();
     for trial in trials {
         let outcome = play_trial(duel, seed, trial, &mut NullSink)
@@ -928,13 +1017,17 @@ impl PercentileTactics for Watching {
         battle: &Battle,
         weapon: WeaponId,
         target: usize,
-    ) -> Option<(usize, u16)> {
+    ) -> Vec<(usize, u16)> {
         self.see(battle);
         DefaultTactics.icms(system, battle, weapon, target)
     }
     fn repairs(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<RepairAttempt> {
         self.see(battle);
         DefaultTactics.repairs(system, battle, ship)
+    }
+    fn move_order(&self, system: &Percentile, battle: &Battle, side: Side) -> Vec<usize> {
+        self.see(battle);
+        DefaultTactics.move_order(system, battle, side)
     }
 }
 
@@ -963,16 +1056,22 @@ pub fn observed_trial(
     seed: u64,
     trial: u64,
 ) -> ObservedTrial {
-    let duel = duel(a, b, start_range, max_turns);
+    observed(&duel(a, b, start_range, max_turns), seed, trial)
+}
+
+/// [`observed_trial`] for any battle set up.
+pub fn observed(battle: &PreparedBattle, seed: u64, trial: u64) -> ObservedTrial {
+    let what = broadside_core::Setup::roster(battle);
+    let what = format!("{} against {}", what.label(Side::A), what.label(Side::B));
     let watching = Watching::default();
     let mut dice = SeededDice::for_trial(seed, trial);
     let mut log = EventLog::default();
-    let (outcome, end) = duel
+    let (outcome, end) = battle
         .play_with([&watching, &watching], &mut dice, &mut log)
-        .unwrap_or_else(|e| panic!("{a} against {b}, seed {seed} trial {trial}: {e}"));
-    let unobserved = play_trial(&duel, seed, trial, &mut NullSink)
-        .unwrap_or_else(|e| panic!("{a} against {b}, seed {seed} trial {trial}: {e}"));
-    let mut states = vec![duel.start().clone()];
+        .unwrap_or_else(|e| panic!("{what}, seed {seed} trial {trial}: {e}"));
+    let unobserved = play_trial(battle, seed, trial, &mut NullSink)
+        .unwrap_or_else(|e| panic!("{what}, seed {seed} trial {trial}: {e}"));
+    let mut states = vec![battle.start().clone()];
     states.append(
         &mut watching
             .seen

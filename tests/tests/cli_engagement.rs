@@ -436,8 +436,9 @@ fn scenarios_are_as_strict_as_the_command_line() {
     check_scenario_errors(&cases);
 }
 
-/// CSV fields are quoted where they must be: a ship id holding a comma, a
-/// quote or a line break (legal as a quoted TOML key) stays one field.
+/// CSV fields are quoted where they must be: a side of two ships, whose
+/// field holds a comma, and a ship id holding a quote (legal as a quoted
+/// TOML key) each stay one field.
 #[test]
 fn csv_quotes_ids_that_need_it() {
     let copy = RulesetCopy::new("csv-ids");
@@ -445,7 +446,7 @@ fn csv_quotes_ids_that_need_it() {
     let csv = cli_ok(&[
         "battle",
         "percentile",
-        "fri\"gate",
+        "battleship,fri\"gate",
         "fri\"gate",
         "--trials",
         "20",
@@ -458,7 +459,7 @@ fn csv_quotes_ids_that_need_it() {
     ]);
     let row = csv.lines().nth(1).expect("a data row");
     assert!(
-        row.starts_with("percentile,\"fri\"\"gate\",\"fri\"\"gate\",20,7,"),
+        row.starts_with("percentile,\"battleship,fri\"\"gate\",\"fri\"\"gate\",20,7,"),
         "{row}"
     );
 }

@@ -9,7 +9,7 @@
 
 use broadside_core::{Die, ResolveError, ScriptedDice};
 use broadside_percentile::model::{Column, Defence};
-use broadside_percentile::{Attack, Board, Percentile, SystemLost};
+use broadside_percentile::{Attack, Board, IcmLaunches, Percentile, SystemLost};
 use broadside_tests::{
     Damage, allocate, allocate_fire, allocate_in, any_weapon_mount, attack, board,
     check_fire_fallback, check_hull_fallback, check_hull_fallback_in, check_refused, check_resolve,
@@ -671,7 +671,7 @@ fn rolls_01_to_05_always_hit_even_below_0_percent() {
     ]);
     let mut a = attack(t, 2);
     a.icms = 12;
-    a.icm_launcher = Some(2);
+    a.icm_launcher = Some(IcmLaunches::one(2, a.icms));
     for roll in 1..=5 {
         assert_eq!(hits(percentile(), &b, &a, roll), (-95, true), "roll {roll}");
     }

@@ -8,7 +8,7 @@
 
 use broadside_core::NullSink;
 use broadside_percentile::model::{Column, Defence};
-use broadside_percentile::{Attack, Board, Percentile, ToHit};
+use broadside_percentile::{Attack, Board, IcmLaunches, Percentile, ToHit};
 use broadside_tests::{
     Damage, attack, board, damaged_ship, fire, percentile, percentile_with, ship, weapon_mount,
 };
@@ -265,7 +265,7 @@ fn icms_from_another_ship_in_the_hex() {
     ]);
     let mut a = attack(ar, 1);
     a.icms = 2;
-    a.icm_launcher = Some(2);
+    a.icm_launcher = Some(IcmLaunches::one(2, a.icms));
     let shot = fire(&mut b, &a, &[99]);
     let outcome = shot.outcome.expect("the attack is allowed");
     assert_eq!(outcome.to_hit, 50);

@@ -1,21 +1,22 @@
-//! Benchmarks whole percentile duels: the Monte Carlo hot loop on one core.
+//! Benchmarks whole percentile battles, one ship a side and four: the Monte Carlo hot loop on one core.
 
 use broadside_core::{BattleRequest, Engagement, NullSink, Options, SeededDice};
-use broadside_percentile::Percentile;
+use broadside_percentile::{Percentile, PreparedBattle};
 
 fn main() {
     divan::main();
 }
 
-fn duel(a: &str, b: &str) -> impl Engagement {
+fn duel(a: &str, b: &str) -> PreparedBattle {
+    battle(&[a], &[b])
+}
+
+/// A battle of two fleets as `broadside battle` sets it up by default:
+/// start range 12, each side stacked, at most 50 turns.
+fn battle(a: &[&str], b: &[&str]) -> PreparedBattle {
     let system = Percentile::embedded().expect("the built-in data loads");
-    let request = BattleRequest {
-        sides: [vec![a.into()], vec![b.into()]],
-        max_turns: 50,
-        options: Options::new(),
-        ..Default::default()
-    };
-    system.duel(&request).expect("both ships exist")
+    let request = BattleRequest::fleets(a, b, 50, Options::new());
+    system.set_up(&request).expect("every ship exists")
 }
 
 /// One destroyer-against-frigate trial: setup copy, every phase, default tactics.
@@ -34,6 +35,22 @@ fn destroyer_against_frigate(bencher: divan::Bencher<'_, '_>) {
 #[divan::bench(sample_count = 100, sample_size = 20)]
 fn battleship_against_heavy_cruiser(bencher: divan::Bencher<'_, '_>) {
     let engagement = duel("battleship", "heavy-cruiser");
+    let mut trial = 0u64;
+    bencher.bench_local(|| {
+        trial += 1;
+        let mut dice = SeededDice::for_trial(1, trial);
+        divan::black_box(engagement.play(&mut dice, &mut NullSink))
+    });
+}
+
+/// Four against four, mixed: the cost of one trial of a fleet battle, where
+/// every shot weighs every enemy and every strike every hexmate's ICMs.
+#[divan::bench(sample_count = 100, sample_size = 10)]
+fn four_against_four(bencher: divan::Bencher<'_, '_>) {
+    let engagement = battle(
+        &["destroyer", "destroyer", "frigate", "frigate"],
+        &["light-cruiser", "destroyer", "frigate", "frigate"],
+    );
     let mut trial = 0u64;
     bencher.bench_local(|| {
         trial += 1;

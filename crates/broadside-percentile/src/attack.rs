@@ -1,11 +1,11 @@
 //! Attack resolution: the Combat Table cell, its modifiers, and the to-hit roll.
 
 use arrayvec::ArrayVec;
-use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError};
+use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, MAX_SIDE, ResolveError};
 
 use crate::damage::{Applied, Hit};
 use crate::model::{Column, Defence, Rules, Weapon, WeaponId};
-use crate::ship::Ship;
+use crate::ship::{Mounts, Ship};
 use crate::{Percentile, count_of};
 
 /// The ships an attack is resolved among, with the names events use.
@@ -30,11 +30,58 @@ pub struct Attack {
     pub range: u32,
     /// An FF weapon fired straight along the ship's centre line.
     pub head_on: bool,
-    /// ICMs launched against the attack.
+    /// ICMs launched against the attack, from every launcher together.
     pub icms: u16,
-    /// The ship launching them: any ship in the target's hex (the target
-    /// itself when `None`).
-    pub icm_launcher: Option<usize>,
+    /// The ships launching them and how many each, which must add up to
+    /// `icms`: ships of the target's side in its hex (ruling 46). `None`:
+    /// the target launches them all.
+    pub icm_launcher: Option<IcmLaunches>,
+}
+
+/// One ship's ICMs launched against one strike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct IcmLaunch {
+    /// The launching ship's index on the board.
+    pub ship: usize,
+    /// How many it launches.
+    pub count: u16,
+}
+
+/// The ICMs launched against one strike, by launcher, in the order they are
+/// launched. A launcher is one ship of the target's side, so a side's size
+/// bounds the list; it is kept inline so that an attack stays `Copy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct IcmLaunches(Mounts<IcmLaunch, MAX_SIDE>);
+
+impl IcmLaunches {
+    /// No launcher yet.
+    pub fn new() -> IcmLaunches {
+        IcmLaunches::default()
+    }
+
+    /// One ship launching `count`.
+    pub fn one(ship: usize, count: u16) -> IcmLaunches {
+        let mut launches = IcmLaunches::new();
+        // One entry always fits.
+        let _ = launches.0.push(IcmLaunch { ship, count });
+        launches
+    }
+
+    /// Adds a launcher; gives it back when the list already holds a whole
+    /// side's worth.
+    pub fn push(&mut self, launch: IcmLaunch) -> Result<(), IcmLaunch> {
+        self.0.push(launch)
+    }
+
+    /// Every launch, in order.
+    pub fn as_slice(&self) -> &[IcmLaunch] {
+        &self.0
+    }
+
+    /// ICMs launched by every ship together.
+    pub fn total(&self) -> u32 {
+        self.0.iter().map(|l| u32::from(l.count)).sum()
+    }
 }
 
 /// An attack as the to-hit and damage rules see it: by a ship's weapon, or
@@ -51,10 +98,11 @@ pub struct Strike {
     pub range: u32,
     /// Head-on along the firer's centre line.
     pub head_on: bool,
-    /// ICMs launched against it.
+    /// ICMs launched against it, from every launcher together.
     pub icms: u16,
-    /// The ship launching them (the target when `None`).
-    pub icm_launcher: Option<usize>,
+    /// The ships launching them and how many each (the target launches
+    /// them all when `None`).
+    pub icm_launcher: Option<IcmLaunches>,
 }
 
 impl Strike {
@@ -293,24 +341,83 @@ impl Percentile {
                 weapon.name
             )));
         }
-        if attack.icms > 0 {
-            if weapon.per_icm.is_none() {
-                return Err(ResolveError::Refused(format!(
-                    "ICMs cannot stop a {}",
-                    weapon.name
-                )));
-            }
-            let launcher = attack.icm_launcher.unwrap_or(attack.target);
-            let ready = board.ships.get(launcher).map_or(0, Ship::icms_ready);
-            if ready < attack.icms {
-                return Err(ResolveError::Refused(format!(
-                    "the {} can launch {ready} ICMs, not {}",
-                    board.names[launcher], attack.icms
-                )));
-            }
+        if attack.icms > 0 && weapon.per_icm.is_none() {
+            return Err(ResolveError::Refused(format!(
+                "ICMs cannot stop a {}",
+                weapon.name
+            )));
         }
-        Ok(())
+        check_icm_launches(
+            board,
+            attack.target,
+            attack.icms,
+            attack.icm_launcher.as_ref(),
+        )
     }
+}
+
+/// Who launches the ICMs against a strike: the list given, or the target
+/// launching them all.
+fn launches_of(target: usize, icms: u16, given: Option<&IcmLaunches>) -> IcmLaunches {
+    match given {
+        Some(list) => *list,
+        None if icms > 0 => IcmLaunches::one(target, icms),
+        None => IcmLaunches::new(),
+    }
+}
+
+/// Checks that every launcher is a ship of the board, launches at least one
+/// ICM and no more than it has ready, appears once, and that the launches add
+/// up to the ICMs the strike is declared with.
+fn check_icm_launches(
+    board: &Board,
+    target: usize,
+    icms: u16,
+    given: Option<&IcmLaunches>,
+) -> Result<(), ResolveError> {
+    let launches = launches_of(target, icms, given);
+    for (n, launch) in launches.as_slice().iter().enumerate() {
+        let Some(ship) = board.ships.get(launch.ship) else {
+            return Err(ResolveError::Internal(
+                "an ICM launcher is not on the board".into(),
+            ));
+        };
+        let name = &board.names[launch.ship];
+        if launches.as_slice()[..n]
+            .iter()
+            .any(|earlier| earlier.ship == launch.ship)
+        {
+            return Err(ResolveError::Refused(format!(
+                "the {name} is listed twice among the ICM launchers"
+            )));
+        }
+        if ship.is_destroyed() {
+            return Err(ResolveError::Refused(format!(
+                "the {name} is destroyed and launches no ICMs"
+            )));
+        }
+        if launch.count == 0 {
+            return Err(ResolveError::Refused(format!(
+                "the {name} is listed as a launcher of no ICMs"
+            )));
+        }
+        let ready = ship.icms_ready();
+        if ready < launch.count {
+            return Err(ResolveError::Refused(format!(
+                "the {name} can launch {}, not {}",
+                count_of(ready, "ICM", "ICMs"),
+                launch.count
+            )));
+        }
+    }
+    if launches.total() != u32::from(icms) {
+        return Err(ResolveError::Internal(format!(
+            "{} declared against a strike, but the launchers launch {}",
+            count_of(icms, "ICM", "ICMs"),
+            launches.total()
+        )));
+    }
+    Ok(())
 }
 
 impl AttackResolution for Percentile {
@@ -357,18 +464,19 @@ impl Percentile {
     ) -> Result<AttackOutcome, ResolveError> {
         let rules = &self.rules;
         let weapon = rules.weapon(strike.weapon);
-        if strike.icms > 0 {
-            let launcher = strike.icm_launcher.unwrap_or(strike.target);
-            if let Some(icm) = board.ships[launcher].defence_mut(Defence::Icm)
+        // Each launcher spends its own ICMs, in the order they are listed.
+        let launches = launches_of(strike.target, strike.icms, strike.icm_launcher.as_ref());
+        for launch in launches.as_slice() {
+            if let Some(icm) = board.ships[launch.ship].defence_mut(Defence::Icm)
                 && let Some(supply) = &mut icm.supply
             {
-                *supply = supply.saturating_sub(strike.icms);
+                *supply = supply.saturating_sub(launch.count);
             }
             sink.emit(|| Event::Declared {
-                actor: board.names[launcher].clone(),
+                actor: board.names[launch.ship].clone(),
                 action: format!(
                     "launches {} against the {}",
-                    count_of(strike.icms, "ICM", "ICMs"),
+                    count_of(launch.count, "ICM", "ICMs"),
                     weapon.name
                 ),
             });

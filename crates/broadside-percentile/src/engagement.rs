@@ -12,9 +12,10 @@ use broadside_core::{
     ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
 };
 
-use crate::attack::{Board, Strike};
+use crate::attack::{Board, IcmLaunch, IcmLaunches, Strike};
 use crate::hazards::RepairAttempt;
 use crate::model::{Defence, WeaponId};
+use crate::setup::SideSetup;
 use crate::tactics::{DefaultTactics, PercentileTactics};
 use crate::{Percentile, count_of};
 
@@ -180,38 +181,114 @@ impl Percentile {
     /// A battle between two ships: A at the origin facing B, B `range` hexes
     /// east facing A, both stopped.
     pub fn battle(&self, a: &str, b: &str, range: u32) -> Result<Battle, ResolveError> {
-        let known = || self.rules.ships.iter().map(|s| s.id.as_str());
-        let ship_a = self
-            .ship(a)
-            .ok_or_else(|| ResolveError::unknown("ship", a, known()))?;
-        let ship_b = self
-            .ship(b)
-            .ok_or_else(|| ResolveError::unknown("ship", b, known()))?;
-        let range =
-            i32::try_from(range).map_err(|_| ResolveError::bad_option("start-range", "too far"))?;
-        let start_b = Hex::ORIGIN.step(Direction::EAST, range);
-        Ok(Battle {
-            board: Board {
-                ships: vec![ship_a, ship_b],
-                names: vec![format!("{a} (A)"), format!("{b} (B)")],
-            },
-            sides: vec![Side::A, Side::B],
-            poses: vec![
-                Pose {
-                    hex: Hex::ORIGIN,
-                    facing: Direction::EAST,
-                    speed: 0,
-                },
-                Pose {
-                    hex: start_b,
-                    facing: Direction::WEST,
-                    speed: 0,
-                },
+        let roster = Roster::new(&[a.to_owned()], &[b.to_owned()]);
+        let range = start_range(range)?;
+        self.battle_of(
+            &roster,
+            &[
+                SideSetup::default_for(Side::A, range),
+                SideSetup::default_for(Side::B, range),
             ],
-            paths: vec![vec![Hex::ORIGIN], vec![start_b]],
+        )
+    }
+
+    /// The battle a roster starts, each side set up as given: every ship
+    /// named as the roster names it and placed by its side's formation, in
+    /// roster order; every mine pattern and seeker placed before play, side
+    /// A's first. Side A is first until the roll of the first turn.
+    pub fn battle_of(
+        &self,
+        roster: &Roster,
+        setups: &[SideSetup; 2],
+    ) -> Result<Battle, ResolveError> {
+        let known = || self.rules.ships.iter().map(|s| s.id.as_str());
+        let n = roster.len();
+        let mut battle = Battle {
+            board: Board {
+                ships: Vec::with_capacity(n),
+                names: Vec::with_capacity(n),
+            },
+            sides: Vec::with_capacity(n),
+            poses: Vec::with_capacity(n),
+            paths: Vec::with_capacity(n),
             mines: Vec::new(),
             seekers: Vec::new(),
             first: Side::A,
+        };
+        let mut placed = [0usize; 2];
+        for (i, entry) in roster.ships().iter().enumerate() {
+            let ship = self
+                .ship(&entry.id)
+                .ok_or_else(|| ResolveError::unknown("ship", &entry.id, known()))?;
+            let setup = &setups[entry.side.index()];
+            let hex = setup.place(placed[entry.side.index()]);
+            placed[entry.side.index()] += 1;
+            battle.board.ships.push(ship);
+            battle.board.names.push(roster.name(i).to_owned());
+            battle.sides.push(entry.side);
+            battle.poses.push(Pose {
+                hex,
+                facing: setup.facing,
+                speed: setup.speed,
+            });
+            battle.paths.push(vec![hex]);
+        }
+        for side in Side::BOTH {
+            let setup = &setups[side.index()];
+            if !setup.mines.is_empty() {
+                let weapon = self.placed_weapon(false, side, "mines")?;
+                battle
+                    .mines
+                    .extend(setup.mines.iter().map(|&hex| Minefield {
+                        hex,
+                        owner: side,
+                        weapon,
+                    }));
+            }
+            if !setup.seekers.is_empty() {
+                let weapon = self.placed_weapon(true, side, "seekers")?;
+                battle
+                    .seekers
+                    .extend(setup.seekers.iter().map(|&hex| Seeker {
+                        hex,
+                        facing: setup.facing,
+                        owner: side,
+                        weapon,
+                        moves: 0,
+                        active: false,
+                    }));
+            }
+        }
+        Ok(battle)
+    }
+
+    /// The data's mine (or seeker) weapon, for patterns and seekers placed
+    /// before play, which come from no ship's supply (ruling 50).
+    fn placed_weapon(
+        &self,
+        seeker: bool,
+        side: Side,
+        option: &str,
+    ) -> Result<WeaponId, ResolveError> {
+        let found = self
+            .rules
+            .weapons
+            .iter()
+            .position(|weapon| weapon.placed && weapon.seeker == seeker)
+            .and_then(|i| WeaponId::try_from(i).ok());
+        found.ok_or_else(|| {
+            let prefix = if side == Side::A { "a-" } else { "b-" };
+            ResolveError::bad_option(
+                &format!("{prefix}{option}"),
+                format!(
+                    "the data has no {} to place",
+                    if seeker {
+                        "seeker weapon"
+                    } else {
+                        "mine weapon"
+                    }
+                ),
+            )
         })
     }
 
@@ -299,24 +376,21 @@ impl Percentile {
     }
 
     /// ICMs the defending side launches against a strike, checked against
-    /// what the launcher has and where it is.
-    /// ICMs the defending side launches against a strike, checked against
-    /// the rules: a launcher of the target's side in its hex, with that many
-    /// ICMs ready, against a weapon ICMs can stop.
+    /// the rules: each launcher a ship of the target's side in its hex,
+    /// listed once, with that many ICMs ready, against a weapon ICMs can
+    /// stop (rulings 46 to 48). Returns the launches, if any, and their total.
     fn icm_choice(
         &self,
         battle: &Battle,
         tactics: &dyn PercentileTactics,
         weapon: WeaponId,
         target: usize,
-    ) -> Result<(Option<usize>, u16), ResolveError> {
+    ) -> Result<(Option<IcmLaunches>, u16), ResolveError> {
         if self.rules.weapon(weapon).per_icm.is_none() {
             return Ok((None, 0));
         }
-        let Some((launcher, n)) = tactics.icms(self, battle, weapon, target) else {
-            return Ok((None, 0));
-        };
-        if n == 0 {
+        let answer = tactics.icms(self, battle, weapon, target);
+        if answer.is_empty() {
             return Ok((None, 0));
         }
         let illegal = |why: &str| {
@@ -325,22 +399,49 @@ impl Percentile {
                 battle.board.names[target]
             )))
         };
-        if launcher >= battle.board.ships.len() {
-            return illegal("no such launcher");
+        let mut launches = IcmLaunches::new();
+        let mut total: u16 = 0;
+        for (launcher, n) in answer {
+            // Launching none is no launch at all.
+            if n == 0 {
+                continue;
+            }
+            if launcher >= battle.board.ships.len() {
+                return illegal("no such launcher");
+            }
+            if battle.sides[launcher] != battle.sides[target] {
+                return illegal("the launcher is on the other side");
+            }
+            if battle.poses[launcher].hex != battle.poses[target].hex {
+                return illegal("the launcher is not in the target's hex");
+            }
+            if battle.board.ships[launcher].is_destroyed() {
+                return illegal("the launcher is destroyed");
+            }
+            if launches.as_slice().iter().any(|l| l.ship == launcher) {
+                return illegal("one launcher is listed twice");
+            }
+            if n > battle.board.ships[launcher].icms_ready() {
+                return illegal("more ICMs than the launcher has ready");
+            }
+            let Some(sum) = total.checked_add(n) else {
+                return illegal("more ICMs than can be counted");
+            };
+            total = sum;
+            if launches
+                .push(IcmLaunch {
+                    ship: launcher,
+                    count: n,
+                })
+                .is_err()
+            {
+                return illegal("more launchers than a side has ships");
+            }
         }
-        if battle.sides[launcher] != battle.sides[target] {
-            return illegal("the launcher is on the other side");
+        if total == 0 {
+            return Ok((None, 0));
         }
-        if battle.poses[launcher].hex != battle.poses[target].hex {
-            return illegal("the launcher is not in the target's hex");
-        }
-        if battle.board.ships[launcher].is_destroyed() {
-            return illegal("the launcher is destroyed");
-        }
-        if n > battle.board.ships[launcher].icms_ready() {
-            return illegal("more ICMs than the launcher has ready");
-        }
-        Ok((Some(launcher), n))
+        Ok((Some(launches), total))
     }
 
     fn movement_phase(
@@ -405,7 +506,9 @@ impl Percentile {
             }
         }
 
-        for &i in &movers {
+        // Each ship finishes its move before the next starts, in the order
+        // the side's tactics give (ruling 42).
+        for i in self.move_order(battle, own, mover)? {
             if battle.board.ships[i].is_destroyed() {
                 continue;
             }
@@ -453,6 +556,33 @@ impl Percentile {
             }
         }
         Ok(())
+    }
+
+    /// The order the side's tactics move its ships in, checked: every ship
+    /// of the side in play, each once.
+    fn move_order(
+        &self,
+        battle: &Battle,
+        tactics: &dyn PercentileTactics,
+        side: Side,
+    ) -> Result<Vec<usize>, ResolveError> {
+        let order = tactics.move_order(self, battle, side);
+        let in_play = battle.ships_of(side).count();
+        let every_one_once = order.len() == in_play
+            && order.iter().enumerate().all(|(n, &i)| {
+                i < battle.board.ships.len()
+                    && battle.sides[i] == side
+                    && !battle.board.ships[i].is_destroyed()
+                    && !order[..n].contains(&i)
+            });
+        if every_one_once {
+            Ok(order)
+        } else {
+            Err(ResolveError::Internal(format!(
+                "tactics gave side {side} the move order {order:?}, which is not each of its \
+                 {in_play} ships in play once"
+            )))
+        }
     }
 
     fn set_screens(
@@ -1125,8 +1255,9 @@ impl TurnSequence for Sequence<'_> {
     }
 }
 
-/// A battle set up once and played many times.
-pub struct Duel {
+/// A battle set up once and played many times: the system, the battle as
+/// every trial starts it, its roster and turn limit.
+pub struct PreparedBattle {
     system: Percentile,
     start: Battle,
     roster: Roster,
@@ -1134,7 +1265,7 @@ pub struct Duel {
     tactics: DefaultTactics,
 }
 
-impl Duel {
+impl PreparedBattle {
     /// Plays one trial with the given tactics for both sides.
     pub fn play_with(
         &self,
@@ -1151,7 +1282,7 @@ impl Duel {
     }
 }
 
-impl Setup for Duel {
+impl Setup for PreparedBattle {
     type State = Battle;
     type Tactics = dyn PercentileTactics;
     type Sequence<'a> = Sequence<'a>;
@@ -1215,42 +1346,44 @@ impl Setup for Duel {
     }
 }
 
-/// The default starting range of a duel, in hexes.
+/// The default starting range of a battle, in hexes.
 pub const DEFAULT_START_RANGE: u32 = 12;
+
+/// A start range as hex arithmetic takes it.
+fn start_range(range: u32) -> Result<i32, ResolveError> {
+    i32::try_from(range).map_err(|_| ResolveError::bad_option("start-range", "too far"))
+}
 
 /// Sets up a battle from a request.
 pub(crate) fn prepare(
     system: &Percentile,
     request: &BattleRequest,
 ) -> Result<Box<dyn Engagement>, ResolveError> {
-    Ok(Box::new(Percentile::duel(system, request)?))
+    Ok(Box::new(system.set_up(request)?))
 }
 
 impl Percentile {
-    /// A duel between the two ships a request names.
-    pub fn duel(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
+    /// The battle a request asks for, set up once for any number of trials:
+    /// each side's ships in the order named, each side set up by its side
+    /// options (see [`crate::setup`]).
+    pub fn set_up(&self, request: &BattleRequest) -> Result<PreparedBattle, ResolveError> {
         request.check()?;
-        let range = request
-            .options
-            .count_or("start-range", DEFAULT_START_RANGE)?;
-        let [a, b] = one_a_side(request)?;
-        Ok(Duel {
+        let range = start_range(
+            request
+                .options
+                .count_or("start-range", DEFAULT_START_RANGE)?,
+        )?;
+        let setups = [
+            SideSetup::read(Side::A, request.side_options(Side::A), range)?,
+            SideSetup::read(Side::B, request.side_options(Side::B), range)?,
+        ];
+        let roster = request.roster();
+        Ok(PreparedBattle {
             system: self.clone(),
-            roster: request.roster(),
-            start: self.battle(a, b, range)?,
+            start: self.battle_of(&roster, &setups)?,
+            roster,
             max_turns: request.max_turns,
             tactics: DefaultTactics,
         })
-    }
-}
-
-/// The one ship of each side, while battles of several ships a side are not
-/// yet played.
-fn one_a_side(request: &BattleRequest) -> Result<[&str; 2], ResolveError> {
-    match &request.sides {
-        [a, b] if a.len() == 1 && b.len() == 1 => Ok([&a[0], &b[0]]),
-        _ => Err(ResolveError::Refused(
-            "battles of several ships a side are not yet played in this system".into(),
-        )),
     }
 }

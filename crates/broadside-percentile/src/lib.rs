@@ -13,14 +13,15 @@ pub mod engagement;
 pub mod hazards;
 pub mod model;
 mod ruleset;
+pub mod setup;
 pub mod ship;
 pub mod tactics;
 
 use broadside_core::{DataErrors, Registration, SourceFile};
 
-pub use attack::{Attack, AttackOutcome, Board, Strike, ToHit};
+pub use attack::{Attack, AttackOutcome, Board, IcmLaunch, IcmLaunches, Strike, ToHit};
 pub use damage::{Applied, Cause, Hit, SystemLost};
-pub use engagement::{Battle, Maneuver, Phase, Pose};
+pub use engagement::{Battle, Maneuver, Phase, Pose, PreparedBattle};
 pub use hazards::{RepairAttempt, RepairOutcome};
 pub use model::Rules;
 pub use ship::{Repairable, Ship};

@@ -7,7 +7,7 @@ use broadside_core::{
 };
 use serde::Serialize;
 
-use crate::attack::{Attack, Board};
+use crate::attack::{Attack, Board, IcmLaunch, IcmLaunches};
 use crate::damage::SystemLost;
 use crate::model::{Column, Defence, Effect, Rules};
 use crate::ship::Ship;
@@ -65,12 +65,20 @@ const RESOLVE_OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Number { min: 0, max: 1000 },
         required: false,
     },
+    OptionSpec {
+        name: "hexmate-icms",
+        value_name: "SHIP:N,...",
+        help: "ships of the target's side in its hex, each launching N ICMs of its own \
+               (destroyer:2,frigate:1)",
+        kind: OptionKind::Text,
+        required: false,
+    },
 ];
 
-const DUEL_OPTIONS: &[OptionSpec] = &[OptionSpec {
+const BATTLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "start-range",
     value_name: "R",
-    help: "hexes between the ships at the start (default 12)",
+    help: "hexes between the sides' start hexes (default 12)",
     kind: OptionKind::Number { min: 0, max: 200 },
     required: false,
 }];
@@ -240,8 +248,21 @@ struct ResolveReport {
     system_destroyed: Option<String>,
     hull_damage: i32,
     target: ShipReport,
+    /// Who launched the ICMs and how many each; listed when hexmates launch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    icm_launches: Vec<LaunchReport>,
+    /// The hexmates after the attack, in the order named.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    hexmates: Vec<ShipReport>,
     #[serde(skip)]
     result_text: Option<String>,
+}
+
+/// One ship's ICMs launched against the attack.
+#[derive(Debug, Serialize)]
+struct LaunchReport {
+    ship: String,
+    launched: u16,
 }
 
 impl Sheet for ResolveReport {
@@ -273,6 +294,22 @@ impl Sheet for ResolveReport {
             lines.push(line);
         }
         lines.push(self.target.line());
+        if !self.icm_launches.is_empty() {
+            let each: Vec<String> = self
+                .icm_launches
+                .iter()
+                .map(|l| format!("{} {}", l.ship, l.launched))
+                .collect();
+            let total: u32 = self
+                .icm_launches
+                .iter()
+                .map(|l| u32::from(l.launched))
+                .sum();
+            lines.push(format!(
+                "ICMs launched: {} ({total} in all)",
+                each.join(", ")
+            ));
+        }
         lines
     }
 }
@@ -490,6 +527,39 @@ impl Ruleset for Percentile {
             ships: vec![attacker, target],
             names: vec![request.attacker.clone(), request.target.clone()],
         };
+        // Hexmates stand in the target's hex after the attacker and the
+        // target, each launching its own ICMs after the target's (ruling 46).
+        let hexmates = match options.text("hexmate-icms") {
+            Some(text) => self.hexmates(text)?,
+            None => Vec::new(),
+        };
+        let (icms, icm_launcher) = if hexmates.is_empty() {
+            (icms, None)
+        } else {
+            let mut launches = IcmLaunches::new();
+            let mut total = u32::from(icms);
+            if icms > 0 {
+                let _ = launches.push(IcmLaunch {
+                    ship: 1,
+                    count: icms,
+                });
+            }
+            for (ship, name, count) in hexmates {
+                let launch = IcmLaunch {
+                    ship: board.ships.len(),
+                    count,
+                };
+                board.ships.push(ship);
+                board.names.push(name);
+                total += u32::from(count);
+                launches.push(launch).map_err(|_| {
+                    ResolveError::bad_option("hexmate-icms", "more hexmates than a side has ships")
+                })?;
+            }
+            let total = u16::try_from(total)
+                .map_err(|_| ResolveError::bad_option("hexmate-icms", "too many ICMs"))?;
+            (total, Some(launches))
+        };
         let attack = Attack {
             attacker: 0,
             mount,
@@ -497,7 +567,7 @@ impl Ruleset for Percentile {
             range,
             head_on: options.flag("head-on"),
             icms,
-            icm_launcher: None,
+            icm_launcher,
         };
         let outcome = self.resolve_attack(&mut board, &attack, dice, sink)?;
         let damage = outcome.damage.as_ref();
@@ -540,16 +610,84 @@ impl Ruleset for Percentile {
             system_destroyed,
             hull_damage: damage.map_or(0, |d| d.hull_damage),
             target: ShipReport::of(rules, &board.ships[1]),
+            icm_launches: icm_launcher
+                .iter()
+                .flat_map(|launches| launches.as_slice())
+                .map(|launch| LaunchReport {
+                    ship: board.names[launch.ship].clone(),
+                    launched: launch.count,
+                })
+                .collect(),
+            hexmates: board.ships[2..]
+                .iter()
+                .map(|ship| ShipReport::of(rules, ship))
+                .collect(),
             result_text: row.map(|r| r.text.clone()),
         }))
     }
 
     fn battle_options(&self) -> &'static [OptionSpec] {
-        DUEL_OPTIONS
+        BATTLE_OPTIONS
+    }
+
+    fn side_options(&self) -> &'static [OptionSpec] {
+        crate::setup::SIDE_OPTIONS
     }
 
     fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
         crate::engagement::prepare(self, request)
+    }
+}
+
+impl Percentile {
+    /// The hexmates `resolve --hexmate-icms` names: `SHIP:N` entries,
+    /// comma-separated, each a fresh ship of that class launching N of its
+    /// ICMs. A class named more than once is that many ships, numbered as a
+    /// roster numbers them (`destroyer #2 (hexmate)`).
+    fn hexmates(&self, text: &str) -> Result<Vec<(Ship, String, u16)>, ResolveError> {
+        let bad = |message: String| ResolveError::bad_option("hexmate-icms", message);
+        let mut entries: Vec<(&str, u16)> = Vec::new();
+        for entry in text.split(',').map(str::trim) {
+            let Some((id, count)) = entry.split_once(':') else {
+                return Err(bad(format!(
+                    "'{entry}' is not SHIP:N (a ship id, a colon and how many ICMs it launches)"
+                )));
+            };
+            let (id, count) = (id.trim(), count.trim());
+            let count: u16 = count.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                bad(format!(
+                    "'{entry}': '{count}' is not a count of ICMs from 1"
+                ))
+            })?;
+            entries.push((id, count));
+        }
+        // The target is one ship of its side already.
+        let most = broadside_core::MAX_SIDE - 1;
+        if entries.len() > most {
+            return Err(bad(format!("at most {most} hexmates")));
+        }
+        let known = || self.rules.ships.iter().map(|s| s.id.as_str());
+        let mut hexmates = Vec::with_capacity(entries.len());
+        for (n, &(id, count)) in entries.iter().enumerate() {
+            let ship = self
+                .ship(id)
+                .ok_or_else(|| ResolveError::unknown("ship", id, known()))?;
+            let same = entries.iter().filter(|(other, _)| *other == id).count();
+            let name = if same > 1 {
+                let nth = entries[..=n]
+                    .iter()
+                    .filter(|(other, _)| *other == id)
+                    .count();
+                format!("{id} #{nth} (hexmate)")
+            } else {
+                format!("{id} (hexmate)")
+            };
+            if ship.defence(Defence::Icm).is_none() {
+                return Err(ResolveError::Refused(format!("the {name} carries no ICMs")));
+            }
+            hexmates.push((ship, name, count));
+        }
+        Ok(hexmates)
     }
 }
 

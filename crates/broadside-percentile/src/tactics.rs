@@ -4,9 +4,11 @@
 //! rules. A tactic that answers something illegal is a bug in the tactic,
 //! reported as an internal error, never silently corrected.
 
+use std::cmp::Reverse;
+
 use arrayvec::ArrayVec;
-use broadside_core::NullSink;
 use broadside_core::hex::{self, Direction, Hex};
+use broadside_core::{MAX_SIDE, NullSink, Side};
 
 use crate::Percentile;
 use crate::attack::{Strike, cell_in_use};
@@ -19,10 +21,15 @@ use crate::ship::{Repairable, Ship};
 ///
 /// # Contract for implementors
 /// Answers must be legal: speed changes within ADF, turns within MR and one
-/// per hex entered, only offered shots, each weapon once a phase, repairs
-/// within DCR on damaged systems. The engine refuses anything else as an
-/// internal error. Implementations must be deterministic given the battle,
-/// so that a trial replays exactly.
+/// per hex entered, only offered shots, each weapon once a phase, ICMs only
+/// from ships of the target's side in its hex and within what each has
+/// ready, every ship of the side moved once, repairs within DCR on damaged
+/// systems. The engine refuses anything else as an internal error.
+/// Implementations must be deterministic given the battle, so that a trial
+/// replays exactly.
+///
+/// Required methods: all but [`PercentileTactics::move_order`], which is
+/// provided (roster order).
 ///
 /// The battle shown holds the enemy's mine patterns and waiting seekers,
 /// which the rules keep secret from the other player (ruling 37): a tactic
@@ -33,12 +40,7 @@ pub trait PercentileTactics: Send + Sync {
     /// answer is moot while the ship's power is short-circuited.
     fn screen(&self, system: &Percentile, battle: &Battle, ship: usize) -> Option<Defence>;
     /// Which of the side's placed seekers (indices into `battle.seekers`) to activate.
-    fn activate_seekers(
-        &self,
-        system: &Percentile,
-        battle: &Battle,
-        side: broadside_core::Side,
-    ) -> Vec<usize>;
+    fn activate_seekers(&self, system: &Percentile, battle: &Battle, side: Side) -> Vec<usize>;
     /// Mines or seekers the ship drops in its hex before moving.
     fn drops(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<WeaponId>;
     /// How the ship moves this turn, and whether it releases a masking
@@ -52,17 +54,26 @@ pub trait PercentileTactics: Send + Sync {
         ship: usize,
         options: &[FireOption],
     ) -> Vec<usize>;
-    /// ICMs against an incoming strike on `target`: the launching ship (in
-    /// the target's hex, on its side) and how many.
+    /// ICMs against an incoming strike on `target`: each launching ship (of
+    /// the target's side, in its hex, listed once) and how many it launches
+    /// from those it has ready, in the order they are launched; empty for
+    /// none.
     fn icms(
         &self,
         system: &Percentile,
         battle: &Battle,
         weapon: WeaponId,
         target: usize,
-    ) -> Option<(usize, u16)>;
+    ) -> Vec<(usize, u16)>;
     /// The ship's repair attempts in a Repair Turn.
     fn repairs(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<RepairAttempt>;
+    /// The order in which the side's ships in play move in its movement
+    /// phase, each finishing its move before the next starts: every one of
+    /// them, once. Asked after seekers have flown and drops are made.
+    fn move_order(&self, system: &Percentile, battle: &Battle, side: Side) -> Vec<usize> {
+        let _ = system;
+        battle.ships_of(side).collect()
+    }
 }
 
 /// The default policy, documented in the rules note:
@@ -70,19 +81,41 @@ pub trait PercentileTactics: Send + Sync {
 ///   weapons, 2 otherwise), point forward-firing weapons at the enemy, avoid
 ///   overshooting, and weigh any break-apart chance heavily, so a badly
 ///   damaged ship holds its course rather than risk the manoeuvre;
-/// - fire: everything that bears, at the target it is likeliest to hit;
-///   limited supplies only at a 20% chance or better;
+/// - fleets: the side's largest ship in play (most original hull points,
+///   the first in roster order on a tie) is its guide and moves first; every
+///   other ship but the small evasive craft keeps station in the guide's
+///   hex, where its hexmates' ICMs can cover it and an enemy seeker strikes
+///   only the largest of them;
+/// - fire: everything that bears; each weapon takes the side's focus (the
+///   enemy in play that can still fight and has lost the largest share of
+///   its hull) when its chance there is within 15 points of its best shot,
+///   and otherwise the most damaged enemy within that margin; limited
+///   supplies only at a 20% chance or better;
 /// - ICMs: against torpedoes (up to 3), assault rockets, mines and seekers
-///   (up to 2), rocket batteries (1, only with supply to spare);
-/// - screens: the one that most lowers the enemy's chances; a masking
-///   screen when the enemy carries lasers and the ship can fight on without
-///   its own, or is badly damaged;
+///   (up to 2), rocket batteries (1, only with 6 or more ready in the hex),
+///   drawn one at a time from whichever ship in the target's hex has the
+///   most left;
+/// - screens: the one that most lowers the summed chances of every enemy in
+///   play; a masking screen when an enemy carries lasers and the ship can
+///   fight on without its own, or is badly damaged;
 /// - mines and seekers: dropped when an enemy is near, seekers activated
 ///   only when the nearest ship is an enemy and no friend is close;
 /// - repairs: fire first, then drive, steering, control systems and
 ///   weapons, hull last, up to 89 points an attempt (90-00 always fails).
+///
+/// It never reads the enemy's mines or waiting seekers (ruling 37).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DefaultTactics;
+
+/// What a follower's move scores for ending in its guide's hex, in the
+/// units of a move's score (10 for each hex off the preferred range): enough
+/// that an escort does not leave the stack to close a hex sooner alone.
+const STATION_BONUS: i64 = 20;
+/// What a follower's move loses for each hex it ends away from its guide.
+const STATION_PENALTY_PER_HEX: i64 = 5;
+/// How far below a weapon's best chance to hit a shot at the focus, or at a
+/// more damaged enemy, may be and still be preferred.
+const FOCUS_MARGIN: i32 = 15;
 
 impl DefaultTactics {
     /// The nearest enemy ship still in play.
@@ -93,6 +126,41 @@ impl DefaultTactics {
                 battle.sides[i] != battle.sides[ship] && !battle.board.ships[i].is_destroyed()
             })
             .min_by_key(|&i| (here.distance(battle.poses[i].hex), i))
+    }
+
+    /// The side's guide: its ship in play with the most original hull
+    /// points, the first in roster order on a tie.
+    pub fn guide(system: &Percentile, battle: &Battle, side: Side) -> Option<usize> {
+        battle.ships_of(side).max_by_key(|&i| {
+            (
+                system.rules.class(battle.board.ships[i].class).hull,
+                Reverse(i),
+            )
+        })
+    }
+
+    /// The share of its original hull a ship has lost, in thousandths
+    /// (rounded down).
+    fn damage_permille(system: &Percentile, ship: &Ship) -> i64 {
+        let hull = i64::from(system.rules.class(ship.class).hull).max(1);
+        i64::from(ship.damage_taken(&system.rules)) * 1000 / hull
+    }
+
+    /// The enemy a side concentrates its fire on: of the enemy ships in
+    /// play, one that can still fight before one that cannot, then the one
+    /// that has lost the largest share of its hull, then the nearest to the
+    /// side's guide, then the first in roster order.
+    pub fn focus(system: &Percentile, battle: &Battle, side: Side) -> Option<usize> {
+        let guide = Self::guide(system, battle, side).map(|g| battle.poses[g].hex);
+        battle.ships_of(side.other()).max_by_key(|&i| {
+            let distance = guide.map_or(0, |g| g.distance(battle.poses[i].hex));
+            (
+                battle.ship_can_fight(i),
+                Self::damage_permille(system, &battle.board.ships[i]),
+                Reverse(distance),
+                Reverse(i),
+            )
+        })
     }
 
     fn has_ready(
@@ -113,15 +181,27 @@ impl DefaultTactics {
         }
     }
 
-    /// The moves worth weighing: a few speeds (slowest, same, fastest, and
-    /// the speeds that would close to the preferred range), each straight or
-    /// with 1, 2 or all its MR in turns to one side, early or late in the
-    /// move; and, for a stopped ship, every facing.
-    fn candidates(pose: Pose, adf: u32, mr: u32, distance: u32, preferred: u32) -> Vec<Plan> {
+    /// The moves worth weighing: a few speeds (slowest, same, fastest, the
+    /// speeds that would close to the preferred range, and `also`, a speed
+    /// worth matching, when within ADF), each straight or with 1, 2 or all
+    /// its MR in turns to one side, early or late in the move; and, for a
+    /// stopped ship, every facing.
+    fn candidates(
+        pose: Pose,
+        (adf, mr): (u32, u32),
+        distance: u32,
+        preferred: u32,
+        also: Option<u32>,
+    ) -> Vec<Plan> {
         let lo = pose.speed.saturating_sub(adf);
         let hi = pose.speed + adf;
         let aim = distance.saturating_sub(preferred).clamp(lo, hi);
-        let mut speeds = [lo, pose.speed, hi, aim, aim.saturating_sub(1).max(lo)];
+        let mut speeds: ArrayVec<u32, 6> = [lo, pose.speed, hi, aim, aim.saturating_sub(1).max(lo)]
+            .into_iter()
+            .collect();
+        if let Some(speed) = also.filter(|s| (lo..=hi).contains(s)) {
+            speeds.push(speed);
+        }
         speeds.sort_unstable();
         let mut out = Vec::with_capacity(64);
         for (n, &speed) in speeds.iter().enumerate() {
@@ -167,10 +247,11 @@ impl DefaultTactics {
         out
     }
 
-    /// Whether the ship would like to sit inside a masking screen: the enemy
-    /// carries lasers, and the ship can fight on without its own (which a
-    /// screen would blunt too) or is badly damaged.
-    fn wants_masking(system: &Percentile, me: &Ship, foe: &Ship) -> bool {
+    /// Whether the ship would like to sit inside a masking screen: an enemy
+    /// in play carries lasers, and the ship can fight on without its own
+    /// (which a screen would blunt too) or is badly damaged.
+    fn wants_masking(system: &Percentile, battle: &Battle, ship: usize) -> bool {
+        let me = &battle.board.ships[ship];
         let can_release = !me.masked
             && !me.damaged.short_circuit
             && me
@@ -178,13 +259,29 @@ impl DefaultTactics {
                 .and_then(|m| m.supply)
                 .unwrap_or(0)
                 > 0;
-        if !can_release || Self::has_ready(system, foe, |w| w.laser) == 0 {
+        let lasers_against = || {
+            battle
+                .ships_of(battle.sides[ship].other())
+                .any(|e| Self::has_ready(system, &battle.board.ships[e], |w| w.laser) > 0)
+        };
+        if !can_release || !lasers_against() {
             return false;
         }
         let my_lasers = Self::has_ready(system, me, |w| w.laser);
         let my_others = Self::has_ready(system, me, |w| !w.laser && !w.placed);
         let severe = me.damage_taken(&system.rules) * 2 > system.rules.class(me.class).hull;
         my_others >= my_lasers || severe
+    }
+
+    /// Where a ship keeps station, if it keeps one: its guide's pose, for any
+    /// ship but the guide itself and the evasive small craft, which skirmish
+    /// on their own. The guide moves first, so this is where its move ended.
+    fn station(system: &Percentile, battle: &Battle, ship: usize) -> Option<Pose> {
+        if battle.board.ships[ship].is_evasive(&system.rules) {
+            return None;
+        }
+        let guide = Self::guide(system, battle, battle.sides[ship])?;
+        (guide != ship).then(|| battle.poses[guide])
     }
 
     /// The move the default policy makes, in compact form, and whether it
@@ -201,7 +298,7 @@ impl DefaultTactics {
         };
         // A masking screen lasts only while the ship holds course and speed,
         // so a ship that wants one weighs its moves as if already inside it.
-        let masking = me.masked || Self::wants_masking(system, me, &battle.board.ships[enemy]);
+        let masking = me.masked || Self::wants_masking(system, battle, ship);
         let (adf, mr) = (u32::from(me.adf), u32::from(me.mr));
         let enemy_pose = battle.poses[enemy];
         let target: Hex = enemy_pose.hex;
@@ -210,6 +307,7 @@ impl DefaultTactics {
         let enemy_ff =
             Self::has_ready(system, &battle.board.ships[enemy], |w| w.forward_firing) > 0;
         let distance = pose.hex.distance(target);
+        let station = Self::station(system, battle, ship);
         let score = |plan: &Plan| -> i64 {
             let (end, points) = plan.simulate(pose);
             let d = end.hex.distance(target);
@@ -233,12 +331,21 @@ impl DefaultTactics {
             if masking && points > 0 {
                 s -= 8;
             }
+            if let Some(guide) = station {
+                s += match end.hex.distance(guide.hex) {
+                    0 => STATION_BONUS,
+                    off => -STATION_PENALTY_PER_HEX * i64::from(off),
+                };
+            }
             s - 2 * i64::from(system.break_apart_chance(me, points))
         };
         // Holding course is weighed first, so it wins every tie.
         let mut best = hold;
         let mut best_score = score(&hold);
-        for plan in Self::candidates(pose, adf, mr, distance, preferred) {
+        // A follower also weighs its guide's speed, so that one stacked with
+        // it can repeat its move exactly.
+        let also = station.map(|guide| guide.speed);
+        for plan in Self::candidates(pose, (adf, mr), distance, preferred, also) {
             let s = score(&plan);
             if s > best_score {
                 best_score = s;
@@ -320,11 +427,15 @@ impl Plan {
 impl PercentileTactics for DefaultTactics {
     fn screen(&self, system: &Percentile, battle: &Battle, ship: usize) -> Option<Defence> {
         let me = &battle.board.ships[ship];
-        let Some(enemy) = Self::enemy(battle, ship) else {
+        let foes: ArrayVec<&Ship, MAX_SIDE> = battle
+            .ships_of(battle.sides[ship].other())
+            .take(MAX_SIDE)
+            .map(|i| &battle.board.ships[i])
+            .collect();
+        if foes.is_empty() {
             return me.screen;
-        };
-        let foe = &battle.board.ships[enemy];
-        // The enemy's summed chances to hit with each screen up; the screen
+        }
+        // Every enemy's summed chances to hit with each screen up; the screen
         // that lowers it most wins, and no screen if none lowers it.
         let threat = |screen: Option<Defence>| -> i32 {
             let mut in_use: ArrayVec<Column, 3> = ArrayVec::new();
@@ -337,10 +448,14 @@ impl PercentileTactics for DefaultTactics {
             if me.masked {
                 in_use.push(Column::MaskingScreen);
             }
-            (0..foe.weapons.len())
-                .filter(|&m| foe.can_fire(m))
-                .map(|m| {
-                    let w = system.rules.weapon(foe.weapons[m].weapon);
+            foes.iter()
+                .flat_map(|foe| {
+                    (0..foe.weapons.len())
+                        .filter(|&m| foe.can_fire(m))
+                        .map(|m| foe.weapons[m].weapon)
+                })
+                .map(|weapon| {
+                    let w = system.rules.weapon(weapon);
                     let (column, _) = cell_in_use(w, &in_use);
                     w.cells[column.index()].advanced
                 })
@@ -362,12 +477,7 @@ impl PercentileTactics for DefaultTactics {
         best.1
     }
 
-    fn activate_seekers(
-        &self,
-        system: &Percentile,
-        battle: &Battle,
-        side: broadside_core::Side,
-    ) -> Vec<usize> {
+    fn activate_seekers(&self, system: &Percentile, battle: &Battle, side: Side) -> Vec<usize> {
         // Seekers fly at the nearest ship that is not a space station.
         let alive = |i: &usize| {
             let ship = &battle.board.ships[*i];
@@ -448,34 +558,61 @@ impl PercentileTactics for DefaultTactics {
         ship: usize,
         options: &[FireOption],
     ) -> Vec<usize> {
-        let mut chosen: Vec<(usize, i32)> = Vec::new();
-        for (index, option) in options.iter().enumerate() {
-            let strike = Strike {
-                weapon: option.weapon,
-                attacker: Some(ship),
-                target: option.target,
-                range: option.range,
-                head_on: option.head_on,
-                icms: 0,
-                icm_launcher: None,
-            };
-            let chance = system
-                .to_hit_by(&battle.board, &strike, &mut NullSink)
-                .chance;
-            let w = system.rules.weapon(option.weapon);
-            if w.limited_supply && chance < 20 {
-                continue;
-            }
-            match chosen
-                .iter_mut()
-                .find(|(i, _)| options[*i].mount == option.mount)
-            {
-                Some(entry) if entry.1 < chance => *entry = (index, chance),
-                Some(_) => {}
-                None => chosen.push((index, chance)),
+        // Each option's chance to hit, or `None` for a limited supply not
+        // worth spending at under 20%.
+        let chances: Vec<Option<i32>> = options
+            .iter()
+            .map(|option| {
+                let strike = Strike {
+                    weapon: option.weapon,
+                    attacker: Some(ship),
+                    target: option.target,
+                    range: option.range,
+                    head_on: option.head_on,
+                    icms: 0,
+                    icm_launcher: None,
+                };
+                let chance = system
+                    .to_hit_by(&battle.board, &strike, &mut NullSink)
+                    .chance;
+                let w = system.rules.weapon(option.weapon);
+                (!w.limited_supply || chance >= 20).then_some(chance)
+            })
+            .collect();
+        let focus = Self::focus(system, battle, battle.sides[ship]);
+        let mut mounts: Vec<usize> = Vec::new();
+        for option in options {
+            if !mounts.contains(&option.mount) {
+                mounts.push(option.mount);
             }
         }
-        chosen.into_iter().map(|(i, _)| i).collect()
+        // Each weapon fires once, at the best of the shots within the margin
+        // of its likeliest hit: the focus, then the enemy that can fight and
+        // has lost most, then the likeliest hit, then the first offered.
+        mounts
+            .into_iter()
+            .filter_map(|mount| {
+                let shots = || {
+                    (0..options.len())
+                        .filter(move |&i| options[i].mount == mount)
+                        .filter_map(|i| chances[i].map(|c| (i, c)))
+                };
+                let best = shots().map(|(_, c)| c).max()?;
+                shots()
+                    .filter(|&(_, c)| c >= best - FOCUS_MARGIN)
+                    .max_by_key(|&(i, c)| {
+                        let target = options[i].target;
+                        (
+                            Some(target) == focus,
+                            battle.ship_can_fight(target),
+                            Self::damage_permille(system, &battle.board.ships[target]),
+                            c,
+                            Reverse(i),
+                        )
+                    })
+                    .map(|(i, _)| i)
+            })
+            .collect()
     }
 
     fn icms(
@@ -484,26 +621,57 @@ impl PercentileTactics for DefaultTactics {
         battle: &Battle,
         weapon: WeaponId,
         target: usize,
-    ) -> Option<(usize, u16)> {
+    ) -> Vec<(usize, u16)> {
         let w = system.rules.weapon(weapon);
+        if w.per_icm.is_none() {
+            return Vec::new();
+        }
         let side = battle.sides[target];
         let at = battle.poses[target].hex;
-        let launcher = (0..battle.board.ships.len())
-            .filter(|&i| {
-                battle.sides[i] == side
-                    && battle.poses[i].hex == at
-                    && !battle.board.ships[i].is_destroyed()
-            })
-            .max_by_key(|&i| (battle.board.ships[i].icms_ready(), std::cmp::Reverse(i)))?;
-        let ready = battle.board.ships[launcher].icms_ready();
+        // What each ship of the side in the target's hex has ready.
+        let mut left: ArrayVec<(usize, u16), MAX_SIDE> = battle
+            .ships_of(side)
+            .filter(|&i| battle.poses[i].hex == at)
+            .map(|i| (i, battle.board.ships[i].icms_ready()))
+            .filter(|&(_, ready)| ready > 0)
+            .take(MAX_SIDE)
+            .collect();
+        let ready = left.iter().fold(0u16, |sum, &(_, n)| sum.saturating_add(n));
         let wanted: u16 = match (w.moving_player_only, w.forward_firing, w.placed) {
             (true, false, _) => 3,               // torpedoes
             (true, true, _) | (_, _, true) => 2, // assault rockets, mines, seekers
             _ if ready >= 6 => 1,                // rocket batteries, with supply to spare
             _ => 0,
         };
-        let n = wanted.min(ready);
-        (n > 0).then_some((launcher, n))
+        // One ICM at a time from whichever ship has the most left (the first
+        // in roster order on a tie), so that no one ship is emptied first.
+        let mut out: Vec<(usize, u16)> = Vec::new();
+        for _ in 0..wanted.min(ready) {
+            let Some(from) = left
+                .iter_mut()
+                .filter(|(_, n)| *n > 0)
+                .max_by_key(|(i, n)| (*n, Reverse(*i)))
+            else {
+                break;
+            };
+            from.1 -= 1;
+            let ship = from.0;
+            match out.iter_mut().find(|(i, _)| *i == ship) {
+                Some(entry) => entry.1 += 1,
+                None => out.push((ship, 1)),
+            }
+        }
+        out
+    }
+
+    fn move_order(&self, system: &Percentile, battle: &Battle, side: Side) -> Vec<usize> {
+        // The guide first, so that the others keep station on where its move
+        // ends; then the rest in roster order.
+        let guide = Self::guide(system, battle, side);
+        guide
+            .into_iter()
+            .chain(battle.ships_of(side).filter(|&i| Some(i) != guide))
+            .collect()
     }
 
     fn repairs(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<RepairAttempt> {

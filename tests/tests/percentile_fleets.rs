@@ -1,0 +1,673 @@
+//! Percentile battles of several ships a side: each multi-ship rule of the Advanced Game played phase by phase with scripted answers and dice, the set-up before play, and the default fleet tactics.
+//!
+//! Seeds: `000_e16e1041e455e860.txt` (seed 000: ICMs in the Advanced Game,
+//! line 24; Mines, line 38; Seeker missiles, lines 41-47; Defensive Fire,
+//! line 185) and the reference note's Sequence of play and Movement (any
+//! number of ships may share a hex). Each test's doc comment cites its line
+//! and works the arithmetic.
+//!
+//! Map conventions: axial hexes, facings 0 E, 1 SE, 2 SW, 3 W, 4 NW, 5 NE;
+//! side A starts at (0, 0) facing east and side B on the same row facing
+//! west, each side's ships stacked in its start hex unless a test says
+//! otherwise.
+
+use broadside_core::hex::Direction;
+use broadside_core::{Event, Side, TurnSequence, Verdict};
+use broadside_percentile::engagement::Sequence;
+use broadside_percentile::model::Defence;
+use broadside_percentile::{DefaultTactics, PercentileTactics, Phase};
+use broadside_tests::Damage;
+use broadside_tests::engagement::{
+    Script, add_ship, battle, check_steps, damage, defence_supply, fleet_battle, hex, lay_mines,
+    offered, place, play_phase, play_with, step, weapon, weapon_supply,
+};
+use broadside_tests::{check_resolve, num, percentile, resolve, text};
+
+const E: Direction = Direction::EAST;
+const W: Direction = Direction::WEST;
+
+use Phase::{FirstCombat, FirstMovement, SecondMovement};
+
+fn nothing() -> Script {
+    Script::new()
+}
+
+/// The index of the first event whose text contains `fragment`.
+fn event_at(events: &[Event], fragment: &str) -> usize {
+    events
+        .iter()
+        .position(|e| e.to_string().contains(fragment))
+        .unwrap_or_else(|| panic!("no event mentions '{fragment}': {events:#?}"))
+}
+
+// ---------------------------------------------------------------------------
+// ICMs from several ships
+// ---------------------------------------------------------------------------
+
+/// Seed 000 line 24 (ICMs in the Advanced Game): "ICMs can defend any ship
+/// in the same hex as the ship that launched them ... The two destroyers
+/// could launch ICMs against the missiles that were aimed at the ore
+/// carrier." Two hexmates of the frigate launch against one torpedo: the
+/// destroyer 2, the second frigate 1, so 3 ICMs at -10 each: 50 - 30 = 20%.
+/// Rolled 25, a miss; with the destroyer's 2 alone it would have been 30%
+/// and a hit. Each launcher spends its own (destroyer 5 to 3, second frigate
+/// 4 to 3), the target none, and the attacker one torpedo.
+#[test]
+fn icms_from_two_hexmates_add_up_against_one_torpedo() {
+    let mut b = battle("destroyer", "frigate", 2);
+    let b2 = add_ship(&mut b, "destroyer", Side::B, hex(2, 0), W, 0);
+    let b3 = add_ship(&mut b, "frigate", Side::B, hex(2, 0), W, 0);
+    let fire = Script::new().shoots(0, "torpedo", 1);
+    let cover = Script::new().icms(1, b2, 2).icms(1, b3, 1);
+    let played = check_steps(
+        "fleet_icms_from_two_hexmates_add_up_against_one_torpedo",
+        "Seed 000 line 24, ICMs in the Advanced Game: ships in the target's hex launch ICMs \
+         for it, and every ICM counts (torpedo 50 - 3 x 10 = 20%, rolled 25, a miss); each \
+         launcher spends its own.",
+        "a destroyer and a second frigate cover the frigate beside them against a torpedo",
+        &mut b,
+        &[step(1, FirstCombat, &fire, &cover)],
+        &[25],
+    );
+    assert_eq!(b.board.ships[1].hull, 40);
+    assert_eq!(weapon_supply(&b, 0, "torpedo"), Some(1));
+    assert_eq!(defence_supply(&b, b2, Defence::Icm), Some(3));
+    assert_eq!(defence_supply(&b, b3, Defence::Icm), Some(3));
+    assert_eq!(defence_supply(&b, 1, Defence::Icm), Some(4));
+    assert!(
+        event_at(&played.events, "destroyer (B2) launches 2 ICMs")
+            < event_at(&played.events, "frigate (B3) launches 1 ICM against")
+    );
+
+    // The same cover against a roll of 20: 20 is at or under 20%, a hit;
+    // Damage Table 40 - 20 = 20, a hull hit of 4d10 = 1 + 2 + 3 + 4 = 10.
+    let mut b = battle("destroyer", "frigate", 2);
+    let b2 = add_ship(&mut b, "destroyer", Side::B, hex(2, 0), W, 0);
+    let b3 = add_ship(&mut b, "frigate", Side::B, hex(2, 0), W, 0);
+    let cover = Script::new().icms(1, b2, 2).icms(1, b3, 1);
+    let played = play_phase(&mut b, FirstCombat, &fire, &cover, &[20, 40, 1, 2, 3, 4]);
+    played.result.as_ref().expect("the phase plays");
+    assert!(played.dice_left.is_empty());
+    assert!(played.mentions("hit: 20 against 20, succeeds"));
+    assert_eq!(b.board.ships[1].hull, 30);
+}
+
+/// The tactics contract and rulings 34, 47 and 48: ICMs come only from
+/// ships of the target's side standing in its hex when the strike is
+/// resolved, each listed once, each within what it has ready (seed 000 line
+/// 24: "any ship in the same hex as the ship that launched them"). Any other
+/// answer is the tactics' bug, an internal error, and nothing is spent or
+/// rolled.
+#[test]
+fn illegal_icm_lists_are_internal_errors() {
+    for (why, fragment) in [
+        (
+            "a launcher outside the target's hex",
+            "not in the target's hex",
+        ),
+        ("one launcher twice", "listed twice"),
+        (
+            "more than the launcher has ready",
+            "more ICMs than the launcher has ready",
+        ),
+        (
+            "a launcher of the other side",
+            "the launcher is on the other side",
+        ),
+        ("a destroyed launcher", "the launcher is destroyed"),
+    ] {
+        let mut b = battle("destroyer", "frigate", 2);
+        let b2 = add_ship(&mut b, "destroyer", Side::B, hex(2, 0), W, 0);
+        let a2 = add_ship(&mut b, "destroyer", Side::A, hex(2, 0), E, 0);
+        let far = add_ship(&mut b, "destroyer", Side::B, hex(3, 0), W, 0);
+        let cover = match why {
+            "a launcher outside the target's hex" => Script::new().icms(1, far, 1),
+            "one launcher twice" => Script::new().icms(1, b2, 1).icms(1, b2, 1),
+            "more than the launcher has ready" => Script::new().icms(1, b2, 6),
+            "a launcher of the other side" => Script::new().icms(1, a2, 1),
+            _ => {
+                damage(&mut b, b2, &[Damage::Hull(50)]);
+                Script::new().icms(1, b2, 1)
+            }
+        };
+        let fire = Script::new().shoots(0, "torpedo", 1);
+        let played = play_phase(&mut b, FirstCombat, &fire, &cover, &[1]);
+        let message = played.internal_error();
+        assert!(message.contains(fragment), "{why}: {message}");
+        assert_eq!(played.dice_left, [1], "{why}: nothing was rolled");
+        assert_eq!(defence_supply(&b, b2, Defence::Icm), Some(5), "{why}");
+    }
+}
+
+/// Ruling 48, from seed 000 line 38 (mines "detonate automatically at the
+/// end of all movement") and line 24: the ICMs against a mine come from the
+/// ships in the hex where the victim ends its move, not the mined hex it
+/// passed. The frigate runs from (6, 0) through side A's mines at (3, 0) to
+/// (2, 0), where side B's destroyer waits and launches 2 ICMs at -5 each:
+/// 60 - 10 = 50%, rolled 50, a hit; Damage Table 40 - 20 = 20, a hull hit
+/// of 3d10+5 = 4 + 5 + 6 + 5 = 20.
+#[test]
+fn icm_cover_for_a_mine_victim_comes_from_its_end_hex() {
+    let mut b = battle("destroyer", "frigate", 6);
+    let b2 = add_ship(&mut b, "destroyer", Side::B, hex(2, 0), W, 0);
+    lay_mines(&mut b, Side::A, hex(3, 0));
+    let run = Script::new().moves(1, 4, &[]).icms(1, b2, 2);
+    check_steps(
+        "fleet_icm_cover_for_a_mine_victim_comes_from_its_end_hex",
+        "Seed 000 line 38, Mines: they go off at the end of all movement; line 24: a hexmate's \
+         ICMs cover the victim where it then stands (60 - 2 x 5 = 50%, rolled 50; 40 - 20 = \
+         20, hull 3d10+5 = 20).",
+        "the frigate runs through side A's mines to a destroyer of its own side",
+        &mut b,
+        &[step(1, SecondMovement, &nothing(), &run)],
+        &[50, 40, 4, 5, 6],
+    );
+    assert_eq!(b.board.ships[1].hull, 20);
+    assert_eq!(defence_supply(&b, b2, Defence::Icm), Some(3));
+    assert!(b.mines.is_empty());
+}
+
+/// Seed 001 lines 4-5, Masking Screen: the cloud forms "surrounding the
+/// ship" and its counter "stays on top of the ship as long as the ship
+/// travels in a straight line", so it masks the ship that released it and
+/// not the hexmates beside it. The masked frigate and an unmasked destroyer
+/// share (2, 0). Side A's laser cannon at the frigate, head-on at range 2:
+/// 25 - 10 + 10 = 25%, rolled 20, a hit; Damage Table 30, a hull hit of
+/// 2d10 = 5 + 5 = 10, halved to 5. Its laser battery at the destroyer: the
+/// reflective hull's 50 - 10 = 40%, rolled 40, a hit; Damage Table 30, a
+/// hull hit of 1d10 = 6, in full.
+#[test]
+fn a_masking_screen_masks_only_the_ship_that_released_it() {
+    let mut b = battle("destroyer", "frigate", 2);
+    let b2 = add_ship(&mut b, "destroyer", Side::B, hex(2, 0), W, 0);
+    b.board.ships[1].masked = true;
+    let fire = Script::new()
+        .shoots(0, "laser-cannon", 1)
+        .shoots(0, "laser-battery", b2);
+    check_steps(
+        "fleet_a_masking_screen_masks_only_the_ship_that_released_it",
+        "Seed 001 lines 4-5, Masking Screen: the cloud surrounds the ship that released it, \
+         not its hexmates (laser cannon at the masked frigate 25 - 10 + 10 = 25%, hull 2d10 = 10 \
+         halved to 5; laser battery at the destroyer beside it 50 - 10 = 40%, hull 1d10 = 6).",
+        "side A's lasers at a masked frigate and the unmasked destroyer in its hex",
+        &mut b,
+        &[step(1, FirstCombat, &fire, &nothing())],
+        &[20, 30, 5, 5, 40, 30, 6],
+    );
+    assert_eq!(b.board.ships[1].hull, 35);
+    assert_eq!(b.board.ships[b2].hull, 44);
+    assert!(!b.board.ships[b2].masked);
+}
+
+// ---------------------------------------------------------------------------
+// Mines and seekers placed before play
+// ---------------------------------------------------------------------------
+
+/// Seed 000 line 38, Mines: "The defending player can place mines in a hex
+/// before the game starts ... If several enemy ships enter or pass through a
+/// mined hex on the same turn, all of them will be attacked ... After the
+/// mines in a hex have exploded, the hex is no longer mined." Side A's set-up
+/// mines (3, 0); side B's frigate and destroyer start stacked at (6, 0). The
+/// frigate passes through the hex to (2, 0), the destroyer stops in it; once
+/// both have moved the mines attack each, in roster order: the frigate 60%,
+/// rolled 60, a hit; Damage Table 40 - 20 = 20, a hull hit of 3d10+5 = 4 +
+/// 5 + 6 + 5 = 20; the destroyer 60%, rolled 61, a miss. Then the hex is
+/// clear, and no ship's supply paid for the pattern.
+#[test]
+fn a_minefield_placed_before_play_attacks_both_ships_passing_through() {
+    let mut b = fleet_battle(
+        &["destroyer"],
+        &["frigate", "destroyer"],
+        6,
+        [&[("mines", "3,0")], &[]],
+    );
+    assert_eq!(
+        b.board.names,
+        ["destroyer (A)", "frigate (B)", "destroyer (B)"]
+    );
+    assert_eq!([b.poses[1].hex, b.poses[2].hex], [hex(6, 0), hex(6, 0)]);
+    assert_eq!([b.poses[1].facing, b.poses[2].facing], [W, W]);
+    assert_eq!(b.mines.len(), 1);
+    assert_eq!((b.mines[0].hex, b.mines[0].owner), (hex(3, 0), Side::A));
+    assert_eq!(b.mines[0].weapon, weapon("mine"));
+    let run = Script::new().moves(1, 4, &[]).moves(2, 3, &[]);
+    check_steps(
+        "fleet_a_minefield_placed_before_play_attacks_both_ships_passing_through",
+        "Seed 000 line 38, Mines: placed before play by side A's set-up; every enemy ship that \
+         enters or passes through the hex is attacked after all movement (frigate 60%, rolled \
+         60; 40 - 20 = 20, hull 3d10+5 = 20; destroyer 60%, rolled 61), then the hex is clear.",
+        "side B's frigate and destroyer run into a minefield side A placed before play",
+        &mut b,
+        &[step(1, SecondMovement, &nothing(), &run)],
+        &[60, 40, 4, 5, 6, 61],
+    );
+    assert_eq!(b.board.ships[1].hull, 20);
+    assert_eq!(b.board.ships[2].hull, 50);
+    assert_eq!(b.board.ships[0].hull, 50);
+    assert!(b.mines.is_empty());
+    assert_eq!(weapon_supply(&b, 0, "torpedo"), Some(2));
+}
+
+/// Seed 000 lines 41-47, Seeker missiles: placed "before the scenario
+/// begins", a seeker waits until its owner activates it; activated, it
+/// moves two hexes toward the closest ship (ties by a die), and "If the hex
+/// contains more than one ship, the seeker will attack the largest." Side
+/// A's set-up places a seeker at (4, 0); side B's battleship and frigate
+/// start stacked at (6, 0), both 2 hexes away: d2 = 2 aims it at the
+/// frigate, but in (6, 0) it attacks the battleship (120 hull points against
+/// 40), with no die: 75%, rolled 50, a hit; Damage Table 40 - 20 = 20, a
+/// hull hit of 5d10 = 1 + 2 + 3 + 4 + 5 = 15, so 105 of 120.
+#[test]
+fn a_seeker_placed_before_play_attacks_the_larger_of_two_ships() {
+    let mut b = fleet_battle(
+        &["destroyer"],
+        &["battleship", "frigate"],
+        6,
+        [&[("seekers", "4,0")], &[]],
+    );
+    assert_eq!(b.seekers.len(), 1);
+    let seeker = b.seekers[0];
+    assert_eq!(
+        (seeker.hex, seeker.facing, seeker.owner, seeker.active),
+        (hex(4, 0), E, Side::A, false)
+    );
+    assert_eq!(seeker.weapon, weapon("seeker-missile"));
+    let activate = Script::new().activates(0);
+    let played = check_steps(
+        "fleet_a_seeker_placed_before_play_attacks_the_larger_of_two_ships",
+        "Seed 000 lines 41-47, Seeker missiles: placed before play, activated by its owner, it \
+         flies at the closest ship (a tie, d2 = 2: the frigate) and attacks the largest ship in \
+         the hex (the battleship): 75%, rolled 50; 40 - 20 = 20, hull 5d10 = 15.",
+        "side A activates the seeker its set-up placed two hexes from side B's stack",
+        &mut b,
+        &[step(1, FirstMovement, &activate, &nothing())],
+        &[2, 50, 40, 1, 2, 3, 4, 5],
+    );
+    assert!(played.mentions("moves 2 hexes toward the frigate (B)"));
+    assert!(played.mentions("explodes against the battleship (B)"));
+    assert_eq!(b.board.ships[1].hull, 105);
+    assert_eq!(b.board.ships[2].hull, 40);
+    assert!(b.seekers.is_empty());
+}
+
+/// Ruling 50: a scenario's set-up may place mines and seekers for either
+/// side, and the set-up's other keys place the ships: side B's two frigates
+/// start in a column two hexes apart from (8, -2), facing south-west at speed
+/// 3; its seekers wait at (5, 0) and (5, 1), facing as the side faces.
+#[test]
+fn a_sides_set_up_places_its_ships_mines_and_seekers() {
+    let b = fleet_battle(
+        &["destroyer", "destroyer"],
+        &["frigate", "frigate"],
+        6,
+        [
+            &[("formation", "line")],
+            &[
+                ("formation", "column"),
+                ("spacing", "2"),
+                ("start", "8,-2"),
+                ("facing", "sw"),
+                ("speed", "3"),
+                ("seekers", "5,0;5,1"),
+            ],
+        ],
+    );
+    assert_eq!(
+        b.board.names,
+        [
+            "destroyer #1 (A)",
+            "destroyer #2 (A)",
+            "frigate #1 (B)",
+            "frigate #2 (B)"
+        ]
+    );
+    // Side A abreast: the second destroyer one hex to the first's left.
+    assert_eq!([b.poses[0].hex, b.poses[1].hex], [hex(0, 0), hex(1, -1)]);
+    // Side B in column: the second frigate 2 hexes astern (north-east) of
+    // the first.
+    assert_eq!([b.poses[2].hex, b.poses[3].hex], [hex(8, -2), hex(10, -4)]);
+    let sw = Direction::SOUTH_WEST;
+    assert!(b.poses[2..].iter().all(|p| p.facing == sw && p.speed == 3));
+    assert_eq!(b.seekers.len(), 2);
+    assert!(
+        b.seekers
+            .iter()
+            .all(|s| s.owner == Side::B && s.facing == sw && !s.active && s.moves == 0)
+    );
+    assert_eq!(b.paths[3], [hex(10, -4)]);
+}
+
+// ---------------------------------------------------------------------------
+// Movement and fire with several ships
+// ---------------------------------------------------------------------------
+
+/// Reference note, Sequence of play: in its movement phase a side moves
+/// its ships; in what order is the side's choice (ruling 42), each ship
+/// finishing its move before the next starts. Side B's tactics move the
+/// battleship before the frigate, though the frigate comes first in the
+/// roster. An order that leaves out a ship of the side, lists one twice or
+/// names an enemy is the tactics' bug, an internal error, and nothing moves.
+#[test]
+fn ships_of_a_side_move_in_the_order_their_tactics_give() {
+    let mut b = battle("destroyer", "frigate", 6);
+    let b2 = add_ship(&mut b, "battleship", Side::B, hex(6, 0), W, 0);
+    let order = Script::new()
+        .moves(1, 1, &[])
+        .moves(b2, 1, &[])
+        .move_order(Side::B, &[b2, 1]);
+    let played = play_phase(&mut b, SecondMovement, &nothing(), &order, &[]);
+    played.result.as_ref().expect("the phase plays");
+    assert!(
+        event_at(&played.events, "battleship (B2): moves at speed 1")
+            < event_at(&played.events, "frigate (B): moves at speed 1")
+    );
+
+    for bad in [vec![b2], vec![b2, 1, 1], vec![b2, 0]] {
+        let mut b = battle("destroyer", "frigate", 6);
+        add_ship(&mut b, "battleship", Side::B, hex(6, 0), W, 0);
+        let order = Script::new().moves(1, 1, &[]).move_order(Side::B, &bad);
+        let played = play_phase(&mut b, SecondMovement, &nothing(), &order, &[]);
+        let message = played.internal_error();
+        assert!(message.contains("move order"), "{bad:?}: {message}");
+        assert_eq!(b.poses[1].hex, hex(6, 0), "{bad:?}: nothing moved");
+    }
+}
+
+/// Seed 000 line 185, Defensive Fire: "the non-moving player can shoot at
+/// the moving player's ships in any hexes they traveled through". Side B's
+/// frigate and destroyer both move; side A's destroyer is offered each of
+/// them at the nearest hex of its own path: the frigate, which ran from
+/// (6, 0) through (5, 0) and turned north-west to (5, -3), at range 5; the
+/// destroyer, which backed away from (6, 0) to (7, 0), at range 6, where it
+/// started. Never at its own side's second ship.
+#[test]
+fn defensive_fire_is_offered_at_every_ship_that_moved() {
+    let mut b = battle("destroyer", "frigate", 6);
+    let b2 = add_ship(&mut b, "destroyer", Side::B, hex(6, 0), E, 0);
+    let a2 = add_ship(&mut b, "frigate", Side::A, hex(0, 0), E, 0);
+    let run = Script::new().moves(1, 4, &[(1, 1)]).moves(b2, 1, &[]);
+    let played = play_phase(&mut b, SecondMovement, &nothing(), &run, &[]);
+    played.result.as_ref().expect("the phase plays");
+    assert_eq!(
+        b.paths[1],
+        [hex(6, 0), hex(5, 0), hex(5, -1), hex(5, -2), hex(5, -3)]
+    );
+    let shots = offered(&b, 0, true);
+    let range_to = |target: usize, weapon: &str| {
+        shots
+            .iter()
+            .find(|(w, t, _, _)| w == weapon && *t == target)
+            .map(|&(_, _, range, _)| range)
+    };
+    assert_eq!(range_to(1, "laser-battery"), Some(5));
+    assert_eq!(range_to(b2, "laser-battery"), Some(6));
+    assert!(shots.iter().all(|(_, t, _, _)| *t != a2 && *t != 0));
+}
+
+/// Ruling 33 with fleets: a side is beaten only when none of its ships is
+/// left in play that can fight. Side A's destroyer is destroyed while its
+/// frigate fights on, and the battle goes on; once the frigate is gone too,
+/// side B wins.
+#[test]
+fn a_side_fights_on_while_any_of_its_ships_can() {
+    let mut b = battle("destroyer", "frigate", 12);
+    let a2 = add_ship(&mut b, "frigate", Side::A, hex(0, 0), E, 0);
+    let sequence = Sequence {
+        system: percentile(),
+    };
+    damage(&mut b, 0, &[Damage::Hull(50)]);
+    assert_eq!(sequence.verdict(&b), None);
+    damage(&mut b, a2, &[Damage::Hull(40)]);
+    assert_eq!(sequence.verdict(&b), Some(Verdict::Winner(Side::B)));
+}
+
+/// Reference note, Sequence of play: the combat phase starts with "fire
+/// damage rolls for burning ships": every burning ship of the side that did
+/// not move rolls, in roster order. Both of side B's ships burn: +20 on each
+/// Damage Table roll, 10 + 20 = 30 and 5 + 20 = 25, hull hits of 1d10 = 3
+/// and 4.
+#[test]
+fn every_burning_ship_rolls_for_its_fire() {
+    let mut b = battle("destroyer", "frigate", 12);
+    let b2 = add_ship(&mut b, "destroyer", Side::B, hex(12, 0), W, 0);
+    damage(&mut b, 1, &[Damage::Fire]);
+    damage(&mut b, b2, &[Damage::Fire]);
+    let played = play_phase(&mut b, FirstCombat, &nothing(), &nothing(), &[10, 3, 5, 4]);
+    played.result.as_ref().expect("the phase plays");
+    assert!(played.dice_left.is_empty());
+    assert_eq!(b.board.ships[1].hull, 37);
+    assert_eq!(b.board.ships[b2].hull, 46);
+}
+
+// ---------------------------------------------------------------------------
+// The default fleet tactics
+// ---------------------------------------------------------------------------
+
+/// The default tactics (rules note, The default tactics): each weapon fires
+/// at the side's focus, the enemy that can fight and has lost the largest
+/// share of its hull, when its chance there is within 15 points of its best.
+/// Two destroyers of side A face two frigates stacked 2 hexes away, the
+/// second with 25 of 40 hull points lost: every weapon of both destroyers
+/// picks it. Moved 11 hexes away, it is in reach of the electron beam only,
+/// at 60 - 55 = 5% against 50% at the fresh frigate, so every weapon,
+/// the electron beam included, fires at the fresh one.
+#[test]
+fn default_tactics_focus_fire_on_the_most_damaged_reachable_enemy() {
+    let system = percentile();
+    let mut b = fleet_battle(
+        &["destroyer", "destroyer"],
+        &["frigate", "frigate"],
+        2,
+        [&[], &[]],
+    );
+    damage(&mut b, 3, &[Damage::Hull(25)]);
+    assert_eq!(DefaultTactics::focus(system, &b, Side::A), Some(3));
+    for shooter in [0, 1] {
+        let options = system.fire_options(&b, shooter, false);
+        let picked = DefaultTactics.targets(system, &b, shooter, &options);
+        // Laser cannon, laser battery, electron beam, rocket battery, torpedo.
+        assert_eq!(picked.len(), 5, "{options:?}");
+        assert!(picked.iter().all(|&p| options[p].target == 3), "{picked:?}");
+    }
+
+    place(&mut b, 3, hex(11, 0), W, 0);
+    let options = system.fire_options(&b, 0, false);
+    let picked = DefaultTactics.targets(system, &b, 0, &options);
+    let eb = weapon("electron-beam-battery");
+    assert!(
+        options
+            .iter()
+            .any(|o| o.weapon == eb && o.target == 3 && o.range == 11)
+    );
+    assert_eq!(picked.len(), 5);
+    assert!(picked.iter().all(|&p| options[p].target == 2), "{picked:?}");
+}
+
+/// The default tactics: ICMs against a torpedo (3 wanted) are drawn one at
+/// a time from whichever ship of the target's side in its hex has the most
+/// left, the first in roster order on a tie: the destroyer (5 ready), then
+/// the frigate (4 against the destroyer's 4, and first in the roster), then
+/// the destroyer again (4 against 3). A rocket battery draws 1, only with 6
+/// or more ready in the hex (9 here). A ship in another hex gives none, and
+/// none are asked for against a weapon ICMs cannot stop.
+#[test]
+fn default_icms_are_drawn_from_the_hexmate_with_most_ready() {
+    let system = percentile();
+    let mut b = battle("destroyer", "frigate", 2);
+    let b2 = add_ship(&mut b, "destroyer", Side::B, hex(2, 0), W, 0);
+    add_ship(&mut b, "battleship", Side::B, hex(3, 0), W, 0);
+    assert_eq!(
+        DefaultTactics.icms(system, &b, weapon("torpedo"), 1),
+        [(b2, 2), (1, 1)]
+    );
+    assert_eq!(
+        DefaultTactics.icms(system, &b, weapon("rocket-battery"), 1),
+        [(b2, 1)]
+    );
+    assert!(
+        DefaultTactics
+            .icms(system, &b, weapon("laser-battery"), 1)
+            .is_empty()
+    );
+}
+
+/// The default tactics keep station: the side's largest ship, its guide,
+/// moves first, and every other ship but the evasive small craft ends its
+/// move in the guide's hex, where its hexmates' ICMs cover it (seed 000 line
+/// 24) and a seeker strikes only the largest (line 47). Side B's battleship
+/// and two frigates start stacked 12 hexes from side A; after their movement
+/// phase, played by the default tactics with no dice, the frigates (ADF 4)
+/// are still in the hex of the battleship (ADF 2).
+#[test]
+fn escorts_keep_station_in_the_guides_hex() {
+    let mut b = fleet_battle(
+        &["destroyer"],
+        &["frigate", "battleship", "frigate"],
+        12,
+        [&[], &[]],
+    );
+    let system = percentile();
+    assert_eq!(DefaultTactics::guide(system, &b, Side::B), Some(2));
+    assert_eq!(DefaultTactics.move_order(system, &b, Side::B), [2, 1, 3]);
+    let played = play_with(
+        &mut b,
+        &[(1, SecondMovement)],
+        [&DefaultTactics, &DefaultTactics],
+        &[],
+    );
+    played.result.as_ref().expect("the phase plays");
+    assert!(played.dice_left.is_empty());
+    let guide = b.poses[2];
+    assert_ne!(guide.hex, hex(12, 0), "the battleship closes");
+    assert_eq!(b.poses[1], guide);
+    assert_eq!(b.poses[3], guide);
+    assert!(
+        event_at(&played.events, "battleship (B): moves")
+            < event_at(&played.events, "frigate #1 (B): moves")
+    );
+
+    // Fighters are evasive and skirmish: they do not hang back with the
+    // battleship.
+    let mut b = fleet_battle(&["destroyer"], &["battleship", "fighter"], 12, [&[], &[]]);
+    let played = play_with(
+        &mut b,
+        &[(1, SecondMovement)],
+        [&DefaultTactics, &DefaultTactics],
+        &[],
+    );
+    played.result.as_ref().expect("the phase plays");
+    assert!(b.poses[2].hex.distance(hex(0, 0)) < b.poses[1].hex.distance(hex(0, 0)));
+}
+
+// ---------------------------------------------------------------------------
+// One attack with hexmates' ICMs (`resolve --hexmate-icms`)
+// ---------------------------------------------------------------------------
+
+/// Seed 000 line 24, through `resolve`: the frigate launches 1 ICM and a
+/// destroyer in its hex 2 more against a torpedo at range 2: 50 - 3 x 10 =
+/// 20%, rolled 25, a miss. The hexmate stands beside the attacker and target
+/// as a third ship, and the report says who launched what and shows its ICMs
+/// left (5 - 2 = 3).
+#[test]
+fn resolve_with_a_hexmates_icms() {
+    check_resolve(
+        "fleet_resolve_torpedo_against_the_target_and_a_hexmates_icms",
+        "Seed 000 line 24, ICMs in the Advanced Game: a ship in the target's hex launches ICMs \
+         for it; with the target's own, 3 ICMs at -10: 50 - 30 = 20%, rolled 25, a miss.",
+        "destroyer",
+        "frigate",
+        &[
+            ("weapon", text("torpedo")),
+            ("range", num(2)),
+            ("icm", num(1)),
+            ("hexmate-icms", text("destroyer:2")),
+        ],
+        &[25],
+    );
+    // 20 is at or under 20%: a hit; Damage Table 40 - 20 = 20, a hull hit of
+    // 4d10 = 1 + 2 + 3 + 4 = 10, so the frigate keeps 30 of 40.
+    let hit = resolve(
+        "destroyer",
+        "frigate",
+        &[
+            ("weapon", text("torpedo")),
+            ("range", num(2)),
+            ("icm", num(1)),
+            ("hexmate-icms", text("destroyer:2")),
+        ],
+        &[20, 40, 1, 2, 3, 4],
+    )
+    .expect("the attack is allowed");
+    assert_eq!(hit.json["hit"], true);
+    assert_eq!(hit.json["hull_damage"], 10);
+    assert_eq!(hit.json["target"]["hull"], 30);
+    // Two hexmates of one class are two ships, numbered as a roster numbers
+    // them, and the target may launch none of its own: a rocket battery
+    // salvo at 40 - 3 x 3 = 31%, rolled 99, a miss.
+    let two = resolve(
+        "destroyer",
+        "frigate",
+        &[
+            ("weapon", text("rocket-battery")),
+            ("range", num(1)),
+            ("hexmate-icms", text("destroyer:1, destroyer:2")),
+        ],
+        &[99],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(two.json["to_hit"], 31);
+    assert!(
+        two.lines.contains(
+            &"ICMs launched: destroyer #1 (hexmate) 1, destroyer #2 (hexmate) 2 (3 in all)"
+                .to_owned()
+        ),
+        "{:?}",
+        two.lines
+    );
+}
+
+/// `resolve --hexmate-icms` takes `SHIP:N` entries of ships that carry ICMs,
+/// each launching from 1 to what it has ready, against a weapon ICMs can
+/// stop; anything else is refused with a message naming the problem.
+#[test]
+fn resolve_refuses_bad_hexmates() {
+    for (hexmates, weapon, fragment) in [
+        (
+            "destroyer:6",
+            "torpedo",
+            "the destroyer (hexmate) can launch 5 ICMs, not 6",
+        ),
+        (
+            "fighter:1",
+            "torpedo",
+            "the fighter (hexmate) carries no ICMs",
+        ),
+        ("cruiser:1", "torpedo", "unknown ship 'cruiser'"),
+        (
+            "destroyer:1",
+            "laser-battery",
+            "ICMs cannot stop a Laser Battery",
+        ),
+        ("destroyer", "torpedo", "'destroyer' is not SHIP:N"),
+        (
+            "destroyer:0",
+            "torpedo",
+            "'0' is not a count of ICMs from 1",
+        ),
+        ("destroyer:2,", "torpedo", "'' is not SHIP:N"),
+    ] {
+        let error = resolve(
+            "destroyer",
+            "frigate",
+            &[
+                ("weapon", text(weapon)),
+                ("range", num(2)),
+                ("hexmate-icms", text(hexmates)),
+            ],
+            &[],
+        )
+        .map(|r| r.lines)
+        .expect_err(hexmates);
+        assert!(error.to_string().contains(fragment), "{hexmates}: {error}");
+    }
+}
