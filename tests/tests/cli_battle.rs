@@ -181,3 +181,44 @@ fn a_scenario_without_the_system_is_refused() {
         "has no [systems.percentile] section",
     );
 }
+
+/// Every scenario shipped in `rulesets/scenarios/` runs under `compare`, with
+/// a row for each system it names and per-side ships lost that sum to the
+/// trials.
+#[test]
+fn the_shipped_scenarios_run() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the scenarios folder")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 3,
+        "default, many-against-one and mixed-fleets"
+    );
+    for file in files {
+        let path = file.to_str().expect("a UTF-8 path");
+        let text = std::fs::read_to_string(&file).expect("readable");
+        let report = cli_json(&[
+            "compare", path, "--trials", "20", "--seed", "1", "--format", "json",
+        ]);
+        let rows = report["rows"].as_array().expect("rows");
+        // A system's section header, not a side's table under it.
+        let sections = text
+            .lines()
+            .filter(|line| line.starts_with("[systems.") && line.matches('.').count() == 1)
+            .count();
+        assert_eq!(rows.len(), sections, "{path}: a row per system");
+        for row in rows {
+            let sizes = ["a", "b"].map(|key| {
+                row[key]
+                    .as_str()
+                    .map(|side| broadside_core::parse_side(side).expect("a side").len())
+                    .expect("a side label")
+            });
+            check_side_figures(row, sizes, 20);
+        }
+    }
+}
