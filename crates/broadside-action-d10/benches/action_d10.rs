@@ -120,7 +120,7 @@ fn duel(a: &str, b: &str) -> impl Engagement {
         options: Options::new(),
         ..Default::default()
     };
-    system().duel(&request).expect("both ships exist")
+    system().set_up(&request).expect("both ships exist")
 }
 
 /// One destroyer-against-frigate trial: setup copy, every phase, default tactics.

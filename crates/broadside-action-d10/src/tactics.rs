@@ -349,8 +349,7 @@ impl DefaultTactics {
                     // A second try in one turn only at even odds or better.
                     LockNumber::Roll(n) => {
                         let sides = rules.constants.lock.die.sides() as i32;
-                        n >= 1
-                            && (battle.turn[i].failed_locks & (1 << enemy) == 0 || 2 * n >= sides)
+                        n >= 1 && (!battle.turn[i].failed_locks.contains(enemy) || 2 * n >= sides)
                     }
                 };
             if worth {
@@ -378,7 +377,7 @@ impl DefaultTactics {
             {
                 return Choice::Act(Action::ChargeWeapon { mount: m as u8 });
             }
-            let aimed = t.aims & (1 << enemy) != 0;
+            let aimed = t.aims.contains(enemy);
             if !aimed && direct.is_some() && spare > 1 {
                 return Choice::Act(Action::Aim {
                     target: enemy as u8,
@@ -441,12 +440,12 @@ impl DefaultTactics {
             });
         }
         let reach = rules.constants.coordinate_range;
-        if t.locks != 0
+        if !t.locks.is_empty()
             && (0..battle.board.ships.len()).any(|j| {
                 j != i
                     && battle.on_map(j)
                     && battle.sides[j] == battle.sides[i]
-                    && battle.turn[j].locks & t.locks != t.locks
+                    && !battle.turn[j].locks.contains_all(&t.locks)
                     && battle.poses[j].hex.distance(battle.poses[i].hex) <= reach
             })
         {

@@ -179,7 +179,7 @@ proptest! {
     ) {
         let s = system();
         let request = common::duel_request(SHIPS[a], SHIPS[b], 20, &[("start-range", range)]);
-        let duel = s.duel(&request).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let duel = s.set_up(&request).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let tactics = DefaultTactics::default();
         let (outcome, battle) = duel
             .play_with([&tactics, &tactics], &mut SeededDice::new(seed), &mut NullSink)
