@@ -82,6 +82,10 @@ const SHIP_WORDS: usize = 4;
 /// fits the `u8` an action or a salvo names a ship by, and a [`ShipSet`].
 pub const MAX_SHIPS: usize = 64 * SHIP_WORDS;
 
+// Every battle core allows fits: two sides of `MAX_SIDE` ships, each
+// carrying as many riders as the data lets a ship carry.
+const _: () = assert!(2 * broadside_core::MAX_SIDE * (1 + crate::data::MAX_RIDERS) <= MAX_SHIPS);
+
 /// A set of a battle's ships, one bit per ship index: a ship's locks, its
 /// failed lock rolls, its aims. Fixed in size, so a turn's state stays
 /// `Copy` and hashable whatever the fleets.

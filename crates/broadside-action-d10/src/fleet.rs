@@ -326,6 +326,8 @@ impl ActionD10 {
             .flat_map(|&side| classes[side.index()].iter())
             .map(|&class| 1 + rules.class(class).riders.len())
             .sum();
+        // The data's limit on riders keeps every battle core allows within
+        // MAX_SHIPS (checked where it is defined); this guards that reasoning.
         if total > MAX_SHIPS {
             return Err(ResolveError::bad_option(
                 "side",
