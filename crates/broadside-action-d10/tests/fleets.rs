@@ -467,6 +467,59 @@ fn a_ship_splits_its_fire_between_two_targets() {
     );
 }
 
+/// Seed 002, line 68: UDST rolls Surface Features "adding +2 if attack came
+/// from the aft arc", read for each attacker: while the destroyer engages
+/// the frigate's bow from the west, the gunboat strikes it from astern.
+/// The frigate at (4, 0) faces west, two boxes already marked, shields
+/// down; the gunboat at (6, 0) locks on automatically (range 2, within 2 +
+/// FCS 0) and fires its laser turret: 7 (bracket 0-2) + 0 (size), rolled 3,
+/// a hit of 1 box, the frigate's third, a U. Surface Features: rolled 5,
+/// +2 from the aft arc = 7, Hyperdrive Impeller: destroyed.
+#[test]
+fn a_second_ship_strikes_from_the_aft_arc() {
+    let mut b = fleet(&["destroyer", "gunboat"], &["frigate"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, Hex::new(6, 0), Direction::WEST);
+    place(&mut b, 2, Hex::new(4, 0), Direction::WEST);
+    b.board.ships[2] = b.board.ships[2]
+        .clone()
+        .with_boxes_marked(&system().rules, 2);
+    b.board.ships[2].shields = 0;
+    assert!(!system().from_aft(&b, b.poses[0].hex, 2));
+    assert!(system().from_aft(&b, b.poses[1].hex, 2));
+    let mut script = Script::new(b, &[3, 5]);
+    lock(&mut script, 1, 2);
+    attack(&mut script, 1, 1, 2);
+    assert_eq!(script.battle.board.ships[2].marked, 3);
+    script.check(
+        "fleet_second_ship_from_aft",
+        &format!("{SEED}, line 68: +2 on Surface Features from the aft arc, for each attacker"),
+        json!({"a": ["destroyer at (0,0)", "gunboat at (6,0)"], "b": "frigate at (4,0) facing west, 2 boxes marked, shields 0", "dice": [3, 5]}),
+    );
+}
+
+/// Seed 002, line 104 (Core Hit "2. Flag Bridge"), ruling 52: Command
+/// Points stay each ship's own. The first frigate has lost its flag bridge
+/// and receives none; the second, beside it, still receives its 1 and buys
+/// its extra action with it. No die is rolled.
+#[test]
+fn a_lost_flag_bridge_costs_only_its_own_ship() {
+    let mut b = fleet(&["frigate", "frigate"], &["destroyer"]);
+    b.board.ships[0].intact[broadside_action_d10::model::System::FlagBridge.index()] = 0;
+    let mut script = Script::new(b, &[]);
+    script.phase(Phase::CommandPoints, 1);
+    assert_eq!(script.battle.turn[0].command_points, 0);
+    assert_eq!(script.battle.turn[0].actions, 4);
+    assert_eq!(script.battle.turn[1].actions, 5);
+    script.check(
+        "fleet_flag_bridge_per_ship",
+        &format!(
+            "{SEED}, line 104: a Flag Bridge lost costs its own ship its Command Points (ruling 52)"
+        ),
+        json!({"a": ["frigate (flag bridge destroyed)", "frigate"], "b": "destroyer", "dice": []}),
+    );
+}
+
 /// A side's tactics that act with the first ship that has actions, always
 /// by scuttling: legal for any ship and rolling no die, so the order of
 /// actions is all a log shows.
