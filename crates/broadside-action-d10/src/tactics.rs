@@ -115,7 +115,7 @@ impl DefaultTactics {
             return Some(first);
         }
         let rules = &system.rules;
-        let t = battle.turn[i];
+        let t = &battle.turn[i];
         battle.enemies_of(i).max_by_key(|&e| {
             let usable = Self::usable(system, battle, i, e).count_ones();
             let (prospect, damage) = if usable == 0 {
@@ -198,21 +198,18 @@ impl DefaultTactics {
         gaining >= 2 || (gaining == 1 && rolled)
     }
 
-    /// How well hex `c` keeps ship `i` in formation: a destination in a
-    /// friend's hex costs much (two ships in one hex give enemy locks on
-    /// either +1), each hex beyond Coordinate Fire Control's reach of the
-    /// nearest friend costs a little, and each friend next to it gains a
-    /// little (point defence guns hit best at range 1, and a neighbour
-    /// thrusting on reaction drives spoils enemy locks). Nothing without friends.
-    fn formation(system: &ActionD10, battle: &Battle, i: usize, c: Hex) -> i64 {
-        let reach = i64::from(system.rules.constants.coordinate_range);
+    /// How well hex `c` keeps a ship in formation with friends whose
+    /// destinations are `friends`: a destination in a friend's hex costs much
+    /// (two ships in one hex give enemy locks on either +1), each hex beyond
+    /// `reach` (Coordinate Fire Control's) of the nearest friend costs a
+    /// little, and each friend next to it gains a little (point defence guns
+    /// hit best at range 1, and a neighbour thrusting on reaction drives
+    /// spoils enemy locks). Nothing without friends.
+    fn formation(friends: &[Hex], reach: i64, c: Hex) -> i64 {
         let mut nearest: Option<i64> = None;
         let mut score = 0;
-        for j in battle.ships_of(battle.sides[i]) {
-            if j == i {
-                continue;
-            }
-            let d = i64::from(c.distance(battle.poses[j].dest));
+        for &friend in friends {
+            let d = i64::from(c.distance(friend));
             match d {
                 0 => score -= 50,
                 1 => score += 1,
@@ -296,6 +293,13 @@ impl DefaultTactics {
                 .iter()
                 .any(|s| usize::from(s.target) == i && s.hex == c)
         };
+        // Friends' destinations, read once for every hex weighed.
+        let friends: Vec<Hex> = battle
+            .ships_of(battle.sides[i])
+            .filter(|&j| j != i)
+            .map(|j| battle.poses[j].dest)
+            .collect();
+        let reach = i64::from(rules.constants.coordinate_range);
         let score = |c: Hex| -> i64 {
             let v = c - pose.hex;
             let r1 = i64::from(c.distance(f));
@@ -306,7 +310,10 @@ impl DefaultTactics {
             if avoid(c) {
                 s -= 1000;
             }
-            s + Self::formation(system, battle, i, c)
+            if !friends.is_empty() {
+                s += Self::formation(&friends, reach, c);
+            }
+            s
         };
         // Every hex within thrust of the destination, row by row in a frame
         // turned toward the enemy, so that ties are broken the same way for
@@ -386,7 +393,7 @@ impl DefaultTactics {
     fn choose(&self, system: &ActionD10, battle: &Battle, i: usize, last_chance: bool) -> Choice {
         let rules = &system.rules;
         let me = &battle.board.ships[i];
-        let t = battle.turn[i];
+        let t = &battle.turn[i];
         let pose = battle.poses[i];
         let rerolls = t.command_points / rules.constants.reroll_cost;
         let can_move = !t.moved && me.thrust(rules) > 0;
@@ -444,16 +451,18 @@ impl DefaultTactics {
             .any(|f| f.side != battle.sides[i] && f.hex.distance(pose.hex) <= 8);
         // Salvos aimed at friends wait where this ship's guns may reach them
         // after the drift: point defence covers the whole side.
-        let reach = Self::point_defense_reach(system, me);
-        let aimed_at_friends = battle.salvos.iter().any(|s| {
-            let target = usize::from(s.target);
-            target != i
-                && battle.sides[target] == battle.sides[i]
-                && pose.dest.distance(s.hex) <= reach
-        });
+        let aimed_at_friends = || {
+            let reach = Self::point_defense_reach(system, me);
+            battle.salvos.iter().any(|s| {
+                let target = usize::from(s.target);
+                target != i
+                    && battle.sides[target] == battle.sides[i]
+                    && pose.dest.distance(s.hex) <= reach
+            })
+        };
         if !t.point_defense
             && me.has_point_defense(rules)
-            && (aimed_at_me > 0 || aimed_at_friends || flights_near)
+            && (aimed_at_me > 0 || flights_near || aimed_at_friends())
         {
             return Choice::Act(Action::ActivatePointDefense);
         }
@@ -545,7 +554,7 @@ impl DefaultTactics {
     fn housekeeping(&self, system: &ActionD10, battle: &Battle, i: usize) -> Choice {
         let rules = &system.rules;
         let me = &battle.board.ships[i];
-        let t = battle.turn[i];
+        let t = &battle.turn[i];
         if me.has_power()
             && let Some(m) = (0..me.weapons.len()).find(|&m| {
                 let w = &me.weapons[m];
@@ -661,6 +670,20 @@ impl ActionTactics for DefaultTactics {
         // ship makes its move (and gains its displacement) before any takes
         // a second action, and a ship that waits holds up no other.
         let mut wait = false;
+        let mut ready = battle
+            .ships_of(side)
+            .filter(|&i| battle.turn[i].actions > 0);
+        let Some(first) = ready.next() else {
+            return Decision::Done;
+        };
+        if ready.next().is_none() {
+            // One ship with actions, as in a duel: nothing to order.
+            return match self.choose(system, battle, first, last_chance) {
+                Choice::Act(action) => Decision::Act(first, action),
+                Choice::Wait => Decision::Wait,
+                Choice::Nothing => Decision::Done,
+            };
+        }
         let most = battle
             .ships_of(side)
             .map(|i| battle.turn[i].acted)
