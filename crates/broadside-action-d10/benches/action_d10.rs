@@ -1,4 +1,4 @@
-//! Benchmarks of action-d10 resolutions and whole duels on one core, measured against the dice alone.
+//! Benchmarks of action-d10 resolutions, whole duels and a four-against-four fleet battle on one core, measured against the dice alone.
 //!
 //! Run with `cargo bench -p broadside-action-d10`. Each resolution starts
 //! from the same board, copied over the previous one without allocating, and
@@ -7,7 +7,9 @@
 
 use std::sync::Arc;
 
-use broadside_action_d10::{ActionD10, Attack, Board, LockNeed, LockSituation, Situation};
+use broadside_action_d10::{
+    ActionD10, Attack, BattleSetup, Board, LockNeed, LockSituation, Situation,
+};
 use broadside_core::{
     AttackResolution, BattleRequest, Dice, Die, Engagement, EventSink, NullSink, Options,
     SeededDice,
@@ -113,14 +115,13 @@ fn resolve_particle_cannon_vs_frigate(bencher: Bencher<'_, '_>) {
     bench_attack(bencher, "destroyer", "frigate", "particle-cannon", 3, true);
 }
 
-fn duel(a: &str, b: &str) -> impl Engagement {
-    let request = BattleRequest {
-        sides: [vec![a.into()], vec![b.into()]],
-        max_turns: 50,
-        options: Options::new(),
-        ..Default::default()
-    };
-    system().duel(&request).expect("both ships exist")
+fn duel(a: &str, b: &str) -> BattleSetup {
+    fleets(&[a], &[b])
+}
+
+fn fleets(a: &[&str], b: &[&str]) -> BattleSetup {
+    let request = BattleRequest::fleets(a, b, 50, Options::new());
+    system().set_up(&request).expect("every ship exists")
 }
 
 /// One destroyer-against-frigate trial: setup copy, every phase, default tactics.
@@ -139,6 +140,21 @@ fn duel_destroyer_vs_frigate(bencher: Bencher<'_, '_>) {
 #[divan::bench(sample_count = 100, sample_size = 10)]
 fn duel_carrier_vs_cruiser(bencher: Bencher<'_, '_>) {
     let engagement = duel("carrier", "cruiser");
+    let mut trial = 0u64;
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
+        trial += 1;
+        let mut dice = SeededDice::for_trial(1, trial);
+        black_box(engagement.play(&mut dice, &mut NullSink))
+    });
+}
+
+/// One four-against-four trial: a destroyer, two frigates and an escort on
+/// each side, in a line abreast, with the default fleet tactics (target
+/// choice, formation, shared locks, point defence for friends).
+#[divan::bench(sample_count = 50, sample_size = 5)]
+fn fleet_four_against_four(bencher: Bencher<'_, '_>) {
+    let side = ["destroyer", "frigate", "frigate", "escort"];
+    let engagement = fleets(&side, &side);
     let mut trial = 0u64;
     bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
         trial += 1;

@@ -36,6 +36,9 @@ pub const TABLE_IDS: [&str; 11] = [
     "weapons",
 ];
 const SHIPS: &str = "ships.toml";
+
+/// The most riders one ship carries on its clamps.
+pub const MAX_RIDERS: usize = 4;
 const TABLES: &str = "tables.toml";
 const RULES: &str = "rules.toml";
 
@@ -835,8 +838,12 @@ fn validate_ships(
                 Drive::Reaction
             }
         };
-        if ship.riders.len() > 4 {
-            problems.push(SHIPS, key("riders"), "a ship carries at most 4 riders");
+        if ship.riders.len() > MAX_RIDERS {
+            problems.push(
+                SHIPS,
+                key("riders"),
+                format!("a ship carries at most {MAX_RIDERS} riders"),
+            );
         }
         for (i, rider) in ship.riders.iter().enumerate() {
             if !ids.contains(rider) {
@@ -847,7 +854,7 @@ fn validate_ships(
                 );
             }
         }
-        rider_names.push(ship.riders.iter().take(4).cloned().collect());
+        rider_names.push(ship.riders.iter().take(MAX_RIDERS).cloned().collect());
         out.push(ShipClass {
             size: n(problems, "size", ship.size, -5, 5) as i32,
             letters,

@@ -14,16 +14,13 @@
 use std::sync::Arc;
 
 use broadside_core::hex::{self, Direction, Entry, Hex};
-use broadside_core::{
-    BattleRequest, Dice, Die, Event, EventSink, Loss, ResolveError, Roster, RosterShip, Setup,
-    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
-};
+use broadside_core::{Dice, Die, Event, EventSink, ResolveError, Side, TurnSequence, Verdict};
 
 use crate::ActionD10;
 use crate::attack::{Attack, Board, LockNeed, LockSituation, Situation, Strike};
 use crate::model::{Drive, Mount, System, WeaponId};
-use crate::ship::{Repairable, Ship, Status};
-use crate::tactics::{ActionTactics, DefaultTactics};
+use crate::ship::{Repairable, Status};
+use crate::tactics::ActionTactics;
 
 /// Where a ship is, where its velocity takes it, and which way it faces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -68,14 +65,83 @@ pub struct TurnState {
     pub hyperdrive: bool,
     /// Scuttled: it blows up in Record Keeping.
     pub scuttle: bool,
-    /// Ships it holds a lock on, one bit per ship index.
-    pub locks: u16,
+    /// Ships it holds a lock on.
+    pub locks: ShipSet,
     /// Ships whose lock roll it failed this turn.
-    pub failed_locks: u16,
+    pub failed_locks: ShipSet,
     /// Ships it aimed at.
-    pub aims: u16,
+    pub aims: ShipSet,
     /// Mounts that fired this turn, one bit per mount.
     pub fired: u16,
+}
+
+/// Words of 64 bits in a [`ShipSet`].
+const SHIP_WORDS: usize = 4;
+
+/// The most ships one battle may hold, riders included: every ship index
+/// fits the `u8` an action or a salvo names a ship by, and a [`ShipSet`].
+pub const MAX_SHIPS: usize = 64 * SHIP_WORDS;
+
+// Every battle core allows fits: two sides of `MAX_SIDE` ships, each
+// carrying as many riders as the data lets a ship carry.
+const _: () = assert!(2 * broadside_core::MAX_SIDE * (1 + crate::data::MAX_RIDERS) <= MAX_SHIPS);
+
+/// A set of a battle's ships, one bit per ship index: a ship's locks, its
+/// failed lock rolls, its aims. Fixed in size, so a turn's state stays
+/// `Copy` and hashable whatever the fleets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ShipSet([u64; SHIP_WORDS]);
+
+impl ShipSet {
+    /// No ship.
+    pub const EMPTY: ShipSet = ShipSet([0; SHIP_WORDS]);
+
+    /// Whether ship `i` is in the set.
+    pub fn contains(&self, i: usize) -> bool {
+        i < MAX_SHIPS && self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    /// Adds ship `i`; an index beyond [`MAX_SHIPS`] names no ship a battle
+    /// can hold, and is ignored.
+    pub fn insert(&mut self, i: usize) {
+        if i < MAX_SHIPS {
+            self.0[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    /// Removes ship `i`.
+    pub fn remove(&mut self, i: usize) {
+        if i < MAX_SHIPS {
+            self.0[i / 64] &= !(1 << (i % 64));
+        }
+    }
+
+    /// Whether no ship is in the set.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    /// Every ship of either set.
+    #[must_use]
+    pub fn union(mut self, other: ShipSet) -> ShipSet {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            *mine |= theirs;
+        }
+        self
+    }
+
+    /// Whether every ship of `other` is in this set.
+    pub fn contains_all(&self, other: &ShipSet) -> bool {
+        self.0
+            .iter()
+            .zip(other.0)
+            .all(|(mine, theirs)| mine & theirs == theirs)
+    }
+
+    /// The ships in the set, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..MAX_SHIPS).filter(|&i| self.contains(i))
+    }
 }
 
 /// A salvo counter in flight.
@@ -339,6 +405,9 @@ pub struct Battle {
     pub first: Side,
     /// A body whose gravity well pulls ships, if the engagement has one.
     pub gravity_well: Option<Hex>,
+    /// Each side that stopped being able to fight in a Record Keeping in
+    /// which its last fighting ships jumped away: it escaped.
+    pub left_by_jump: [bool; 2],
 }
 
 impl Battle {
@@ -360,7 +429,7 @@ impl Battle {
 
     /// Whether ship `i` holds a lock on ship `target`.
     pub fn locked(&self, i: usize, target: usize) -> bool {
-        self.turn[i].locks & (1 << target) != 0
+        self.turn[i].locks.contains(target)
     }
 
     /// Whether mount `m` of ship `i` fired this turn.
@@ -369,81 +438,7 @@ impl Battle {
     }
 }
 
-/// The most ships an engagement may hold: two classes and their riders.
-pub const MAX_SHIPS: usize = 10;
-
 impl ActionD10 {
-    /// A battle between two ships (and their riders, on the clamps): A at the
-    /// origin facing east, B `range` hexes east facing west, both at rest.
-    pub fn battle(&self, a: &str, b: &str, range: u32) -> Result<Battle, ResolveError> {
-        let rules = &self.rules;
-        let known = || rules.ships.iter().map(|s| s.id.as_str());
-        let class_a = rules
-            .class_id(a)
-            .ok_or_else(|| ResolveError::unknown("ship", a, known()))?;
-        let class_b = rules
-            .class_id(b)
-            .ok_or_else(|| ResolveError::unknown("ship", b, known()))?;
-        let range =
-            i32::try_from(range).map_err(|_| ResolveError::bad_option("start-range", "too far"))?;
-        let mut battle = Battle {
-            board: Board {
-                ships: Vec::new(),
-                names: Arc::from(Vec::new()),
-            },
-            sides: Vec::new(),
-            poses: Vec::new(),
-            carrier: Vec::new(),
-            docked: Vec::new(),
-            docked_with: Vec::new(),
-            turn: Vec::new(),
-            salvos: Vec::new(),
-            flights: Vec::new(),
-            next_salvo: 1,
-            first: Side::A,
-            gravity_well: None,
-        };
-        let mut names = Vec::new();
-        for (side, class, hex, facing) in [
-            (Side::A, class_a, Hex::ORIGIN, Direction::EAST),
-            (
-                Side::B,
-                class_b,
-                Hex::ORIGIN.step(Direction::EAST, range),
-                Direction::WEST,
-            ),
-        ] {
-            let carrier = battle.board.ships.len();
-            let pose = Pose {
-                hex,
-                dest: hex,
-                facing,
-            };
-            let push = |battle: &mut Battle, class, carried: Option<u8>| {
-                battle.board.ships.push(Ship::new(rules, class));
-                battle.sides.push(side);
-                battle.poses.push(pose);
-                battle.carrier.push(carried);
-                battle.docked.push(carried.is_some());
-                battle.docked_with.push(None);
-                battle.turn.push(TurnState::default());
-            };
-            push(&mut battle, class, None);
-            names.push(format!("{} ({side})", rules.class(class).id));
-            for (n, &rider) in rules.class(class).riders.iter().enumerate() {
-                push(&mut battle, rider, Some(carrier as u8));
-                names.push(format!("{} {} ({side})", rules.class(rider).id, n + 1));
-            }
-        }
-        if battle.board.ships.len() > MAX_SHIPS {
-            return Err(ResolveError::Internal(
-                "too many ships in one battle".into(),
-            ));
-        }
-        battle.board.names = Arc::from(names);
-        Ok(battle)
-    }
-
     /// Whether a mount of ship `i` can fire at `target` from where it is:
     /// fixed and spinal mounts only into the forward arc (the bow's 60
     /// degrees, its edges included), and the same hex from any mount.
@@ -551,7 +546,7 @@ impl ActionD10 {
         Situation {
             displacement: u32::from(battle.turn[target].displacement),
             aft: self.from_aft(battle, from, target),
-            aim: battle.turn[i].aims & (1 << target) != 0,
+            aim: battle.turn[i].aims.contains(target),
             chaff: battle.turn[target].chaff,
         }
     }
@@ -808,10 +803,10 @@ impl ActionD10 {
                 let t = &mut battle.turn[i];
                 t.command_points -= outcome.rerolls_used * rules.constants.reroll_cost;
                 if outcome.locked {
-                    t.locks |= 1 << target;
-                    t.failed_locks &= !(1 << target);
+                    t.locks.insert(target);
+                    t.failed_locks.remove(target);
                 } else {
-                    t.failed_locks |= 1 << target;
+                    t.failed_locks.insert(target);
                 }
                 let locked = outcome.locked;
                 let other = &names[target];
@@ -833,7 +828,7 @@ impl ActionD10 {
                         && battle.sides[j] == battle.sides[i]
                         && battle.poses[j].hex.distance(battle.poses[i].hex) <= reach
                     {
-                        battle.turn[j].locks |= locks;
+                        battle.turn[j].locks = battle.turn[j].locks.union(locks);
                         let friend = &names[j];
                         sink.emit(|| Event::Effect {
                             ship: friend.clone(),
@@ -849,7 +844,7 @@ impl ActionD10 {
                     effect: format!("mount {} charged", mount + 1),
                 });
             }
-            Action::Aim { target } => battle.turn[i].aims |= 1 << target,
+            Action::Aim { target } => battle.turn[i].aims.insert(usize::from(target)),
             Action::Attack {
                 mount,
                 target,
@@ -1099,7 +1094,7 @@ impl ActionD10 {
                 range: u8::try_from(range).unwrap_or(u8::MAX),
                 weapon: m.weapon,
                 missiles: m.bank,
-                aim: battle.turn[i].aims & (1 << target) != 0,
+                aim: battle.turn[i].aims.contains(target),
             };
             battle.next_salvo = battle.next_salvo.wrapping_add(1);
             battle.salvos.push(salvo);
@@ -1219,7 +1214,7 @@ impl ActionD10 {
                 }
             }
             Action::CoordinateFireControl => {
-                if t.locks == 0 {
+                if t.locks.is_empty() {
                     return refuse("the ship holds no lock to share");
                 }
             }
@@ -1238,7 +1233,7 @@ impl ActionD10 {
                 if !battle.locked(i, usize::from(target)) || !enemy_on_map(target) {
                     return refuse("aiming needs a lock on an enemy ship");
                 }
-                if t.aims & (1 << target) != 0 {
+                if t.aims.contains(usize::from(target)) {
                     return refuse("the ship already aimed at the target");
                 }
             }
@@ -1883,6 +1878,7 @@ impl ActionD10 {
         let c = &rules.constants;
         let names = Arc::clone(&battle.board.names);
         let mut jumped = [false; 2];
+        let fought = Side::BOTH.map(|side| self.side_can_fight(battle, side));
         for i in 0..battle.board.ships.len() {
             let name = &names[i];
             if !battle.board.ships[i].is_active() {
@@ -1929,6 +1925,11 @@ impl ActionD10 {
             }
         }
         self.settle_riders(battle, sink);
+        for side in Side::BOTH {
+            if jumped[side.index()] && fought[side.index()] && !self.side_can_fight(battle, side) {
+                battle.left_by_jump[side.index()] = true;
+            }
+        }
         if jumped == [true, true]
             && !self.side_can_fight(battle, Side::A)
             && !self.side_can_fight(battle, Side::B)
@@ -2057,155 +2058,15 @@ impl TurnSequence for Sequence<'_> {
 
     fn verdict(&self, battle: &Battle) -> Option<Verdict> {
         let fights = |side| self.system.side_can_fight(battle, side);
-        let escaped = |side: Side| {
-            (0..battle.board.ships.len())
-                .any(|i| battle.sides[i] == side && battle.board.ships[i].status == Status::Escaped)
-        };
+        let escaped = |side: Side| battle.left_by_jump[side.index()];
         let (a, b) = (fights(Side::A), fights(Side::B));
-        // A side that is out of the fight because it jumped away escaped;
-        // it did not lose.
+        // A side that is out of the fight because its last fighting ships
+        // jumped away escaped; it did not lose. A side that fought on after
+        // an earlier jump and was beaten lost (ruling 53).
         match Verdict::from_able(a, b) {
             Some(Verdict::Winner(Side::A)) if escaped(Side::B) => Some(Verdict::Escaped(Side::B)),
             Some(Verdict::Winner(Side::B)) if escaped(Side::A) => Some(Verdict::Escaped(Side::A)),
             verdict => verdict,
         }
-    }
-}
-
-/// A duel set up once and played many times.
-pub struct Duel {
-    system: ActionD10,
-    start: Battle,
-    roster: Roster,
-    max_turns: u32,
-    tactics: DefaultTactics,
-}
-
-impl Duel {
-    /// Plays one trial with the given tactics for both sides, returning the
-    /// final battle too.
-    pub fn play_with(
-        &self,
-        tactics: [&(dyn ActionTactics + 'static); 2],
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<(TrialOutcome, Battle), ResolveError> {
-        broadside_core::play_setup(self, tactics, dice, sink)
-    }
-
-    /// The battle at the start of every trial.
-    pub fn start(&self) -> &Battle {
-        &self.start
-    }
-
-    /// The default tactics both sides play by.
-    pub fn tactics(&self) -> &DefaultTactics {
-        &self.tactics
-    }
-}
-
-impl Setup for Duel {
-    type State = Battle;
-    type Tactics = dyn ActionTactics;
-    type Sequence<'a> = Sequence<'a>;
-
-    fn sequence(&self) -> Sequence<'_> {
-        Sequence {
-            system: &self.system,
-        }
-    }
-
-    fn roster(&self) -> &Roster {
-        &self.roster
-    }
-
-    fn max_turns(&self) -> u32 {
-        self.max_turns
-    }
-
-    fn tactics(&self) -> [&(dyn ActionTactics + 'static); 2] {
-        [&self.tactics, &self.tactics]
-    }
-
-    fn begin(
-        &self,
-        _dice: &mut dyn Dice,
-        _sink: &mut dyn EventSink,
-    ) -> Result<Battle, ResolveError> {
-        Ok(self.start.clone())
-    }
-
-    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
-        let rules = &self.system.rules;
-        battle
-            .board
-            .ships
-            .iter()
-            .enumerate()
-            .map(|(i, ship)| ShipFate {
-                side: battle.sides[i],
-                loss: match ship.status {
-                    Status::Destroyed | Status::Scuttled => Some(Loss::Destroyed),
-                    // Core has no "captured": a ship taken by boarders is whole but
-                    // fights no more, which is what "disarmed" reports.
-                    Status::Captured => Some(Loss::Disarmed),
-                    Status::Escaped => None,
-                    Status::Active => (!ship.can_fight(rules)).then_some(Loss::Disarmed),
-                },
-                hull: (
-                    i32::from(ship.boxes_left(rules)),
-                    i32::from(ship.boxes(rules)),
-                ),
-            })
-            .collect()
-    }
-}
-
-/// The default starting range of a duel, in hexes.
-pub const DEFAULT_START_RANGE: u32 = 12;
-
-impl ActionD10 {
-    /// A duel between the two ships a request names.
-    pub fn duel(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
-        request.check()?;
-        let range = request
-            .options
-            .count_or("start-range", DEFAULT_START_RANGE)?;
-        let escape_below = match request.options.number("escape-below")? {
-            None => 0,
-            Some(p) => u8::try_from(p).ok().filter(|p| *p <= 100).ok_or_else(|| {
-                ResolveError::bad_option("escape-below", "must be a percentage from 0 to 100")
-            })?,
-        };
-        let [a, b] = one_a_side(request)?;
-        let start = self.battle(a, b, range)?;
-        // Riders are ships of the battle too, each after its carrier.
-        let roster = Roster::from_ships(
-            (0..start.board.ships.len())
-                .map(|i| RosterShip {
-                    side: start.sides[i],
-                    id: self.rules.class(start.board.ships[i].class).id.clone(),
-                    name: start.board.names[i].clone(),
-                })
-                .collect(),
-        )?;
-        Ok(Duel {
-            system: self.clone(),
-            roster,
-            start,
-            max_turns: request.max_turns,
-            tactics: DefaultTactics { escape_below },
-        })
-    }
-}
-
-/// The one ship of each side, while battles of several ships a side are not
-/// yet played.
-fn one_a_side(request: &BattleRequest) -> Result<[&str; 2], ResolveError> {
-    match &request.sides {
-        [a, b] if a.len() == 1 && b.len() == 1 => Ok([&a[0], &b[0]]),
-        _ => Err(ResolveError::Refused(
-            "battles of several ships a side are not yet played in this system".into(),
-        )),
     }
 }

@@ -13,6 +13,7 @@ pub mod attack;
 pub mod damage;
 pub mod data;
 pub mod engagement;
+pub mod fleet;
 pub mod model;
 pub mod repair;
 mod ruleset;
@@ -23,7 +24,8 @@ use broadside_core::{DataErrors, Registration, SourceFile};
 
 pub use attack::{Attack, AttackOutcome, Board, LockNeed, LockOutcome, LockSituation, Situation};
 pub use damage::{Applied, Effect, Hit};
-pub use engagement::{Action, Battle, Decision, Duel, Phase, Pose};
+pub use engagement::{Action, Battle, Decision, Phase, Pose, ShipSet};
+pub use fleet::{BattleSetup, Formation, SideSetup};
 pub use model::Rules;
 pub use repair::RepairOutcome;
 pub use ship::{Repairable, Ship, Status};

@@ -734,8 +734,12 @@ impl Ruleset for ActionD10 {
         DUEL_OPTIONS
     }
 
+    fn side_options(&self) -> &'static [OptionSpec] {
+        crate::fleet::SIDE_OPTIONS
+    }
+
     fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
-        Ok(Box::new(self.duel(request)?))
+        Ok(Box::new(self.set_up(request)?))
     }
 }
 

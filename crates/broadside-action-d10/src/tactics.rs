@@ -98,8 +98,14 @@ fn expected(system: &ActionD10, weapon: &Weapon, bank: u8, number: i32) -> i64 {
 }
 
 impl DefaultTactics {
-    /// The enemy ship on the map that ship `i` can bring most weapons to
-    /// bear on, the nearest of equals.
+    /// The enemy ship ship `i` attacks, locks on or moves against.
+    ///
+    /// Among the enemies on the map it can hit with at least one mount:
+    /// one it already holds a lock on or aimed at (its own or shared: the
+    /// action is spent), then one it could lock on, then the most damaged
+    /// (focus fire: the share of boxes marked, in thousandths), then the one
+    /// most of its weapons reach, then the nearest, then the first. With no
+    /// enemy in reach, the nearest, to move against.
     fn target(system: &ActionD10, battle: &Battle, i: usize) -> Option<usize> {
         let here = battle.poses[i].hex;
         let mut enemies = battle.enemies_of(i);
@@ -108,13 +114,115 @@ impl DefaultTactics {
             // The usual duel: one enemy, nothing to weigh.
             return Some(first);
         }
+        let rules = &system.rules;
+        let t = &battle.turn[i];
         battle.enemies_of(i).max_by_key(|&e| {
+            let usable = Self::usable(system, battle, i, e).count_ones();
+            let (prospect, damage) = if usable == 0 {
+                (0, 0)
+            } else {
+                let foe = &battle.board.ships[e];
+                let damage = u32::from(foe.marked) * 1000 / u32::from(foe.boxes(rules)).max(1);
+                let prospect = if battle.locked(i, e) || t.aims.contains(e) {
+                    3
+                } else if Self::lock_worth(system, battle, i, e) {
+                    2
+                } else {
+                    1
+                };
+                (prospect, damage)
+            };
             (
-                Self::usable(system, battle, i, e).count_ones(),
+                prospect,
+                damage,
+                usable,
                 std::cmp::Reverse(here.distance(battle.poses[e].hex)),
                 std::cmp::Reverse(e),
             )
         })
+    }
+
+    /// Whether a Target Lock by ship `i` on `enemy` is worth an action:
+    /// automatic, or a roll that can succeed; a second try in one turn
+    /// only at even odds or better.
+    fn lock_worth(system: &ActionD10, battle: &Battle, i: usize, enemy: usize) -> bool {
+        let rules = &system.rules;
+        let situation = system.lock_situation(battle, i, enemy);
+        match system.lock_number(
+            &battle.board.ships[i],
+            &battle.board.ships[enemy],
+            &situation,
+            &mut NullSink,
+        ) {
+            LockNumber::Automatic => true,
+            LockNumber::Impossible => false,
+            LockNumber::Roll(n) => {
+                let sides = rules.constants.lock.die.sides() as i32;
+                n >= 1 && (!battle.turn[i].failed_locks.contains(enemy) || 2 * n >= sides)
+            }
+        }
+    }
+
+    /// Whether ship `i`, holding a lock on `enemy`, should share its locks
+    /// by Coordinate Fire Control before it fires: the action it spends
+    /// saves friends in reach at least two actions, or a roll.
+    fn share_worth(system: &ActionD10, battle: &Battle, i: usize, enemy: usize) -> bool {
+        if battle.turn[i].actions < 2 {
+            return false;
+        }
+        let reach = system.rules.constants.coordinate_range;
+        let here = battle.poses[i].hex;
+        let mut gaining = 0;
+        let mut rolled = false;
+        for j in battle.ships_of(battle.sides[i]) {
+            if j == i
+                || battle.turn[j].actions == 0
+                || battle.locked(j, enemy)
+                || battle.poses[j].hex.distance(here) > reach
+                || Self::usable(system, battle, j, enemy) == 0
+            {
+                continue;
+            }
+            gaining += 1;
+            let situation = system.lock_situation(battle, j, enemy);
+            rolled |= !matches!(
+                system.lock_number(
+                    &battle.board.ships[j],
+                    &battle.board.ships[enemy],
+                    &situation,
+                    &mut NullSink
+                ),
+                LockNumber::Automatic
+            );
+        }
+        gaining >= 2 || (gaining == 1 && rolled)
+    }
+
+    /// How well hex `c` keeps a ship in formation with friends whose
+    /// destinations are `friends`: a destination in a friend's hex costs much
+    /// (two ships in one hex give enemy locks on either +1), each hex beyond
+    /// `reach` (Coordinate Fire Control's) of the nearest friend costs a
+    /// little, and each friend next to it gains a little (point defence guns
+    /// hit best at range 1, and a neighbour thrusting on reaction drives
+    /// spoils enemy locks). Nothing without friends.
+    fn formation(friends: &[Hex], reach: i64, c: Hex) -> i64 {
+        let mut nearest: Option<i64> = None;
+        let mut score = 0;
+        for &friend in friends {
+            let d = i64::from(c.distance(friend));
+            match d {
+                0 => score -= 50,
+                1 => score += 1,
+                _ => {}
+            }
+            nearest = Some(nearest.map_or(d, |n| n.min(d)));
+        }
+        if let Some(n) = nearest
+            && n > reach
+        {
+            score -= 5 * (n - reach);
+        }
+        score
     }
 
     /// The mounts of ship `i` that could attack `target` now, one bit each.
@@ -185,6 +293,13 @@ impl DefaultTactics {
                 .iter()
                 .any(|s| usize::from(s.target) == i && s.hex == c)
         };
+        // Friends' destinations, read once for every hex weighed.
+        let friends: Vec<Hex> = battle
+            .ships_of(battle.sides[i])
+            .filter(|&j| j != i)
+            .map(|j| battle.poses[j].dest)
+            .collect();
+        let reach = i64::from(rules.constants.coordinate_range);
         let score = |c: Hex| -> i64 {
             let v = c - pose.hex;
             let r1 = i64::from(c.distance(f));
@@ -194,6 +309,9 @@ impl DefaultTactics {
             s += if spare { 2 * d } else { -d };
             if avoid(c) {
                 s -= 1000;
+            }
+            if !friends.is_empty() {
+                s += Self::formation(&friends, reach, c);
             }
             s
         };
@@ -251,6 +369,16 @@ impl DefaultTactics {
             .max_by_key(|&(m, value, _)| (value, std::cmp::Reverse(m)))
     }
 
+    /// The longest reach of a ship's point defence weapons that can fire.
+    fn point_defense_reach(system: &ActionD10, me: &Ship) -> u32 {
+        let rules = &system.rules;
+        (0..me.weapons.len())
+            .filter(|&m| rules.weapon(me.weapons[m].weapon).point_defense && me.can_fire(rules, m))
+            .map(|m| rules.weapon(me.weapons[m].weapon).max_range())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The first salvo launcher among the `usable` mounts of ship `i`.
     fn salvo_mount(system: &ActionD10, battle: &Battle, i: usize, usable: u16) -> Option<u8> {
         let me = &battle.board.ships[i];
@@ -265,7 +393,7 @@ impl DefaultTactics {
     fn choose(&self, system: &ActionD10, battle: &Battle, i: usize, last_chance: bool) -> Choice {
         let rules = &system.rules;
         let me = &battle.board.ships[i];
-        let t = battle.turn[i];
+        let t = &battle.turn[i];
         let pose = battle.poses[i];
         let rerolls = t.command_points / rules.constants.reroll_cost;
         let can_move = !t.moved && me.thrust(rules) > 0;
@@ -321,7 +449,21 @@ impl DefaultTactics {
             .flights
             .iter()
             .any(|f| f.side != battle.sides[i] && f.hex.distance(pose.hex) <= 8);
-        if !t.point_defense && me.has_point_defense(rules) && (aimed_at_me > 0 || flights_near) {
+        // Salvos aimed at friends wait where this ship's guns may reach them
+        // after the drift: point defence covers the whole side.
+        let aimed_at_friends = || {
+            let reach = Self::point_defense_reach(system, me);
+            battle.salvos.iter().any(|s| {
+                let target = usize::from(s.target);
+                target != i
+                    && battle.sides[target] == battle.sides[i]
+                    && pose.dest.distance(s.hex) <= reach
+            })
+        };
+        if !t.point_defense
+            && me.has_point_defense(rules)
+            && (aimed_at_me > 0 || flights_near || aimed_at_friends())
+        {
             return Choice::Act(Action::ActivatePointDefense);
         }
         if me.small_craft > 0 && me.hangar_usable(rules) {
@@ -339,26 +481,14 @@ impl DefaultTactics {
         let direct = Self::best_direct(system, battle, i, enemy, mask);
         let salvo = Self::salvo_mount(system, battle, i, mask);
         let usable = mask.count_ones() as usize;
-        if usable > 0 && !battle.locked(i, enemy) {
-            let situation = system.lock_situation(battle, i, enemy);
-            let worth =
-                match system.lock_number(me, &battle.board.ships[enemy], &situation, &mut NullSink)
-                {
-                    LockNumber::Automatic => true,
-                    LockNumber::Impossible => false,
-                    // A second try in one turn only at even odds or better.
-                    LockNumber::Roll(n) => {
-                        let sides = rules.constants.lock.die.sides() as i32;
-                        n >= 1
-                            && (battle.turn[i].failed_locks & (1 << enemy) == 0 || 2 * n >= sides)
-                    }
-                };
-            if worth {
-                return Choice::Act(Action::TargetLock {
-                    target: enemy as u8,
-                    rerolls,
-                });
-            }
+        if usable > 0 && !battle.locked(i, enemy) && Self::lock_worth(system, battle, i, enemy) {
+            return Choice::Act(Action::TargetLock {
+                target: enemy as u8,
+                rerolls,
+            });
+        }
+        if battle.locked(i, enemy) && Self::share_worth(system, battle, i, enemy) {
+            return Choice::Act(Action::CoordinateFireControl);
         }
         if battle.locked(i, enemy) {
             let spare = usize::from(t.actions).saturating_sub(usable);
@@ -378,7 +508,7 @@ impl DefaultTactics {
             {
                 return Choice::Act(Action::ChargeWeapon { mount: m as u8 });
             }
-            let aimed = t.aims & (1 << enemy) != 0;
+            let aimed = t.aims.contains(enemy);
             if !aimed && direct.is_some() && spare > 1 {
                 return Choice::Act(Action::Aim {
                     target: enemy as u8,
@@ -409,7 +539,9 @@ impl DefaultTactics {
                 return Choice::Wait;
             }
         }
-        let threatened = battle.board.ships[enemy].has_launcher(rules)
+        let threatened = battle
+            .enemies_of(i)
+            .any(|e| battle.board.ships[e].has_launcher(rules))
             || battle.flights.iter().any(|f| f.side != battle.sides[i]);
         if !t.point_defense && me.has_point_defense(rules) && threatened {
             return Choice::Act(Action::ActivatePointDefense);
@@ -422,7 +554,7 @@ impl DefaultTactics {
     fn housekeeping(&self, system: &ActionD10, battle: &Battle, i: usize) -> Choice {
         let rules = &system.rules;
         let me = &battle.board.ships[i];
-        let t = battle.turn[i];
+        let t = &battle.turn[i];
         if me.has_power()
             && let Some(m) = (0..me.weapons.len()).find(|&m| {
                 let w = &me.weapons[m];
@@ -441,12 +573,12 @@ impl DefaultTactics {
             });
         }
         let reach = rules.constants.coordinate_range;
-        if t.locks != 0
+        if !t.locks.is_empty()
             && (0..battle.board.ships.len()).any(|j| {
                 j != i
                     && battle.on_map(j)
                     && battle.sides[j] == battle.sides[i]
-                    && battle.turn[j].locks & t.locks != t.locks
+                    && !battle.turn[j].locks.contains_all(&t.locks)
                     && battle.poses[j].hex.distance(battle.poses[i].hex) <= reach
             })
         {
@@ -534,15 +666,39 @@ impl ActionTactics for DefaultTactics {
         side: Side,
         last_chance: bool,
     ) -> Decision {
+        // Round by round: the ships that have acted least go first, so every
+        // ship makes its move (and gains its displacement) before any takes
+        // a second action, and a ship that waits holds up no other.
         let mut wait = false;
-        for i in battle.ships_of(side) {
-            if battle.turn[i].actions == 0 {
-                continue;
-            }
-            match self.choose(system, battle, i, last_chance) {
-                Choice::Act(action) => return Decision::Act(i, action),
-                Choice::Wait => wait = true,
-                Choice::Nothing => {}
+        let mut ready = battle
+            .ships_of(side)
+            .filter(|&i| battle.turn[i].actions > 0);
+        let Some(first) = ready.next() else {
+            return Decision::Done;
+        };
+        if ready.next().is_none() {
+            // One ship with actions, as in a duel: nothing to order.
+            return match self.choose(system, battle, first, last_chance) {
+                Choice::Act(action) => Decision::Act(first, action),
+                Choice::Wait => Decision::Wait,
+                Choice::Nothing => Decision::Done,
+            };
+        }
+        let most = battle
+            .ships_of(side)
+            .map(|i| battle.turn[i].acted)
+            .max()
+            .unwrap_or(0);
+        for round in 0..=most {
+            for i in battle.ships_of(side) {
+                if battle.turn[i].actions == 0 || battle.turn[i].acted != round {
+                    continue;
+                }
+                match self.choose(system, battle, i, last_chance) {
+                    Choice::Act(action) => return Decision::Act(i, action),
+                    Choice::Wait => wait = true,
+                    Choice::Nothing => {}
+                }
             }
         }
         if wait { Decision::Wait } else { Decision::Done }
@@ -559,32 +715,59 @@ impl ActionTactics for DefaultTactics {
             };
         };
         let weapon = rules.weapon(craft.weapon);
-        let Some(target) = (0..battle.board.ships.len())
-            .filter(|&j| battle.sides[j] != flight.side && battle.on_map(j))
-            .min_by_key(|&j| (flight.hex.distance(battle.poses[j].hex), j))
+        let best = weapon
+            .brackets
+            .iter()
+            .max_by_key(|b| (b.value, std::cmp::Reverse(b.from)))
+            .map_or(0, |b| b.to);
+        // Where the flight goes to fight `target`: the hex within its speed
+        // nearest the best bracket of its weapon, candidates read in a frame
+        // turned toward the target, so ties fall the same way for either side.
+        let close_on = |target: usize| {
+            let at = battle.poses[target].hex;
+            let toward = face_toward(flight.hex, at, Direction::EAST).index() as i32;
+            let to = hex::hexes_within(Hex::ORIGIN, craft.speed)
+                .map(|offset| flight.hex + offset.rotate_around(Hex::ORIGIN, toward))
+                .min_by_key(|&h| (h.distance(at).abs_diff(best), flight.hex.distance(h)))
+                .unwrap_or(flight.hex);
+            (to, weapon.bracket(to.distance(at)).is_some())
+        };
+        let enemies = || {
+            (0..battle.board.ships.len())
+                .filter(|&j| battle.sides[j] != flight.side && battle.on_map(j))
+        };
+        let Some(nearest) =
+            enemies().min_by_key(|&j| (flight.hex.distance(battle.poses[j].hex), j))
         else {
             return FlightOrder {
                 to: flight.hex,
                 target: None,
             };
         };
-        let at = battle.poses[target].hex;
-        let best = weapon
-            .brackets
-            .iter()
-            .max_by_key(|b| (b.value, std::cmp::Reverse(b.from)))
-            .map_or(0, |b| b.to);
-        // Candidate hexes are read in a frame turned toward the target, so
-        // ties fall the same way for either side.
-        let toward = face_toward(flight.hex, at, Direction::EAST).index() as i32;
-        let to = hex::hexes_within(Hex::ORIGIN, craft.speed)
-            .map(|offset| flight.hex + offset.rotate_around(Hex::ORIGIN, toward))
-            .min_by_key(|&h| (h.distance(at).abs_diff(best), flight.hex.distance(h)))
-            .unwrap_or(flight.hex);
-        let in_reach = weapon.bracket(to.distance(at)).is_some();
-        FlightOrder {
-            to,
-            target: in_reach.then_some(target),
+        // Focus fire: the most damaged enemy it can reach this turn, the
+        // nearest of equals; otherwise it closes on the nearest.
+        let reachable = enemies()
+            .filter_map(|j| {
+                let (to, in_reach) = close_on(j);
+                in_reach.then_some((j, to))
+            })
+            .max_by_key(|&(j, _)| {
+                let foe = &battle.board.ships[j];
+                (
+                    u32::from(foe.marked) * 1000 / u32::from(foe.boxes(rules)).max(1),
+                    std::cmp::Reverse(flight.hex.distance(battle.poses[j].hex)),
+                    std::cmp::Reverse(j),
+                )
+            });
+        match reachable {
+            Some((target, to)) => FlightOrder {
+                to,
+                target: Some(target),
+            },
+            None => FlightOrder {
+                to: close_on(nearest).0,
+                target: None,
+            },
         }
     }
 

@@ -322,7 +322,7 @@ fn illegal_tactics_are_an_internal_error() {
         }
     }
     let duel = system()
-        .duel(&common::duel_request("destroyer", "frigate", 5, &[]))
+        .set_up(&common::duel_request("destroyer", "frigate", 5, &[]))
         .expect("the duel sets up");
     let mut dice = common::seeded(1);
     let result = duel.play_with(

@@ -1,5 +1,6 @@
 //! Property tests of the system's invariants: whatever the dice, a ship's
-//! record sheet stays one the rules can reach, and nothing panics.
+//! record sheet stays one the rules can reach, nothing panics, and a fleet
+//! battle accounts for every ship of its roster.
 
 mod common;
 
@@ -10,7 +11,11 @@ use broadside_action_d10::ship::ScannerState;
 use broadside_action_d10::{
     Attack, Board, DefaultTactics, Hit, LockNeed, LockSituation, Ship, Situation, Status,
 };
-use broadside_core::{AttackResolution, NullSink, ResolveError, SeededDice, Verdict};
+use broadside_core::montecarlo::Tally;
+use broadside_core::{
+    AttackResolution, NullSink, ResolveError, Ruleset, SeededDice, Side, Verdict, play_trial,
+    run_trials,
+};
 use common::system;
 use proptest::prelude::*;
 
@@ -179,7 +184,7 @@ proptest! {
     ) {
         let s = system();
         let request = common::duel_request(SHIPS[a], SHIPS[b], 20, &[("start-range", range)]);
-        let duel = s.duel(&request).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let duel = s.set_up(&request).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let tactics = DefaultTactics::default();
         let (outcome, battle) = duel
             .play_with([&tactics, &tactics], &mut SeededDice::new(seed), &mut NullSink)
@@ -196,4 +201,88 @@ proptest! {
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(outcome, again);
     }
+}
+
+proptest! {
+    // Each case plays whole fleet battles, so fewer cases than above.
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Random small fleets, carriers and their riders included: every
+    /// trial's outcome has one fate per roster ship, on the roster's side;
+    /// no side loses more ships than it has; and the tally's per-side
+    /// counts of ships lost sum to the trials, the same whether the trials
+    /// are played one by one or by the runner.
+    #[test]
+    fn fleets_account_for_every_ship(
+        a in proptest::collection::vec(0..SHIPS.len(), 1..=3),
+        b in proptest::collection::vec(0..SHIPS.len(), 1..=3),
+        range in 0i64..16,
+        seed in any::<u64>(),
+    ) {
+        let ids = |side: &[usize]| side.iter().map(|&k| SHIPS[k]).collect::<Vec<_>>();
+        let request = common::fleet_request(&ids(&a), &ids(&b), 8, &[("start-range", range)], [&[], &[]]);
+        let engagement = system()
+            .prepare_battle(&request)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let roster = engagement.roster();
+        const TRIALS: u64 = 3;
+        let mut tally = Tally::default();
+        for trial in 0..TRIALS {
+            let outcome = play_trial(&*engagement, seed, trial, &mut NullSink)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(outcome.ships.len(), roster.len());
+            for (i, fate) in outcome.ships.iter().enumerate() {
+                prop_assert_eq!(fate.side, roster.side(i));
+            }
+            for side in Side::BOTH {
+                prop_assert!(outcome.lost(side) <= roster.side_len(side));
+            }
+            tally.add(&outcome);
+        }
+        let run = run_trials(&*engagement, seed, TRIALS, &|_| {})
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&run, &tally);
+        let summary = run.summary(roster);
+        for side in Side::BOTH {
+            let lost = summary.ships_lost.of(side);
+            prop_assert_eq!(lost.iter().sum::<u64>(), TRIALS);
+            prop_assert_eq!(lost.len(), roster.side_len(side) + 1);
+        }
+    }
+}
+
+/// A fleet run's tally is the same on a pool of one thread and of two: the
+/// runner splits 1,100 one-turn trials into two chunks, and trial i always draws from
+/// its own stream, so neither the split nor the order trials finish in
+/// shows in the figures.
+#[test]
+fn a_fleet_run_tallies_the_same_on_one_thread_and_on_two() {
+    let request = common::fleet_request(
+        &["gunboat", "escort"],
+        &["escort", "gunboat"],
+        1,
+        &[("start-range", 4)],
+        [&[], &[]],
+    );
+    let engagement = system()
+        .prepare_battle(&request)
+        .expect("the fleets set up");
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(|| run_trials(&*engagement, 2026, 1100, &|_| {}))
+            .expect("the trials play")
+    };
+    let one = on(1);
+    let two = on(2);
+    assert_eq!(one, two);
+    let summary = one.summary(engagement.roster());
+    assert_eq!(summary.trials, 1100);
+    assert_eq!(summary.ships_lost.a.iter().sum::<u64>(), 1100);
 }

@@ -13,7 +13,10 @@
 use std::sync::OnceLock;
 
 use broadside_action_d10::engagement::{Sequence, TurnState};
-use broadside_action_d10::{Action, ActionD10, ActionTactics, Battle, DefaultTactics, Phase, Ship};
+use broadside_action_d10::{
+    Action, ActionD10, ActionTactics, Battle, DefaultTactics, Phase, Pose, Ship,
+};
+use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
     BattleRequest, Dice, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
     ResolveRequest, Ruleset, ScriptedDice, SeededDice, SourceFile, TableView, TurnSequence,
@@ -343,6 +346,86 @@ pub fn check_duel_log(name: &str, a: &str, b: &str, seed: u64, trial: u64, max_t
     snapshot(
         name,
         "d10 action-based rules, Sequence of Play, with the default tactics (rules note, Default tactics)",
+        &inputs,
+        &out,
+    );
+}
+
+/// A fleet battle request: each side's ship ids (counts expanded), battle
+/// options and each side's set-up, as the command line would give them.
+pub fn fleet_request(
+    a: &[&str],
+    b: &[&str],
+    max_turns: u32,
+    options: &[(&str, i64)],
+    side_options: [&[(&str, OptionValue)]; 2],
+) -> BattleRequest {
+    let mut request = BattleRequest::fleets(a, b, max_turns, Options::new());
+    for (name, value) in options {
+        request.options.set(name, OptionValue::Number(*value));
+    }
+    for (side, given) in side_options.iter().enumerate() {
+        for (name, value) in *given {
+            request.side_options[side].set(name, value.clone());
+        }
+    }
+    request
+}
+
+/// A fleet battle set up through the fleet set-up (side A's lead at the
+/// origin facing east, side B's 12 hexes east facing west, each side in a
+/// line abreast), at the start of a turn as [`battle`] gives it.
+pub fn fleet(a: &[&str], b: &[&str]) -> Battle {
+    let request = fleet_request(a, b, 1, &[], [&[], &[]]);
+    let (mut battle, ..) = system().battle_of(&request).expect("the fleets set up");
+    start_turn(&mut battle);
+    battle
+}
+
+/// Puts ship `i` at `hex`, at rest, facing `facing`.
+pub fn place(battle: &mut Battle, i: usize, hex: Hex, facing: Direction) {
+    battle.poses[i] = Pose {
+        hex,
+        dest: hex,
+        facing,
+    };
+}
+
+/// Plays one seeded trial of a fleet battle and snapshots its whole log.
+pub fn check_fleet_log(name: &str, request: &BattleRequest, seed: u64, trial: u64) {
+    let engagement = Ruleset::prepare_battle(system(), request).expect("the battle sets up");
+    let mut log = EventLog::default();
+    let outcome =
+        broadside_core::play_trial(&*engagement, seed, trial, &mut log).expect("the battle plays");
+    let side_options: Vec<Value> = request
+        .side_options
+        .iter()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.to_owned(), json!(format!("{v:?}"))))
+                .collect::<serde_json::Map<String, Value>>()
+                .into()
+        })
+        .collect();
+    let options: serde_json::Map<String, Value> = request
+        .options
+        .iter()
+        .map(|(k, v)| (k.to_owned(), json!(format!("{v:?}"))))
+        .collect();
+    let inputs = json!({
+        "a": request.sides[0], "b": request.sides[1], "options": options,
+        "side_options": side_options, "seed": seed, "trial": trial,
+        "max_turns": request.max_turns,
+    });
+    let mut out = format!("inputs: {inputs}\n");
+    numbered(&mut out, &log.events);
+    out.push_str(&format!(
+        "outcome: {}\n",
+        serde_json::to_string(&outcome).expect("JSON prints")
+    ));
+    snapshot(
+        name,
+        "d10 action-based rules, Sequence of Play, fleets with the default tactics (rules note, Fleets and Default tactics)",
         &inputs,
         &out,
     );
