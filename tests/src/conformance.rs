@@ -10,7 +10,7 @@
 use broadside_core::montecarlo::Tally;
 use broadside_core::{
     BattleRequest, Dice, DiceError, Die, EventLog, NullSink, Registration, ResolveError,
-    ResolveRequest, Ruleset, ScriptedDice, SeededDice, Verdict, play_trial, run_trials,
+    ResolveRequest, Ruleset, ScriptedDice, SeededDice, Side, Verdict, play_trial, run_trials,
 };
 use serde_json::Value;
 
@@ -33,6 +33,8 @@ pub struct Case {
     pub duel: BattleRequest,
     /// A mirror match: the same ship on both sides.
     pub mirror: BattleRequest,
+    /// A battle of fleets, side A with two ships of one id.
+    pub fleet: BattleRequest,
 }
 
 /// Dice that pass a seeded source through and remember every face, so a
@@ -118,6 +120,62 @@ pub fn check_conformance(case: &Case) {
     check_unknown_ships(&*system, case);
     check_duel(&*system, &case.duel);
     check_mirror(&*system, &case.mirror);
+    check_duel(&*system, &case.fleet);
+    check_fleet(&*system, &case.fleet);
+}
+
+/// A fleet battle: one fate per ship of the roster on the ship's side, no
+/// side losing more ships than it has, per-side counts that sum to the
+/// trials, and a log that tells two ships of one id apart.
+fn check_fleet(system: &dyn Ruleset, request: &BattleRequest) {
+    let what = format!(
+        "{}: fleet {:?} against {:?}",
+        system.id(),
+        request.sides[0],
+        request.sides[1]
+    );
+    let engagement = system
+        .prepare_battle(request)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let roster = engagement.roster();
+    assert!(
+        roster.len() >= request.sides[0].len() + request.sides[1].len(),
+        "{what}: the roster lacks ships that were named"
+    );
+    let mut named_apart = false;
+    for trial in 0..12 {
+        let mut log = EventLog::default();
+        let outcome = play_trial(&*engagement, 41, trial, &mut log).unwrap();
+        assert_eq!(
+            outcome.ships.len(),
+            roster.len(),
+            "{what}: one fate per ship"
+        );
+        for (i, fate) in outcome.ships.iter().enumerate() {
+            assert_eq!(fate.side, roster.side(i), "{what}: ship {i} changed side");
+        }
+        for side in Side::BOTH {
+            assert!(
+                outcome.lost(side) <= roster.side_len(side),
+                "{what}: side {side} lost more ships than it has"
+            );
+        }
+        let text: Vec<String> = log.events.iter().map(ToString::to_string).collect();
+        let text = text.join("\n");
+        named_apart |= text.contains(" #1 (A)") && text.contains(" #2 (A)");
+    }
+    assert!(
+        named_apart,
+        "{what}: no log names the two ships of one id apart"
+    );
+    let summary = run_trials(&*engagement, 41, 60, &|_| {})
+        .unwrap()
+        .summary(roster);
+    for side in Side::BOTH {
+        let lost = summary.ships_lost.of(side);
+        assert_eq!(lost.len(), roster.side_len(side) + 1, "{what}: side {side}");
+        assert_eq!(lost.iter().sum::<u64>(), 60, "{what}: side {side}");
+    }
 }
 
 fn check_description(system: &dyn Ruleset, case: &Case) {

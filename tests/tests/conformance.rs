@@ -13,6 +13,15 @@ fn duel(a: &str, b: &str, options: Options) -> BattleRequest {
     }
 }
 
+/// Fleets: side A two ships of `a` and one of `b`, side B one of each.
+fn fleet(a: &str, b: &str) -> BattleRequest {
+    BattleRequest {
+        sides: [vec![a.into(), a.into(), b.into()], vec![a.into(), b.into()]],
+        max_turns: 30,
+        ..Default::default()
+    }
+}
+
 fn resolve(attacker: &str, target: &str, options: &[(&str, OptionValue)]) -> ResolveRequest {
     let mut set = Options::new();
     for (name, value) in options {
@@ -89,6 +98,7 @@ fn percentile_conforms() {
             "frigate",
             Options::new().with("start-range", OptionValue::Number(10)),
         ),
+        fleet: fleet("frigate", "destroyer"),
     });
 }
 
@@ -121,6 +131,7 @@ fn module_grid_conforms() {
         cells: vec![],
         duel: duel("destroyer", "frigate", Options::new()),
         mirror: duel("destroyer", "destroyer", Options::new()),
+        fleet: fleet("frigate", "destroyer"),
     });
 }
 
@@ -175,6 +186,7 @@ fn action_d10_conforms() {
             Options::new().with("start-range", OptionValue::Number(10)),
         ),
         mirror: duel("destroyer", "destroyer", Options::new()),
+        fleet: fleet("frigate", "destroyer"),
     });
 }
 
@@ -226,5 +238,6 @@ fn crew_2d6_conforms() {
             "corvette",
             Options::new().with("start-band", text("long")),
         ),
+        fleet: fleet("scout", "corvette"),
     });
 }

@@ -394,6 +394,7 @@ impl ActionD10 {
                         side,
                         id: rules.class(class).id.clone(),
                         name,
+                        carried: carried.is_some(),
                     });
                 };
                 push(class, None, carrier_name.clone());

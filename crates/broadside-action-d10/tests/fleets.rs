@@ -754,9 +754,25 @@ fn names_come_from_the_roster_with_riders_after_their_carrier() {
     );
     let roster = Setup::roster(&setup);
     assert_eq!(roster.len(), 6);
+    // The side as named leaves the riders out; the roster holds them, as
+    // carried ships of side A.
+    assert_eq!(roster.ids(Side::A), ["carrier", "frigate", "frigate"]);
+    assert_eq!(roster.label(Side::A), "carrier,2xfrigate");
+    let carried: Vec<(&str, bool)> = roster
+        .ships()
+        .iter()
+        .map(|ship| (ship.id.as_str(), ship.carried))
+        .collect();
     assert_eq!(
-        roster.ids(Side::A),
-        ["carrier", "gunboat", "gunboat", "frigate", "frigate"]
+        carried,
+        [
+            ("carrier", false),
+            ("gunboat", true),
+            ("gunboat", true),
+            ("frigate", false),
+            ("frigate", false),
+            ("destroyer", false)
+        ]
     );
     let (outcome, battle) = setup
         .play_with(

@@ -525,8 +525,14 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
         }
     };
     request.options.validate(system.battle_options())?;
-    for side in &request.side_options {
-        side.validate(system.side_options())?;
+    for (prefix, side) in ["a-", "b-"].into_iter().zip(&request.side_options) {
+        // A side's set-up is given as --a-NAME or --b-NAME: say which.
+        side.validate(system.side_options()).map_err(|e| match e {
+            ResolveError::BadOption { option, message } => {
+                ResolveError::bad_option(&format!("{prefix}{option}"), message)
+            }
+            other => other,
+        })?;
     }
     let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
     let engagement = system.prepare_battle(&request)?;

@@ -93,6 +93,10 @@ pub struct RosterShip {
     /// The name a log gives it: the id, a number when its side has several of
     /// the id (`frigate #2`), and the side (`frigate #2 (A)`).
     pub name: String,
+    /// Whether the system added it, carried by a ship that was named (a
+    /// carrier's rider): it fights and can be lost, but a side as written
+    /// does not name it.
+    pub carried: bool,
 }
 
 /// The ships of an engagement: side A's in the order named, then side B's.
@@ -118,6 +122,7 @@ impl Roster {
                     side,
                     id: id.clone(),
                     name,
+                    carried: false,
                 });
             }
         }
@@ -173,13 +178,17 @@ impl Roster {
         self.of(side).count()
     }
 
-    /// A side's ship ids, in order.
+    /// A side's ship ids as named, in order: carried ships left out.
     pub fn ids(&self, side: Side) -> Vec<&str> {
-        self.of(side).map(|i| self.ships[i].id.as_str()).collect()
+        self.of(side)
+            .filter(|&i| !self.ships[i].carried)
+            .map(|i| self.ships[i].id.as_str())
+            .collect()
     }
 
-    /// A side as a person reads it: `3xfrigate,heavy-cruiser`, runs of one id
-    /// counted. It parses back to the same side with [`parse_side`].
+    /// A side as a person wrote it: `3xfrigate,heavy-cruiser`, runs of one id
+    /// counted, carried ships left out. It parses back to the same side with
+    /// [`parse_side`].
     pub fn label(&self, side: Side) -> String {
         let ids = self.ids(side);
         let mut parts: Vec<String> = Vec::new();
@@ -346,6 +355,24 @@ mod tests {
             parse_side(&fleet.label(Side::A)).unwrap(),
             fleet.ids(Side::A)
         );
+    }
+
+    #[test]
+    fn carried_ships_fight_but_are_not_named_in_a_side() {
+        let mut ships = Roster::new(&ids(&["carrier"]), &ids(&["cruiser"])).ships;
+        ships.insert(
+            1,
+            RosterShip {
+                side: Side::A,
+                id: "gunboat".into(),
+                name: "gunboat 1 (A)".into(),
+                carried: true,
+            },
+        );
+        let roster = Roster::from_ships(ships).unwrap();
+        assert_eq!(roster.side_len(Side::A), 2);
+        assert_eq!(roster.label(Side::A), "carrier");
+        assert_eq!(roster.ids(Side::A), ["carrier"]);
     }
 
     proptest::proptest! {
