@@ -2,8 +2,8 @@
 //! tables, options and the resolve report.
 
 use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
-    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind,
+    OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
 
@@ -256,6 +256,9 @@ struct ResolveReport {
     hexmates: Vec<ShipReport>,
     #[serde(skip)]
     result_text: Option<String>,
+    /// The row could not apply and a normal hull hit was made for it.
+    #[serde(skip)]
+    fell_back: bool,
 }
 
 /// One ship's ICMs launched against the attack.
@@ -279,11 +282,8 @@ impl Sheet for ResolveReport {
         )];
         if let (Some(roll), Some(text)) = (self.damage_roll, &self.result_text) {
             let mut line = format!("Damage Table {roll}: {text}");
-            if self.applied == Some("hull-hit")
-                && self.result.as_deref() != Some("hull-hit")
-                && self.result.as_deref() != Some("double-hull-hit")
-            {
-                line.push_str(" (a hull hit instead)");
+            if self.fell_back {
+                line.push_str(&format!(" ({HULL_HIT_INSTEAD})"));
             }
             if let Some(system) = &self.system_destroyed {
                 line.push_str(&format!("; {system} destroyed"));
@@ -312,7 +312,31 @@ impl Sheet for ResolveReport {
         }
         lines
     }
+
+    /// The attack in shared terms: the Damage Table row in its printed
+    /// words, then "a hull hit instead" when the row could not apply and a
+    /// normal hull hit was made for it; the hull points it took; the weapon
+    /// or defence system it destroyed, by id.
+    fn attack_outcome(&self) -> Option<AttackOutcome> {
+        let mut results = Vec::new();
+        if let Some(text) = &self.result_text {
+            results.push(text.clone());
+            if self.fell_back {
+                results.push(HULL_HIT_INSTEAD.to_owned());
+            }
+        }
+        Some(AttackOutcome {
+            hit: self.hit,
+            results,
+            hull_damage: self.hull_damage,
+            destroyed: self.system_destroyed.iter().cloned().collect(),
+        })
+    }
 }
+
+/// The result an attack reports when its Damage Table row could not apply
+/// and the rules made it a normal hull hit.
+pub const HULL_HIT_INSTEAD: &str = "a hull hit instead";
 
 impl Ruleset for Percentile {
     fn id(&self) -> &'static str {
@@ -623,6 +647,7 @@ impl Ruleset for Percentile {
                 .map(|ship| ShipReport::of(rules, ship))
                 .collect(),
             result_text: row.map(|r| r.text.clone()),
+            fell_back: damage.is_some_and(|d| d.fell_back),
         }))
     }
 
