@@ -10,13 +10,14 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::exact::ExactAttack;
+use broadside_core::exact::{ExactAttack, Prob, enumerate};
 use broadside_core::montecarlo::run_trials;
-use broadside_core::{AttackOutcome, Engagement, Setup};
+use broadside_core::{AttackOutcome, Engagement, NullSink, Setup};
+use broadside_percentile::{RepairAttempt, Repairable};
 use broadside_tests::engagement::{
     duel, exact_battle, exact_resolve, legal_attack, resolve_request, sampled_resolves,
 };
-use broadside_tests::{flag, num, text};
+use broadside_tests::{Damage, damaged_ship, flag, num, percentile, text};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -184,6 +185,72 @@ fn laser_cannon_into_a_masking_screen_halves_hull_damage_rounding_up() {
         *expected.entry((sum + 1) / 2).or_insert(0.0) += 0.15 * 0.35 * p;
     }
     assert_same_damage("laser cannon", &exact, &expected);
+}
+
+/// What one repair attempt came to, as the enumeration tells outcomes apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Attempted {
+    repaired: bool,
+    beyond: bool,
+    restored: i32,
+}
+
+/// A Repair Turn over every outcome: 50 DCR points on the hull and 95 on
+/// the drive of a battleship that has lost 20 hull points and 1 ADF.
+///
+/// The reference (Repairs, lines 49-53): the points are the percent chance
+/// on d100, 90-00 always fails and 99-00 puts the system beyond repair in
+/// space; a hull repair restores 1d10 hull points. So the hull is repaired
+/// on 1-50 (P 1/2), each of 1 to 10 points with P 1/20, the 20 lost being
+/// more than a d10 restores; the drive on 1-89 (P 89/100, the 95 points
+/// capped by the failing 90-00); each is beyond repair on 99-00 (P 1/50).
+/// Each roll branches three ways and the hull's d10 ten: (2 + 10) x 3 = 36
+/// paths.
+#[test]
+fn a_repair_turn_branches_on_repaired_failed_and_beyond_repair() {
+    let system = percentile();
+    let start = damaged_ship("battleship", &[Damage::Hull(20), Damage::Adf(1)]);
+    let attempts = [
+        RepairAttempt {
+            system: Repairable::Hull,
+            points: 50,
+        },
+        RepairAttempt {
+            system: Repairable::Drive,
+            points: 95,
+        },
+    ];
+    let (odds, paths) = enumerate(1_000, |dice| {
+        let mut ship = start;
+        let outcomes =
+            system.repair_turn(&mut ship, "battleship", &attempts, dice, &mut NullSink)?;
+        Ok(outcomes
+            .iter()
+            .map(|o| Attempted {
+                repaired: o.repaired,
+                beyond: o.beyond_repair,
+                restored: o.hull_restored,
+            })
+            .collect::<Vec<_>>())
+    })
+    .expect("a repair turn enumerates");
+    assert_eq!(paths, 36);
+    let p = |pred: &dyn Fn(&[Attempted]) -> bool| {
+        odds.iter()
+            .filter(|(o, _)| pred(o))
+            .fold(Prob::new(0, 1), |a, (_, q)| a + q)
+    };
+    assert_eq!(p(&|o| o[0].repaired), Prob::new(1, 2));
+    for restored in 1..=10 {
+        assert_eq!(
+            p(&|o| o[0].restored == restored),
+            Prob::new(1, 20),
+            "{restored} points"
+        );
+    }
+    assert_eq!(p(&|o| o[1].repaired), Prob::new(89, 100));
+    assert_eq!(p(&|o| o[0].beyond), Prob::new(1, 50));
+    assert_eq!(p(&|o| o[1].beyond), Prob::new(1, 50));
 }
 
 /// A proportion seen in `n` samples agrees with its exact probability `p`
