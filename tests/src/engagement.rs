@@ -19,11 +19,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use broadside_core::exact::{self, ExactAttack, ExactOdds};
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::montecarlo::Tally;
 use broadside_core::{
-    BattleRequest, Event, EventLog, NullSink, OptionValue, Options, ResolveError, ScriptedDice,
-    SeededDice, Side, TrialOutcome, TurnSequence, Verdict, play_trial,
+    AttackOutcome, BattleRequest, Dice, Engagement, Event, EventLog, EventSink, NullSink,
+    OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice, Side,
+    TrialOutcome, TurnSequence, Verdict, play_trial,
 };
 use broadside_percentile::engagement::{FireOption, Minefield, Seeker, Sequence};
 use broadside_percentile::model::{Defence, WeaponId};
@@ -1240,4 +1242,159 @@ impl Drop for ScenarioFile {
         // Best effort: a leftover folder in the temporary folder is harmless.
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Exact odds
+// ---------------------------------------------------------------------------
+
+/// The most dice paths one exact attack may take, as `resolve --exact` allows.
+pub const EXACT_ATTACK_PATHS: u64 = 2_000_000;
+
+/// The most dice paths one exact battle may take, as `battle --exact` allows.
+pub const EXACT_BATTLE_PATHS: u64 = 20_000_000;
+
+/// A resolve request from fresh ships, as the CLI builds it, its options
+/// checked against the system's specs.
+pub fn resolve_request(
+    attacker: &str,
+    target: &str,
+    options: &[(&str, OptionValue)],
+) -> ResolveRequest {
+    let mut set = Options::new();
+    for (name, value) in options {
+        set.set(name, value.clone());
+    }
+    let request = ResolveRequest {
+        attacker: attacker.to_owned(),
+        target: target.to_owned(),
+        options: set,
+    };
+    let system: &dyn Ruleset = percentile();
+    if let Err(e) = request.options.validate(system.resolve_options()) {
+        panic!("{attacker} against {target}: bad options {options:?}: {e}");
+    }
+    request
+}
+
+/// One resolution of a request with the dice and sink given: the attack in
+/// shared terms.
+pub fn attack_outcome(
+    request: &ResolveRequest,
+    dice: &mut dyn Dice,
+    sink: &mut dyn EventSink,
+) -> Result<AttackOutcome, ResolveError> {
+    let system: &dyn Ruleset = percentile();
+    let report = system.resolve(request, dice, sink)?;
+    report
+        .attack_outcome()
+        .ok_or_else(|| ResolveError::Internal("the report is not an attack's".into()))
+}
+
+/// The exact distribution of an attack, as `resolve percentile --exact`
+/// gives it.
+pub fn exact_resolve(request: &ResolveRequest) -> ExactAttack {
+    exact::exact_attack(EXACT_ATTACK_PATHS, |dice| {
+        attack_outcome(request, dice, &mut NullSink)
+    })
+    .unwrap_or_else(|e| {
+        panic!(
+            "{} against {}: no exact odds: {e}",
+            request.attacker, request.target
+        )
+    })
+}
+
+/// `trials` seeded resolutions of a request, trial `i` on stream `i` of
+/// `seed`. Each keeps its log, as `resolve --explain` does, so the damage
+/// dice are rolled face by face rather than asked for as a sum: a sample
+/// that takes the other road through the rules from the exact odds.
+pub fn sampled_resolves(request: &ResolveRequest, seed: u64, trials: u64) -> Vec<AttackOutcome> {
+    (0..trials)
+        .map(|trial| {
+            let mut dice = SeededDice::for_trial(seed, trial);
+            attack_outcome(request, &mut dice, &mut EventLog::default()).unwrap_or_else(|e| {
+                panic!(
+                    "{} against {}, trial {trial}: {e}",
+                    request.attacker, request.target
+                )
+            })
+        })
+        .collect()
+}
+
+/// A legal attack of the data of record, chosen by `picks`: the attacker
+/// class, one of its weapons, the target class, a range the weapon reaches,
+/// head-on when it fires forward, ICMs the target has when the weapon can be
+/// stopped, a screen the target carries, and masking screens on either side
+/// when carried. Each pick is reduced modulo the choices it has.
+pub fn legal_attack(picks: [u32; 8]) -> ResolveRequest {
+    let rules = &percentile().rules;
+    let pick = |n: usize, of: usize| -> usize { picks[n] as usize % of.max(1) };
+    let attacker = &rules.ships[pick(0, rules.ships.len())];
+    let (weapon_id, _) = attacker.weapons[pick(1, attacker.weapons.len())];
+    let weapon = rules.weapon(weapon_id);
+    let target = &rules.ships[pick(2, rules.ships.len())];
+    let range = if weapon.placed {
+        0
+    } else {
+        // Forward-firing weapons cannot fire into their own hex.
+        let lowest = u32::from(weapon.forward_firing);
+        lowest + picks[3] % (weapon.range - lowest + 1)
+    };
+    let mut options = vec![
+        ("weapon", OptionValue::Text(weapon.id.clone())),
+        ("range", OptionValue::Number(range.into())),
+    ];
+    if weapon.forward_firing && picks[4] % 2 == 1 {
+        options.push(("head-on", OptionValue::Flag));
+    }
+    let supply = |defence: Defence| {
+        target
+            .defences
+            .iter()
+            .find(|(d, _)| *d == defence)
+            .map(|(_, supply)| supply.unwrap_or(0))
+    };
+    if weapon.per_icm.is_some()
+        && let Some(icms) = supply(Defence::Icm)
+    {
+        let launched = picks[5] % (u32::from(icms.min(3)) + 1);
+        if launched > 0 {
+            options.push(("icm", OptionValue::Number(launched.into())));
+        }
+    }
+    let screens: Vec<&str> = [
+        (Defence::ProtonScreen, "proton"),
+        (Defence::ElectronScreen, "electron"),
+        (Defence::StasisScreen, "stasis"),
+    ]
+    .into_iter()
+    .filter(|&(d, _)| supply(d).is_some())
+    .map(|(_, name)| name)
+    .collect();
+    // One more choice than screens: none at all.
+    if let Some(&screen) = screens.get(picks[6] as usize % (screens.len() + 1)) {
+        options.push(("screen", OptionValue::Text(screen.to_owned())));
+    }
+    let carries_mask = |class: &broadside_percentile::model::ShipClass| {
+        class
+            .defences
+            .iter()
+            .any(|&(d, supply)| d == Defence::MaskingScreen && supply != Some(0))
+    };
+    if carries_mask(target) && picks[7] % 2 == 1 {
+        options.push(("masking-screen", OptionValue::Flag));
+    }
+    if carries_mask(attacker) && (picks[7] / 2) % 2 == 1 {
+        options.push(("attacker-masking-screen", OptionValue::Flag));
+    }
+    let (a, t) = (attacker.id.clone(), target.id.clone());
+    resolve_request(&a, &t, &options)
+}
+
+/// The exact odds of a prepared battle, as `battle --exact` gives them.
+pub fn exact_battle(battle: &PreparedBattle, max_states: usize) -> ExactOdds {
+    Engagement::exact(battle, max_states, EXACT_BATTLE_PATHS)
+        .unwrap_or_else(|e| panic!("no exact odds for the battle: {e}"))
 }

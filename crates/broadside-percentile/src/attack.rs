@@ -453,6 +453,19 @@ impl AttackResolution for Percentile {
 }
 
 impl Percentile {
+    /// The highest d100 face that hits at this chance: the chance itself,
+    /// but never below the always-hit faces nor into the always-miss ones.
+    pub fn to_hit_target(&self, chance: i32) -> i32 {
+        let c = &self.rules.constants;
+        let lowest = i32::try_from(c.always_hit_at_most).unwrap_or(0);
+        let highest = i32::try_from(c.always_miss_at_least)
+            .unwrap_or(i32::MAX)
+            .saturating_sub(1);
+        // Validation keeps always-hit below always-miss, so `lowest` is at
+        // most `highest`; `max` then `min` cannot panic either way.
+        chance.max(lowest).min(highest)
+    }
+
     /// Resolves a strike already declared and paid for: ICMs launched, the
     /// to-hit roll, and on a hit the damage.
     pub fn strike(
@@ -483,12 +496,16 @@ impl Percentile {
         }
 
         let to_hit = self.to_hit_by(board, strike, sink);
-        let roll = dice.roll(Die::D100)?;
         let c = &rules.constants;
-        // 01-05 always hits and 96-00 always misses, whatever the chance.
+        // 01-05 always hits and 96-00 always misses, whatever the chance:
+        // the same as a plain check against the chance held within those
+        // bounds, so the roll is asked for as one check and an exact
+        // enumeration branches on hit and miss alone.
+        let check = dice.check(Die::D100, self.to_hit_target(to_hit.chance))?;
+        let (roll, hit) = (check.face, check.passed);
+        // Only the log reads the face beyond the check.
         let always_hits = roll <= c.always_hit_at_most;
         let always_misses = roll >= c.always_miss_at_least;
-        let hit = always_hits || (!always_misses && i64::from(roll) <= i64::from(to_hit.chance));
         sink.emit(|| Event::Roll {
             purpose: "to-hit roll".into(),
             dice: Die::D100.to_string(),

@@ -2,7 +2,9 @@
 //! with every fall-back to a hull hit the rules name.
 
 use arrayvec::ArrayVec;
-use broadside_core::{DamageAllocation, Dice, DiceExpr, Die, Event, EventSink, ResolveError};
+use broadside_core::{
+    DamageAllocation, Dice, DiceError, DiceExpr, Die, Event, EventSink, Pool, ResolveError,
+};
 
 use crate::model::{Defence, Effect, Loss, Rules, WeaponId};
 use crate::ship::Ship;
@@ -88,7 +90,10 @@ impl Percentile {
         sink: &mut dyn EventSink,
     ) -> Result<Applied, ResolveError> {
         let rules = &self.rules;
-        let face = dice.roll(Die::D100)?;
+        // Only the row the modified roll falls in matters, so the roll is
+        // asked for by the rows' bounds: an exact enumeration branches once
+        // per row instead of once per face.
+        let face = dice.band(Die::D100, &damage_bands(rules, hit.modifier))?;
         let roll = face as i32 + hit.modifier;
         sink.emit(|| Event::Roll {
             purpose: "Damage Table roll".into(),
@@ -369,7 +374,7 @@ impl Percentile {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<i32, ResolveError> {
-        let (pool, rolled) = hit.hull_damage.roll(dice)?;
+        let (pool, rolled) = roll_sum(&hit.hull_damage, dice, sink)?;
         sink.emit(|| Event::Roll {
             purpose: "hull damage".into(),
             dice: hit.hull_damage.to_string(),
@@ -423,6 +428,44 @@ impl Percentile {
             half_damage: false,
         }
     }
+}
+
+/// The highest d100 face of each Damage Table row but the last, once
+/// `modifier` is added to the roll: the bands a Damage Table roll is asked
+/// for by. Rows no face can reach are left out, and so is every row from the
+/// first that takes face 100, since the last band runs to 100.
+pub fn damage_bands(rules: &Rules, modifier: i32) -> ArrayVec<u32, 100> {
+    let mut tops = ArrayVec::new();
+    let rows = rules.damage_table.len().saturating_sub(1);
+    for row in &rules.damage_table[..rows] {
+        let top = i64::from(row.to) - i64::from(modifier);
+        // Faces 1 to 99 only, each above the one before: at most 99 tops.
+        if (1..100).contains(&top) && tops.last().is_none_or(|&last| i64::from(last) < top) {
+            tops.push(top as u32);
+        }
+    }
+    tops
+}
+
+/// Rolls dice whose sum alone matters to the rules. A sink that keeps events
+/// shows every face, so it gets them; otherwise the dice are asked for the
+/// sum alone, which an exact enumeration branches on once per sum rather
+/// than once per face. Both consume the same faces in the same order, so
+/// seeded and scripted games read alike either way. The pool is empty when
+/// only the sum was asked for.
+pub(crate) fn roll_sum(
+    expr: &DiceExpr,
+    dice: &mut dyn Dice,
+    sink: &dyn EventSink,
+) -> Result<(Pool, i32), DiceError> {
+    if sink.enabled() {
+        return expr.roll(dice);
+    }
+    let sum = dice.total(expr.count, expr.die)?;
+    let total = i32::try_from(sum)
+        .unwrap_or(i32::MAX)
+        .saturating_add(expr.bonus);
+    Ok((Pool::default(), total))
 }
 
 /// Why a weapon or defense hit whose first listed system is gone falls back.

@@ -862,8 +862,9 @@ impl Percentile {
         // A navigation hit forces turns to one side in every hex entered
         // until the MR is used up; a stopped ship ignores it.
         if battle.board.ships[i].damaged.navigation && maneuver.speed > 0 && mr > 0 {
-            let roll = dice.roll(Die::D10)?;
-            let way = if roll <= 5 { -1 } else { 1 };
+            // Only the way matters, so the roll is one check: 1-5 passes.
+            let check = dice.check(Die::D10, 5)?;
+            let (roll, way) = (check.face, if check.passed { -1 } else { 1 });
             sink.emit(|| Event::Roll {
                 purpose: format!("navigation hit: 1-5 turns left, 6-10 right (rolled {roll})"),
                 dice: Die::D10.to_string(),
@@ -1308,8 +1309,10 @@ impl Setup for PreparedBattle {
     fn begin(&self, dice: &mut dyn Dice, sink: &mut dyn EventSink) -> Result<Battle, ResolveError> {
         let mut battle = self.start.clone();
         // Who moves first is rolled for, so that neither side is favoured.
-        let roll = dice.roll(Die::D10)?;
-        battle.first = if roll <= 5 { Side::A } else { Side::B };
+        // Only the side matters, so the roll is one check: 1-5 passes.
+        let check = dice.check(Die::D10, 5)?;
+        let roll = check.face;
+        battle.first = if check.passed { Side::A } else { Side::B };
         sink.emit(|| Event::Roll {
             purpose: format!(
                 "who moves first: 1-5 side A, 6-10 side B; side {} moves first",

@@ -153,7 +153,16 @@ impl Percentile {
             } else {
                 String::new()
             };
-            let roll = dice.roll(Die::D100)?;
+            // The roll is read only as repaired, failed, or beyond repair
+            // (which also fails), so it is asked for by those bands.
+            let succeeds_at_most =
+                u32::from(attempt.points).min(c.repair_always_fails_at_least.saturating_sub(1));
+            let fails_at_most = c.repair_impossible_at_least.saturating_sub(1);
+            let roll = if succeeds_at_most == 0 {
+                dice.band(Die::D100, &[fails_at_most])?
+            } else {
+                dice.band(Die::D100, &[succeeds_at_most, fails_at_most])?
+            };
             let still_needed = self.needs_repair(ship, attempt.system);
             let beyond = roll >= c.repair_impossible_at_least;
             let repaired = still_needed
@@ -224,7 +233,7 @@ impl Percentile {
         let text = match system {
             Repairable::Hull => {
                 let expr = self.rules.constants.hull_repair;
-                let (pool, rolled) = expr.roll(dice)?;
+                let (pool, rolled) = crate::damage::roll_sum(&expr, dice, sink)?;
                 restored = rolled.min(class.hull - ship.hull).max(0);
                 ship.hull += restored;
                 sink.emit(|| Event::Roll {

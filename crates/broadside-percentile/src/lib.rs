@@ -17,6 +17,8 @@ pub mod setup;
 pub mod ship;
 pub mod tactics;
 
+use std::sync::Arc;
+
 use broadside_core::{DataErrors, Registration, SourceFile};
 
 pub use attack::{Attack, AttackOutcome, Board, IcmLaunch, IcmLaunches, Strike, ToHit};
@@ -50,6 +52,9 @@ pub struct Percentile {
     /// Damage Table's combat-control row (validation makes every row that
     /// names the penalty agree).
     combat_control_penalty: i32,
+    /// What resolve reports print about the data, shared by every report so
+    /// that making one copies no text.
+    labels: Arc<ruleset::Labels>,
 }
 
 impl Percentile {
@@ -66,6 +71,7 @@ impl Percentile {
             // Validation guarantees a combat-control row.
             .unwrap_or(0);
         Ok(Percentile {
+            labels: Arc::new(ruleset::Labels::of(&rules)),
             rules,
             combat_control_penalty,
         })

@@ -2,14 +2,16 @@
 //! tables, options and the resolve report.
 
 use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
-    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind,
+    OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::attack::{Attack, Board, IcmLaunch, IcmLaunches};
 use crate::damage::SystemLost;
-use crate::model::{Column, Defence, Effect, Rules};
+use crate::model::{ClassId, Column, Defence, Effect, Rules, WeaponId};
 use crate::ship::Ship;
 use crate::{ID, Percentile};
 
@@ -157,8 +159,8 @@ struct SupplyLeft {
 }
 
 impl ShipReport {
-    pub(crate) fn of(rules: &Rules, ship: &Ship) -> ShipReport {
-        let class = rules.class(ship.class);
+    pub(crate) fn of(labels: &Labels, ship: &Ship) -> ShipReport {
+        let (class_id, hull_max) = labels.class(ship.class);
         let d = ship.damaged;
         let damaged = [
             (d.combat_control, "combat-control"),
@@ -174,7 +176,7 @@ impl ShipReport {
             .weapons
             .iter()
             .filter(|m| m.destroyed)
-            .map(|m| rules.weapon(m.weapon).id.clone())
+            .map(|m| labels.weapon(m.weapon).to_owned())
             .collect();
         systems_lost.extend(
             ship.defences
@@ -187,7 +189,7 @@ impl ShipReport {
             .iter()
             .filter_map(|m| {
                 Some(SupplyLeft {
-                    system: rules.weapon(m.weapon).id.clone(),
+                    system: labels.weapon(m.weapon).to_owned(),
                     left: m.supply?,
                 })
             })
@@ -199,9 +201,9 @@ impl ShipReport {
             })
         }));
         ShipReport {
-            ship: class.id.clone(),
+            ship: class_id.to_owned(),
             hull: ship.hull,
-            hull_max: class.hull,
+            hull_max,
             adf: ship.adf,
             mr: ship.mr,
             dcr: ship.dcr,
@@ -232,9 +234,10 @@ impl ShipReport {
     }
 }
 
-/// The result of `broadside resolve percentile`.
+/// The result of `broadside resolve percentile` as it is shown: every name
+/// and every ship laid out.
 #[derive(Debug, Serialize)]
-struct ResolveReport {
+struct ResolveView {
     attacker: String,
     weapon: String,
     target_ship: String,
@@ -256,6 +259,149 @@ struct ResolveReport {
     hexmates: Vec<ShipReport>,
     #[serde(skip)]
     result_text: Option<String>,
+    /// The row could not apply and a normal hull hit was made for it.
+    #[serde(skip)]
+    fell_back: bool,
+}
+
+/// The result of `broadside resolve percentile`, kept as the state the attack
+/// came to and laid out as a [`ResolveView`] only when it is shown: an exact
+/// enumeration resolves the attack once per dice path and reads only its
+/// outcome, so building a report copies no text but the board's names.
+#[derive(Debug)]
+struct ResolveReport {
+    labels: Arc<Labels>,
+    weapon: WeaponId,
+    range: u32,
+    outcome: crate::AttackOutcome,
+    /// The attacker, the target and the hexmates, in that order.
+    board: Board,
+    icm_launcher: Option<IcmLaunches>,
+}
+
+impl ResolveReport {
+    fn view(&self) -> ResolveView {
+        let labels = &*self.labels;
+        let outcome = &self.outcome;
+        let damage = outcome.damage.as_ref();
+        let row = damage.map(|d| labels.row(d.row));
+        let applied = damage.map(|d| {
+            if d.fell_back {
+                "hull-hit"
+            } else {
+                row.map_or("hull-hit", |r| r.applied)
+            }
+        });
+        let system_destroyed = damage.and_then(|d| d.system_lost).map(|s| match s {
+            SystemLost::Weapon(w) => labels.weapon(w).to_owned(),
+            SystemLost::Defence(d) => d.id().to_owned(),
+        });
+        let board = &self.board;
+        ResolveView {
+            attacker: board.names[0].clone(),
+            weapon: labels.weapon(self.weapon).to_owned(),
+            target_ship: board.names[1].clone(),
+            range: self.range,
+            to_hit: outcome.to_hit,
+            roll: outcome.roll,
+            hit: outcome.hit,
+            damage_roll: damage.map(|d| d.damage_roll),
+            result: row.map(|r| r.id.clone()),
+            applied,
+            system_destroyed,
+            hull_damage: damage.map_or(0, |d| d.hull_damage),
+            target: ShipReport::of(labels, &board.ships[1]),
+            icm_launches: self
+                .icm_launcher
+                .iter()
+                .flat_map(|launches| launches.as_slice())
+                .map(|launch| LaunchReport {
+                    ship: board.names[launch.ship].clone(),
+                    launched: launch.count,
+                })
+                .collect(),
+            hexmates: board.ships[2..]
+                .iter()
+                .map(|ship| ShipReport::of(labels, ship))
+                .collect(),
+            result_text: row.map(|r| r.text.clone()),
+            fell_back: damage.is_some_and(|d| d.fell_back),
+        }
+    }
+}
+
+impl Serialize for ResolveReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.view().serialize(serializer)
+    }
+}
+
+/// What resolve reports print about the data: class ids and original hulls,
+/// weapon ids, and each Damage Table row's id, printed text and the name of
+/// what it does. Made once when the system loads and shared by every report.
+#[derive(Debug)]
+pub(crate) struct Labels {
+    classes: Vec<(String, i32)>,
+    weapons: Vec<String>,
+    rows: Vec<RowLabel>,
+}
+
+/// A Damage Table row as reports name it.
+#[derive(Debug)]
+struct RowLabel {
+    id: String,
+    text: String,
+    /// What the row does when it applies, as the report's `applied` names it.
+    applied: &'static str,
+}
+
+impl Labels {
+    pub(crate) fn of(rules: &Rules) -> Labels {
+        Labels {
+            classes: rules.ships.iter().map(|c| (c.id.clone(), c.hull)).collect(),
+            weapons: rules.weapons.iter().map(|w| w.id.clone()).collect(),
+            rows: rules
+                .damage_table
+                .iter()
+                .map(|r| RowLabel {
+                    id: r.id.clone(),
+                    text: r.text.clone(),
+                    applied: applied_name(&r.effect),
+                })
+                .collect(),
+        }
+    }
+
+    fn class(&self, class: ClassId) -> (&str, i32) {
+        let (id, hull) = &self.classes[usize::from(class)];
+        (id, *hull)
+    }
+
+    fn weapon(&self, weapon: WeaponId) -> &str {
+        &self.weapons[usize::from(weapon)]
+    }
+
+    fn row(&self, row: usize) -> &RowLabel {
+        &self.rows[row]
+    }
+}
+
+/// The report's name for what a Damage Table row does when it applies.
+fn applied_name(effect: &Effect) -> &'static str {
+    match effect {
+        Effect::Hull { multiplier } if *multiplier != 1 => "double-hull-hit",
+        Effect::Hull { .. } => "hull-hit",
+        Effect::Drive(_) => "drive-hit",
+        Effect::Steering(_) => "steering-hit",
+        Effect::Weapon(_) => "weapon-hit",
+        Effect::Defence(_) => "defense-hit",
+        Effect::PowerShortCircuit => "power-short-circuit",
+        Effect::CombatControl { .. } => "combat-control-hit",
+        Effect::Navigation => "navigation-hit",
+        Effect::ElectricalFire => "electrical-fire",
+        Effect::DamageControl => "damage-control-hit",
+        Effect::DisastrousFire { .. } => "disastrous-fire",
+    }
 }
 
 /// One ship's ICMs launched against the attack.
@@ -265,7 +411,7 @@ struct LaunchReport {
     launched: u16,
 }
 
-impl Sheet for ResolveReport {
+impl ResolveView {
     fn lines(&self) -> Vec<String> {
         let mut lines = vec![format!(
             "{} fires {} at {} (range {}): {}% to hit, rolled {}: {}",
@@ -279,11 +425,8 @@ impl Sheet for ResolveReport {
         )];
         if let (Some(roll), Some(text)) = (self.damage_roll, &self.result_text) {
             let mut line = format!("Damage Table {roll}: {text}");
-            if self.applied == Some("hull-hit")
-                && self.result.as_deref() != Some("hull-hit")
-                && self.result.as_deref() != Some("double-hull-hit")
-            {
-                line.push_str(" (a hull hit instead)");
+            if self.fell_back {
+                line.push_str(&format!(" ({HULL_HIT_INSTEAD})"));
             }
             if let Some(system) = &self.system_destroyed {
                 line.push_str(&format!("; {system} destroyed"));
@@ -313,6 +456,44 @@ impl Sheet for ResolveReport {
         lines
     }
 }
+
+impl Sheet for ResolveReport {
+    fn lines(&self) -> Vec<String> {
+        self.view().lines()
+    }
+
+    /// The attack in shared terms: the Damage Table row in its printed
+    /// words, then "a hull hit instead" when the row could not apply and a
+    /// normal hull hit was made for it; the hull points it took; the weapon
+    /// or defence system it destroyed, by id.
+    fn attack_outcome(&self) -> Option<AttackOutcome> {
+        let damage = self.outcome.damage.as_ref();
+        let mut results = Vec::new();
+        let mut destroyed = Vec::new();
+        if let Some(d) = damage {
+            results.push(self.labels.row(d.row).text.clone());
+            if d.fell_back {
+                results.push(HULL_HIT_INSTEAD.to_owned());
+            }
+            if let Some(lost) = d.system_lost {
+                destroyed.push(match lost {
+                    SystemLost::Weapon(w) => self.labels.weapon(w).to_owned(),
+                    SystemLost::Defence(d) => d.id().to_owned(),
+                });
+            }
+        }
+        Some(AttackOutcome {
+            hit: self.outcome.hit,
+            results,
+            hull_damage: damage.map_or(0, |d| d.hull_damage),
+            destroyed,
+        })
+    }
+}
+
+/// The result an attack reports when its Damage Table row could not apply
+/// and the rules made it a normal hull hit.
+pub const HULL_HIT_INSTEAD: &str = "a hull hit instead";
 
 impl Ruleset for Percentile {
     fn id(&self) -> &'static str {
@@ -570,59 +751,13 @@ impl Ruleset for Percentile {
             icm_launcher,
         };
         let outcome = self.resolve_attack(&mut board, &attack, dice, sink)?;
-        let damage = outcome.damage.as_ref();
-        let row = damage.map(|d| &rules.damage_table[d.row]);
-        let applied = damage.map(|d| {
-            if d.fell_back {
-                "hull-hit"
-            } else {
-                match row.map(|r| &r.effect) {
-                    Some(Effect::Hull { multiplier }) if *multiplier != 1 => "double-hull-hit",
-                    Some(Effect::Hull { .. }) => "hull-hit",
-                    Some(Effect::Drive(_)) => "drive-hit",
-                    Some(Effect::Steering(_)) => "steering-hit",
-                    Some(Effect::Weapon(_)) => "weapon-hit",
-                    Some(Effect::Defence(_)) => "defense-hit",
-                    Some(Effect::PowerShortCircuit) => "power-short-circuit",
-                    Some(Effect::CombatControl { .. }) => "combat-control-hit",
-                    Some(Effect::Navigation) => "navigation-hit",
-                    Some(Effect::ElectricalFire) => "electrical-fire",
-                    Some(Effect::DamageControl) => "damage-control-hit",
-                    Some(Effect::DisastrousFire { .. }) | None => "disastrous-fire",
-                }
-            }
-        });
-        let system_destroyed = damage.and_then(|d| d.system_lost).map(|s| match s {
-            SystemLost::Weapon(w) => rules.weapon(w).id.clone(),
-            SystemLost::Defence(d) => d.id().to_owned(),
-        });
         Ok(Box::new(ResolveReport {
-            attacker: request.attacker.clone(),
-            weapon: weapon_name.to_owned(),
-            target_ship: request.target.clone(),
+            labels: Arc::clone(&self.labels),
+            weapon,
             range,
-            to_hit: outcome.to_hit,
-            roll: outcome.roll,
-            hit: outcome.hit,
-            damage_roll: damage.map(|d| d.damage_roll),
-            result: row.map(|r| r.id.clone()),
-            applied,
-            system_destroyed,
-            hull_damage: damage.map_or(0, |d| d.hull_damage),
-            target: ShipReport::of(rules, &board.ships[1]),
-            icm_launches: icm_launcher
-                .iter()
-                .flat_map(|launches| launches.as_slice())
-                .map(|launch| LaunchReport {
-                    ship: board.names[launch.ship].clone(),
-                    launched: launch.count,
-                })
-                .collect(),
-            hexmates: board.ships[2..]
-                .iter()
-                .map(|ship| ShipReport::of(rules, ship))
-                .collect(),
-            result_text: row.map(|r| r.text.clone()),
+            outcome,
+            board,
+            icm_launcher,
         }))
     }
 

@@ -1,0 +1,73 @@
+//! Benchmarks of exact odds: one attack over every outcome of its dice, and a small duel played exactly.
+//!
+//! Run with `cargo bench -p broadside-percentile --bench exact`. The attack
+//! goes through `Ruleset::resolve` as `broadside resolve --exact` runs it:
+//! fresh ships, options by name and a report on every dice path. The duel
+//! goes through `Engagement::exact` as `broadside battle --exact` does.
+
+use broadside_core::exact::exact_attack;
+use broadside_core::{
+    BattleRequest, Engagement, NullSink, OptionValue, Options, ResolveError, ResolveRequest,
+    Ruleset,
+};
+use broadside_percentile::{Percentile, REGISTRATION};
+use divan::{Bencher, black_box};
+
+fn main() {
+    divan::main();
+}
+
+/// The most dice paths an exact attack may take, as the command line allows.
+const ATTACK_PATHS: u64 = 2_000_000;
+
+/// The most dice paths and states an exact battle may take, as the command
+/// line allows by default.
+const BATTLE_PATHS: u64 = 20_000_000;
+const BATTLE_STATES: usize = 200_000;
+
+/// A frigate's torpedo against a destroyer launching 2 ICMs, at range 3,
+/// over every outcome of its dice.
+#[divan::bench(sample_count = 200, sample_size = 20)]
+fn torpedo_vs_destroyer_2_icms_range_3(bencher: Bencher<'_, '_>) {
+    let ruleset: Box<dyn Ruleset> = REGISTRATION
+        .load_embedded()
+        .expect("the embedded percentile data is valid");
+    let request = ResolveRequest {
+        attacker: "frigate".into(),
+        target: "destroyer".into(),
+        options: Options::new()
+            .with("weapon", OptionValue::Text("torpedo".into()))
+            .with("range", OptionValue::Number(3))
+            .with("icm", OptionValue::Number(2)),
+    };
+    bencher.bench_local(|| {
+        let exact = exact_attack(ATTACK_PATHS, |dice| {
+            let report = ruleset.resolve(black_box(&request), dice, &mut NullSink)?;
+            report
+                .attack_outcome()
+                .ok_or_else(|| ResolveError::Internal("not an attack".into()))
+        });
+        black_box(exact.expect("the attack has exact odds"))
+    });
+}
+
+/// Two fighters 12 hexes apart, at most two turns, played exactly.
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn fighter_duel_2_turns(bencher: Bencher<'_, '_>) {
+    let system = Percentile::embedded().expect("the built-in data loads");
+    let battle = system
+        .set_up(&BattleRequest::duel(
+            "fighter",
+            "fighter",
+            2,
+            Options::new(),
+        ))
+        .expect("fighters exist");
+    bencher.bench_local(|| {
+        black_box(
+            battle
+                .exact(BATTLE_STATES, BATTLE_PATHS)
+                .expect("the duel fits the budget"),
+        )
+    });
+}
