@@ -310,33 +310,44 @@ impl DefaultTactics {
             if avoid(c) {
                 s -= 1000;
             }
-            if !friends.is_empty() {
-                s += Self::formation(&friends, reach, c);
-            }
             s
         };
-        // Every hex within thrust of the destination, row by row in a frame
-        // turned toward the enemy, so that ties are broken the same way for
-        // both sides of a mirror match.
         let toward = face_toward(pose.dest, f, pose.facing).index() as i32;
-        let mut best = (score(pose.dest), pose.dest);
-        let t = i32::try_from(thrust).unwrap_or(0);
-        for dq in -t..=t {
-            for dr in (-t).max(-dq - t)..=t.min(-dq + t) {
-                let c = pose.dest + Hex::new(dq, dr).rotate_around(Hex::ORIGIN, toward);
-                let s = score(c);
-                if s > best.0 {
-                    best = (s, c);
-                }
-            }
-        }
-        let dest = best.1;
+        // A ship alone on its side has no formation to weigh: its search is
+        // kept apart so that the score of each hex stays a few inlined
+        // sums, as weighing thousands of hexes a trial makes it hot.
+        let dest = if friends.is_empty() {
+            Self::best_hex(pose.dest, thrust, toward, score)
+        } else {
+            Self::best_hex(pose.dest, thrust, toward, |c| {
+                score(c) + Self::formation(&friends, reach, c)
+            })
+        };
         let facing = if me.can_turn() {
             face_toward(dest, f, pose.facing)
         } else {
             pose.facing
         };
         (dest != pose.dest || facing != pose.facing).then_some(Action::Move { dest, facing })
+    }
+
+    /// The best-scoring hex within `thrust` of `dest`, the first found on a
+    /// tie: every hex is weighed row by row in a frame turned toward the
+    /// enemy (hexside `toward`), so that ties are broken the same way for
+    /// both sides of a mirror match.
+    fn best_hex(dest: Hex, thrust: u32, toward: i32, score: impl Fn(Hex) -> i64) -> Hex {
+        let mut best = (score(dest), dest);
+        let t = i32::try_from(thrust).unwrap_or(0);
+        for dq in -t..=t {
+            for dr in (-t).max(-dq - t)..=t.min(-dq + t) {
+                let c = dest + Hex::new(dq, dr).rotate_around(Hex::ORIGIN, toward);
+                let s = score(c);
+                if s > best.0 {
+                    best = (s, c);
+                }
+            }
+        }
+        best.1
     }
 
     /// The best direct or swarm attack among the `usable` mounts of ship

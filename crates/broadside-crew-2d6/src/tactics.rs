@@ -278,6 +278,10 @@ pub struct DefaultTactics {
 /// A ranking key for enemy ships: lower is preferred.
 type Rank = (i32, i32, u8);
 
+/// What one mount fires, with its score, and at whom; `None` when it
+/// cannot fire.
+type MountFire = Option<(i32, WeaponId, ShipId)>;
+
 impl DefaultTactics {
     /// How `focus` ranks an enemy of `ship`.
     fn rank(&self, battle: &Battle, ship: ShipId, enemy: ShipId) -> Rank {
@@ -440,9 +444,16 @@ impl DefaultTactics {
         let class = battle.ship(ship).class(rules);
         let m = class.mounts.get(usize::from(mount))?;
         let mut best: Option<(i32, WeaponId)> = None;
-        for &s in &m.slots {
+        for (i, &s) in m.slots.iter().enumerate() {
             let weapon = class.slots[usize::from(s)].weapon;
-            if !system.can_fire(battle, ship, target, mount, weapon) {
+            // Identical weapons of a mount fire together and score alike, so
+            // only the first of them is weighed: a later one would tie, and a
+            // tie keeps the earlier.
+            if m.slots[..i]
+                .iter()
+                .any(|&t| class.slots[usize::from(t)].weapon == weapon)
+                || !system.can_fire(battle, ship, target, mount, weapon)
+            {
                 continue;
             }
             let count = system.firing_slots(battle, ship, mount, weapon).len() as i32;
@@ -493,10 +504,29 @@ impl DefaultTactics {
         skip: Option<u8>,
         focus: ShipId,
     ) -> Option<(u8, ShipId)> {
+        self.best_mount_with(system, battle, ship, skip, focus, &[None; MAX_MOUNTS])
+    }
+
+    /// [`Self::best_mount`], taking what a mount fires from `weighed` where
+    /// it has already been worked out for this battle.
+    fn best_mount_with(
+        &self,
+        system: &Crew2d6,
+        battle: &Battle,
+        ship: ShipId,
+        skip: Option<u8>,
+        focus: ShipId,
+        weighed: &[Option<MountFire>; MAX_MOUNTS],
+    ) -> Option<(u8, ShipId)> {
         let mounts = battle.ship(ship).class(&system.rules).mounts.len() as u8;
         let mut best: Option<(i32, u8, ShipId)> = None;
         for m in (0..mounts).filter(|&m| Some(m) != skip) {
-            if let Some((score, _, target)) = self.mount_fire(system, battle, ship, m, focus)
+            let fire = weighed
+                .get(usize::from(m))
+                .copied()
+                .flatten()
+                .unwrap_or_else(|| self.mount_fire(system, battle, ship, m, focus));
+            if let Some((score, _, target)) = fire
                 && best.is_none_or(|(b, ..)| score > b)
             {
                 best = Some((score, m, target));
@@ -731,6 +761,10 @@ impl CrewTactics for DefaultTactics {
         let reserved = Self::point_defence_reserve(system, battle, ship);
         // Each mount's firing position: fire, else launch, else aim.
         let mut launched: ArrayVec<WeaponId, 4> = ArrayVec::new();
+        // What each mount weighed for firing would fire: the battle does not
+        // change while the orders are chosen, so the Sensor Operator's pick
+        // below reuses it rather than weighing every mount again.
+        let mut weighed = [None; MAX_MOUNTS];
         for m in 0..class.mounts.len() as u8 {
             let Some(person) = class.mounts[usize::from(m)].firer else {
                 continue;
@@ -740,7 +774,11 @@ impl CrewTactics for DefaultTactics {
                 continue;
             }
             let fire = (Some(m) != reserved)
-                .then(|| self.mount_fire(system, battle, ship, m, focus))
+                .then(|| {
+                    let fire = self.mount_fire(system, battle, ship, m, focus);
+                    weighed[usize::from(m)] = Some(fire);
+                    fire
+                })
                 .flatten();
             if let Some((_, weapon, target)) = fire {
                 order(
@@ -780,7 +818,7 @@ impl CrewTactics for DefaultTactics {
             }
         }
         // The Sensor Operator supports the hardest-hitting mount firing.
-        let best_firing = self.best_mount(system, battle, ship, reserved, focus);
+        let best_firing = self.best_mount_with(system, battle, ship, reserved, focus, &weighed);
         if let Some(person) = class.holder(Position::Sensors) {
             let reach = own.standing.max_band;
             if let Some((mount, target)) = best_firing

@@ -514,7 +514,14 @@ impl ModuleGrid {
             if battle.board.ships[ship].is_destroyed() {
                 return Ok(());
             }
-            let options = self.fire_options_all(battle, ship, objects);
+            // On the stack: asked again after every shot, a `Vec` here
+            // would allocate once per shot.
+            let mut options: arrayvec::ArrayVec<FireOptions, MAX_SHIPS> = arrayvec::ArrayVec::new();
+            options.extend(
+                battle
+                    .enemies(ship)
+                    .map(|target| self.fire_options(battle, ship, target, objects)),
+            );
             if options.is_empty() {
                 return Ok(());
             }

@@ -474,6 +474,26 @@ impl ShipClass {
         }
         lane
     }
+
+    /// The modules of line `line` in the order a hit from `side` meets them:
+    /// `lane(side, line).flatten()`, without first searching for the lane's
+    /// ends, for callers that only walk its first few modules.
+    pub fn lane_modules(&self, side: ShipSide, line: i32) -> impl Iterator<Item = ModuleIx> + '_ {
+        let length = if side.along_columns() {
+            i32::from(self.rows)
+        } else {
+            i32::from(self.cols)
+        };
+        let on = line >= 0 && line < self.lines(side);
+        Lane {
+            class: self,
+            side,
+            line,
+            next: 0,
+            end: if on { length } else { 0 },
+        }
+        .flatten()
+    }
 }
 
 /// The squares of one row or column, in the order a hit meets them.

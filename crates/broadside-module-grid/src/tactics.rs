@@ -178,6 +178,11 @@ pub fn chance_at_least(n: u8, keep: u8, need: i32) -> u32 {
     ways * (1296 / outcomes)
 }
 
+/// An enemy's place in the focus order, compared field by field: the hull
+/// check negated, danger subtracted from the most, Shields, distance, board
+/// index.
+type FocusKey = (i32, u32, u8, u32, usize);
+
 /// 2d6 ways for each total 2..=12, for weighing allocation.
 const ALLOCATION_WAYS: [u32; 11] = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
 
@@ -232,8 +237,7 @@ impl DefaultTactics {
         line: i32,
     ) -> u32 {
         class
-            .lane(side, line)
-            .flatten()
+            .lane_modules(side, line)
             .take(3)
             .map(|m| Self::module_value(system, class, target, m))
             .sum()
@@ -260,17 +264,14 @@ impl DefaultTactics {
         line: i32,
     ) -> u32 {
         let centre = system.rules.constants.allocation_centre;
-        ALLOCATION_WAYS
-            .iter()
-            .enumerate()
-            .map(|(i, ways)| {
-                let landed = line + i as i32 + 2 - centre;
-                if (0..lines).contains(&landed) {
-                    ways * values[landed as usize]
-                } else {
-                    0
-                }
-            })
+        // Total `i + 2` lands on line `line + i + 2 - centre`; only the
+        // totals landing on the layout are worth anything, so only they are
+        // summed (a narrow ship meets few of the eleven).
+        let totals = ALLOCATION_WAYS.len() as i32;
+        let from = (centre - 2 - line).clamp(0, totals);
+        let to = (lines + centre - 2 - line).clamp(from, totals);
+        (from..to)
+            .map(|i| ALLOCATION_WAYS[i as usize] * values[(line + i + 2 - centre) as usize])
             .sum()
     }
 
@@ -322,10 +323,28 @@ impl DefaultTactics {
     /// a module square.
     fn best_call(system: &ModuleGrid, target: &Ship, side: ShipSide) -> Option<(Square, u32)> {
         let class = system.rules.class(target.class);
-        let (values, lines) = Self::line_values(system, target, side);
+        // Each line's worth and its first module from one walk of its lane,
+        // as this runs for every shot aimed.
+        let lines = class.lines(side).clamp(0, MAX_SIDE as i32);
+        let mut values = [0u32; MAX_SIDE];
+        let mut firsts: [Option<ModuleIx>; MAX_SIDE] = [None; MAX_SIDE];
+        for (line, (value, first)) in values
+            .iter_mut()
+            .zip(firsts.iter_mut())
+            .enumerate()
+            .take(lines as usize)
+        {
+            let mut modules = class.lane_modules(side, line as i32).take(3);
+            *first = modules.next();
+            *value = (*first)
+                .into_iter()
+                .chain(modules)
+                .map(|m| Self::module_value(system, class, target, m))
+                .sum();
+        }
         let mut best: Option<(Square, u32)> = None;
         for line in 0..lines {
-            let Some(first) = class.lane(side, line).flatten().next() else {
+            let Some(first) = firsts[line as usize] else {
                 continue;
             };
             let worth = Self::allocation_worth(system, &values, lines, line);
@@ -437,27 +456,54 @@ impl DefaultTactics {
         battle: &Battle,
         ship: usize,
     ) -> ArrayVec<usize, MAX_SHIPS> {
-        let from = battle.poses[ship].hex;
-        let mut ranked: ArrayVec<(i32, u32, u8, u32, usize), MAX_SHIPS> = battle
+        // Filled in place rather than collected: an `ArrayVec` built by
+        // `collect` is copied whole on its way out, and this runs for every
+        // move and shot.
+        let mut ranked: ArrayVec<FocusKey, MAX_SHIPS> = ArrayVec::new();
+        ranked.extend(
+            battle
+                .enemies(ship)
+                .take(MAX_SHIPS)
+                .map(|i| Self::focus_key(system, battle, ship, i)),
+        );
+        ranked.sort_unstable();
+        let mut order = ArrayVec::new();
+        order.extend(ranked.iter().map(|&(_, _, _, _, i)| i));
+        order
+    }
+
+    /// The first enemy of [`DefaultTactics::focus_order`], or `None` with
+    /// none left. A lone enemy is the focus without being ranked, which
+    /// keeps a duel's decisions as cheap as before fleets.
+    fn focus(system: &ModuleGrid, battle: &Battle, ship: usize) -> Option<usize> {
+        let mut enemies = battle.enemies(ship);
+        let first = enemies.next()?;
+        if enemies.next().is_none() {
+            return Some(first);
+        }
+        // Keys end in the board index, so they are distinct and the least
+        // is the one the sort would put first.
+        battle
             .enemies(ship)
             .take(MAX_SHIPS)
-            .map(|i| {
-                let s = &battle.board.ships[i];
-                let class = system.rules.class(s.class);
-                let check = system.rules.hull_check(s.damage(), class.size);
-                let danger =
-                    s.working_of(class, Function::Cannon).count_ones() * u32::from(class.guns);
-                (
-                    -check.max(2),
-                    u32::MAX - danger,
-                    s.shields,
-                    from.distance(battle.poses[i].hex),
-                    i,
-                )
-            })
-            .collect();
-        ranked.sort_unstable();
-        ranked.into_iter().map(|(_, _, _, _, i)| i).collect()
+            .map(|i| Self::focus_key(system, battle, ship, i))
+            .min()
+            .map(|(_, _, _, _, i)| i)
+    }
+
+    /// An enemy's rank in [`DefaultTactics::focus_order`]: lower first.
+    fn focus_key(system: &ModuleGrid, battle: &Battle, ship: usize, i: usize) -> FocusKey {
+        let s = &battle.board.ships[i];
+        let class = system.rules.class(s.class);
+        let check = system.rules.hull_check(s.damage(), class.size);
+        let danger = s.working_of(class, Function::Cannon).count_ones() * u32::from(class.guns);
+        (
+            -check.max(2),
+            u32::MAX - danger,
+            s.shields,
+            battle.poses[ship].hex.distance(battle.poses[i].hex),
+            i,
+        )
     }
 
     /// The burst's reach on the enemies beyond the target, less its reach on
@@ -620,28 +666,24 @@ impl ModuleGridTactics for DefaultTactics {
         };
         let can_turn = me.has_working(class, Function::Helm) && !system.tumbling(battle, ship);
         let turns: &[i8] = if can_turn { &[0, -1, 1] } else { &[0] };
-        let Some(&focus) = Self::focus_order(system, battle, ship).first() else {
+        let Some(focus) = Self::focus(system, battle, ship) else {
             return Maneuver::default();
         };
         let target = battle.poses[focus];
         let mine = Self::bearing_table(system, me);
-        let threats: ArrayVec<(hex::Hex, hex::Direction, [u8; 16]), MAX_SHIPS> = battle
-            .enemies(ship)
-            .take(MAX_SHIPS)
-            .map(|e| {
-                let pose = battle.poses[e];
-                let table = Self::bearing_table(system, &battle.board.ships[e]);
-                (pose.hex, pose.facing, table)
-            })
-            .collect();
-        let friends: ArrayVec<(hex::Hex, u8), MAX_SHIPS> = battle
-            .allies(ship)
-            .take(MAX_SHIPS)
-            .map(|a| {
-                let size = system.rules.class(battle.board.ships[a].class).size;
-                (battle.poses[a].hex, size)
-            })
-            .collect();
+        // Filled in place: collected, these would be copied whole.
+        let mut threats: ArrayVec<(hex::Hex, hex::Direction, [u8; 16]), MAX_SHIPS> =
+            ArrayVec::new();
+        threats.extend(battle.enemies(ship).take(MAX_SHIPS).map(|e| {
+            let pose = battle.poses[e];
+            let table = Self::bearing_table(system, &battle.board.ships[e]);
+            (pose.hex, pose.facing, table)
+        }));
+        let mut friends: ArrayVec<(hex::Hex, u8), MAX_SHIPS> = ArrayVec::new();
+        friends.extend(battle.allies(ship).take(MAX_SHIPS).map(|a| {
+            let size = system.rules.class(battle.board.ships[a].class).size;
+            (battle.poses[a].hex, size)
+        }));
         let pose = battle.poses[ship];
         // A move is scored by its end: 10 a hex away from range 1 of the
         // focus enemy, 12 more in any enemy's own hex, 6 for each of our
@@ -650,33 +692,42 @@ impl ModuleGridTactics for DefaultTactics {
         // would pass between us and each of our own ships (theirs reaching
         // us and ours reaching them). Holding still is weighed first, so it
         // wins every tie.
+        // What a move's end is worth before its final facing: the score so
+        // far, the hexside of our hex the focus enemy lies beyond (only our
+        // final facing changes it) and the enemy Cannons bearing on it.
+        let weigh_end = |end: hex::Hex| -> (i64, hex::Entry, i64) {
+            let d = end.distance(target.hex);
+            let mut base = -10 * i64::from(d.abs_diff(1));
+            let toward_enemy = hex::entry_side(target.hex, end);
+            let mut threatened = 0i64;
+            for &(at, facing, theirs) in &threats {
+                if at == end {
+                    base -= 12;
+                }
+                // The hexside of their hex we lie beyond.
+                let toward_us = hex::entry_side(end, at).relative_to(facing);
+                threatened += i64::from(theirs[usize::from(sight::sides_of_entry(toward_us).0)]);
+            }
+            for &(at, size) in &friends {
+                let apart = end.distance(at);
+                let blast =
+                    system.explosion_power(size, apart) + system.explosion_power(class.size, apart);
+                base -= 4 * i64::from(blast);
+            }
+            (base, toward_enemy, threatened)
+        };
+        // Every heading's move of no hexes ends where we are: weighed once.
+        let still = weigh_end(pose.hex);
         let mut best = Maneuver::default();
         let mut best_score = i64::MIN;
         for &turn_before in turns {
             let heading = pose.facing.turn(i32::from(turn_before));
             for steps in 0..=speed {
-                let end = pose.hex.step(heading, i32::from(steps));
-                let d = end.distance(target.hex);
-                let mut base = -10 * i64::from(d.abs_diff(1));
-                // The hexside of our hex the focus enemy lies beyond; only
-                // our final facing changes it.
-                let toward_enemy = hex::entry_side(target.hex, end);
-                let mut threatened = 0i64;
-                for &(at, facing, theirs) in &threats {
-                    if at == end {
-                        base -= 12;
-                    }
-                    // The hexside of their hex we lie beyond.
-                    let toward_us = hex::entry_side(end, at).relative_to(facing);
-                    threatened +=
-                        i64::from(theirs[usize::from(sight::sides_of_entry(toward_us).0)]);
-                }
-                for &(at, size) in &friends {
-                    let apart = end.distance(at);
-                    let blast = system.explosion_power(size, apart)
-                        + system.explosion_power(class.size, apart);
-                    base -= 4 * i64::from(blast);
-                }
+                let (base, toward_enemy, threatened) = if steps == 0 {
+                    still
+                } else {
+                    weigh_end(pose.hex.step(heading, i32::from(steps)))
+                };
                 for &turn_after in turns {
                     let facing = heading.turn(i32::from(turn_after));
                     let sides = sight::sides_of_entry(toward_enemy.relative_to(facing));
@@ -702,6 +753,11 @@ impl ModuleGridTactics for DefaultTactics {
         ship: usize,
         options: &[FireOptions],
     ) -> Option<ShotChoice> {
+        // Options come one per enemy in play, so a lone option is the whole
+        // focus order.
+        if let [only] = options {
+            return Self::shot_at(system, battle, ship, only);
+        }
         Self::focus_order(system, battle, ship)
             .into_iter()
             .filter_map(|target| options.iter().find(|o| o.target == target))
@@ -717,6 +773,10 @@ impl ModuleGridTactics for DefaultTactics {
     ) -> Option<usize> {
         // The enemy its first shot will go to; with no shot to take, the
         // one it focuses on, should a weapon come to bear later in the turn.
+        // Either way a lone enemy, found without weighing the shot.
+        if let [only] = options {
+            return Some(only.target);
+        }
         self.next_shot(system, battle, ship, options)
             .map(|choice| choice.target)
             .or_else(|| {

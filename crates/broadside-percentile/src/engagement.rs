@@ -1068,16 +1068,17 @@ impl Percentile {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        let shooters: Vec<usize> = battle.ships_of(side).collect();
         // Every target is declared before any die is rolled.
         let mut declared: Vec<(usize, FireOption)> = Vec::new();
-        for &i in &shooters {
+        // One list of the weapons each ship has fired, emptied for the next.
+        let mut used = Vec::new();
+        for i in battle.ships_of(side) {
             let options = self.fire_options(battle, i, defensive);
             if options.is_empty() {
                 continue;
             }
             let chosen = tactics[side.index()].targets(self, battle, i, &options);
-            let mut used = Vec::new();
+            used.clear();
             for pick in chosen {
                 let Some(&option) = options.get(pick) else {
                     return Err(ResolveError::Internal(

@@ -558,27 +558,46 @@ impl PercentileTactics for DefaultTactics {
         ship: usize,
         options: &[FireOption],
     ) -> Vec<usize> {
-        // Each option's chance to hit, or `None` for a limited supply not
+        // An option's chance to hit, or `None` for a limited supply not
         // worth spending at under 20%.
-        let chances: Vec<Option<i32>> = options
-            .iter()
-            .map(|option| {
-                let strike = Strike {
-                    weapon: option.weapon,
-                    attacker: Some(ship),
-                    target: option.target,
-                    range: option.range,
-                    head_on: option.head_on,
-                    icms: 0,
-                    icm_launcher: None,
-                };
-                let chance = system
-                    .to_hit_by(&battle.board, &strike, &mut NullSink)
-                    .chance;
-                let w = system.rules.weapon(option.weapon);
-                (!w.limited_supply || chance >= 20).then_some(chance)
-            })
-            .collect();
+        let worth = |option: &FireOption| {
+            let strike = Strike {
+                weapon: option.weapon,
+                attacker: Some(ship),
+                target: option.target,
+                range: option.range,
+                head_on: option.head_on,
+                icms: 0,
+                icm_launcher: None,
+            };
+            let chance = system
+                .to_hit_by(&battle.board, &strike, &mut NullSink)
+                .chance;
+            let w = system.rules.weapon(option.weapon);
+            (!w.limited_supply || chance >= 20).then_some(chance)
+        };
+        // With one option per weapon (always so against a lone enemy) each
+        // weapon's only shot is its best, whatever the focus: it fires when
+        // worth it, and the ranking below, with its lists, is not needed.
+        let mut seen = 0u128;
+        let single = options.iter().all(|o| {
+            let bit = u32::try_from(o.mount)
+                .ok()
+                .and_then(|m| 1u128.checked_shl(m))
+                .unwrap_or(0);
+            let fresh = bit != 0 && seen & bit == 0;
+            seen |= bit;
+            fresh
+        });
+        if single {
+            return options
+                .iter()
+                .enumerate()
+                .filter(|&(_, o)| worth(o).is_some())
+                .map(|(i, _)| i)
+                .collect();
+        }
+        let chances: Vec<Option<i32>> = options.iter().map(worth).collect();
         let focus = Self::focus(system, battle, battle.sides[ship]);
         let mut mounts: Vec<usize> = Vec::new();
         for option in options {
