@@ -135,6 +135,10 @@ pub struct Applied {
     pub actions_lost: u8,
     /// Whether the Core Hit table was rolled.
     pub core_hit: bool,
+    /// Each sub-table roll that settled, in order: the table, and the
+    /// system its result hit, or `None` when it hit nothing (a result the
+    /// ship cannot take, with no table to fall back to).
+    pub tables: Vec<(TableId, Option<System>)>,
 }
 
 /// How many rolls a "roll again" may take before the ruling stops it.
@@ -487,6 +491,7 @@ impl ActionD10 {
                     }
                 };
                 self.lose_system(target, row.result, count, name, applied, sink);
+                applied.tables.push((t.id, Some(row.result)));
                 return Ok(());
             }
             let why = if rules.class(target.class).has(row.result) == 0 {
@@ -503,6 +508,7 @@ impl ActionD10 {
                             t.name
                         ),
                     });
+                    applied.tables.push((t.id, None));
                     return Ok(());
                 }
                 Fallback::Table(next) => {
@@ -527,6 +533,7 @@ impl ActionD10 {
                                 t.name
                             ),
                         });
+                        applied.tables.push((t.id, None));
                         return Ok(());
                     }
                     sink.emit(|| Event::Ruling {
@@ -538,6 +545,7 @@ impl ActionD10 {
         sink.emit(|| Event::Ruling {
             text: format!("{ROLL_AGAIN_LIMIT} rolls found nothing to hit: nothing more happens"),
         });
+        applied.tables.push((table, None));
         Ok(())
     }
 
