@@ -7,7 +7,8 @@
 
 mod common;
 
-use broadside_core::exact::Prob;
+use broadside_core::Ruleset;
+use broadside_core::exact::{ExactError, Prob};
 use common::{Resolve, check_exact, exact, sample, sampled_agrees, system};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -286,6 +287,35 @@ fn every_weapon_resolves_exactly_within_the_budget() {
         }
     }
     assert!(attacks > 300, "{attacks} attacks");
+}
+
+/// What no finite set of dice paths can weigh: a roll made again until it
+/// comes out some way. Seed 002, line 68: an Internal Damage result the
+/// ship lacks or has lost is rolled again; the escort has no fixed weapon
+/// and no transporter, three of the six rows, and falls to that table from
+/// the Surface Features row 6, a shield emitter it lacks. Ruling 43:
+/// a tied initiative is rolled again, every turn. Each roll again is one
+/// more branch without end, so an exact run stops at once, with the error
+/// that says to use Monte Carlo, instead of running for ever.
+#[test]
+fn rolls_again_without_end_stop_an_exact_run_at_once() {
+    let reaches_internal_damage = Resolve {
+        attacker: "frigate",
+        weapon: "heavy-laser",
+        target: "escort",
+        range: 2,
+        locked: true,
+        ..Resolve::default()
+    };
+    assert_eq!(exact(&reaches_internal_damage), Err(ExactError::TooDeep));
+    let request = common::duel_request("gunboat", "gunboat", 1, &[]);
+    let engagement = Ruleset::prepare_battle(system(), &request).expect("the duel sets up");
+    let started = std::time::Instant::now();
+    assert_eq!(
+        engagement.exact(200_000, 20_000_000),
+        Err(ExactError::TooDeep)
+    );
+    assert!(started.elapsed().as_secs() < 10);
 }
 
 const SHIPS: [&str; 6] = [
