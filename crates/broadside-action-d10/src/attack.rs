@@ -523,15 +523,19 @@ impl ActionD10 {
         };
         if weapon.kind == WeaponKind::Swarm {
             let column = rules.swarm.column(strike.swarm);
+            // The smallest column is a swarm of 3; a smaller swarm reads it,
+            // but cannot score more hits than it has craft.
+            let hits_on = |roll: i32| rules.swarm.row(roll).hits[column].min(strike.swarm);
             for _ in 0..strike.dice {
-                let face = dice.roll(Die::D10)?;
+                // Only the hits are read from the roll: faces whose rows
+                // score alike are one outcome.
+                let face =
+                    crate::reading::die_by_class(dice, Die::D10, |f| hits_on(f as i32 + number))?;
                 let _ = outcome.rolls.try_push(face);
                 let roll = face as i32 + number;
                 let row = rules.swarm.row(roll);
-                // The smallest column is a swarm of 3; a smaller swarm reads
-                // it, but cannot score more hits than it has craft.
                 let printed = row.hits[column];
-                let hits = printed.min(strike.swarm);
+                let hits = hits_on(roll);
                 sink.emit(|| Event::Roll {
                     purpose: format!("swarm roll, {number:+}"),
                     dice: "1d10".into(),
@@ -555,12 +559,14 @@ impl ActionD10 {
             }
         } else {
             let natural_miss = rules.constants.to_hit.natural_miss;
+            // A natural 10 misses whatever the number, so a hit is a face at
+            // or under the number and under the natural miss: one check.
+            let needed = hit_number(number, natural_miss);
             for n in 1..=strike.dice {
                 loop {
-                    let check = dice.check(Die::D10, number)?;
+                    let check = dice.check(Die::D10, needed)?;
                     let _ = outcome.rolls.try_push(check.face);
-                    let natural = check.face >= natural_miss;
-                    let hit = check.passed && !natural;
+                    let hit = check.passed;
                     sink.emit(|| Event::Roll {
                         purpose: if strike.dice > 1 {
                             format!("to-hit roll, weapon {n} of {}", strike.dice)
@@ -576,7 +582,7 @@ impl ActionD10 {
                         roll: check.face as i32,
                         target: number,
                         success: hit,
-                        rule: (natural && check.passed)
+                        rule: natural_miss_ruled(check.face, number, natural_miss)
                             .then(|| format!("a natural {natural_miss} always misses")),
                     });
                     if hit {
@@ -620,6 +626,18 @@ impl ActionD10 {
             ship.warheads = ship.warheads.saturating_sub(warheads);
         }
     }
+}
+
+/// The highest face that hits a to-hit number: the number itself, but
+/// never the natural miss or above.
+pub(crate) fn hit_number(number: i32, natural_miss: u32) -> i32 {
+    number.min(i32::try_from(natural_miss).unwrap_or(i32::MAX) - 1)
+}
+
+/// Whether a face missed only because it was the natural miss: at or under
+/// the number, but a natural miss or above. Read for the log alone.
+pub(crate) fn natural_miss_ruled(face: u32, number: i32, natural_miss: u32) -> bool {
+    face >= natural_miss && i64::from(face) <= i64::from(number)
 }
 
 impl AttackResolution for ActionD10 {

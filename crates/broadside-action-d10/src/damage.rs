@@ -135,6 +135,10 @@ pub struct Applied {
     pub actions_lost: u8,
     /// Whether the Core Hit table was rolled.
     pub core_hit: bool,
+    /// Each sub-table roll that settled, in order: the table, and the
+    /// system its result hit, or `None` when it hit nothing (a result the
+    /// ship cannot take, with no table to fall back to).
+    pub tables: Vec<(TableId, Option<System>)>,
 }
 
 /// How many rolls a "roll again" may take before the ruling stops it.
@@ -178,14 +182,15 @@ impl ActionD10 {
                     boxes
                 }
                 Damage::Dice(expr) => {
-                    let (pool, total) = expr.roll(dice)?;
+                    // Only the sum is read.
+                    let rolled = crate::reading::expr_by_class(dice, expr, &*sink, |t| t)?;
                     sink.emit(|| Event::Roll {
                         purpose: format!("damage of hit {n} ({})", weapon.name),
                         dice: expr.to_string(),
-                        faces: pool.to_vec(),
-                        total,
+                        faces: rolled.faces.clone(),
+                        total: rolled.total,
                     });
-                    total.max(0) as u32
+                    rolled.total.max(0) as u32
                 }
             };
             applied.damage += damage;
@@ -270,13 +275,13 @@ impl ActionD10 {
         match letter {
             Letter::Blank => {}
             Letter::Containment => {
-                let rolled = self.roll_expr(
+                let lost = self.roll_expr(
                     b.containment_cargo,
+                    target.cargo,
                     || "C box: cargo points lost".into(),
                     dice,
                     sink,
                 )?;
-                let lost = rolled.min(target.cargo);
                 target.cargo -= lost;
                 applied.effects.push(Effect::CargoLost { points: lost });
                 self.say(sink, name, || {
@@ -291,13 +296,13 @@ impl ActionD10 {
             }
             Letter::Remass => {
                 // 1d6-3 can come out below zero; such a roll loses nothing.
-                let rolled = self.roll_expr(
+                let lost = self.roll_expr(
                     b.remass_burns,
+                    target.remass,
                     || "R box: remass burns lost".into(),
                     dice,
                     sink,
                 )?;
-                let lost = rolled.min(target.remass);
                 target.remass -= lost;
                 applied.effects.push(Effect::BurnsLost { burns: lost });
                 self.say(sink, name, || {
@@ -317,13 +322,13 @@ impl ActionD10 {
                 self.say(sink, name, || {
                     "magazine jammed: no salvo until it is cleared".into()
                 });
-                let rolled = self.roll_expr(
+                let lost = self.roll_expr(
                     b.magazine_warheads,
+                    target.warheads,
                     || "M box: warheads lost to space".into(),
                     dice,
                     sink,
                 )?;
-                let lost = rolled.min(target.warheads);
                 target.warheads -= lost;
                 applied
                     .effects
@@ -440,7 +445,13 @@ impl ActionD10 {
         let mut modifier = modifier;
         for _ in 0..ROLL_AGAIN_LIMIT {
             let t = rules.table(table);
-            let face = dice.roll(t.die)?;
+            // Only what the row does to this ship is read: neighbouring rows
+            // with one result are one outcome, and so are neighbouring rows
+            // the ship cannot take, which all fall back alike.
+            let face = crate::reading::die_by_class(dice, t.die, |face| {
+                let row = t.row(face as i32 + modifier);
+                target.can_lose(row.result).then_some(*row)
+            })?;
             let roll = face as i32 + modifier;
             sink.emit(|| Event::Roll {
                 purpose: format!("{} roll", t.name),
@@ -461,8 +472,17 @@ impl ActionD10 {
                 let count = match row.count {
                     None => 1,
                     Some(expr) => {
+                        // No more can be lost than the ship has; a weapon or
+                        // scanner result loses one whatever the count.
+                        let most = if row.result.mount().is_some() || row.result.scanner().is_some()
+                        {
+                            0
+                        } else {
+                            u16::from(target.intact(row.result))
+                        };
                         let n = self.roll_expr(
                             expr,
+                            most,
                             || format!("how many {}", row.result.name()),
                             dice,
                             sink,
@@ -471,6 +491,7 @@ impl ActionD10 {
                     }
                 };
                 self.lose_system(target, row.result, count, name, applied, sink);
+                applied.tables.push((t.id, Some(row.result)));
                 return Ok(());
             }
             let why = if rules.class(target.class).has(row.result) == 0 {
@@ -487,6 +508,7 @@ impl ActionD10 {
                             t.name
                         ),
                     });
+                    applied.tables.push((t.id, None));
                     return Ok(());
                 }
                 Fallback::Table(next) => {
@@ -511,6 +533,7 @@ impl ActionD10 {
                                 t.name
                             ),
                         });
+                        applied.tables.push((t.id, None));
                         return Ok(());
                     }
                     sink.emit(|| Event::Ruling {
@@ -522,6 +545,7 @@ impl ActionD10 {
         sink.emit(|| Event::Ruling {
             text: format!("{ROLL_AGAIN_LIMIT} rolls found nothing to hit: nothing more happens"),
         });
+        applied.tables.push((table, None));
         Ok(())
     }
 
@@ -612,22 +636,26 @@ impl ActionD10 {
         }
     }
 
-    /// Rolls dice like `1d6-3`; a total below zero counts as zero.
+    /// Rolls dice like `1d6-3` for an amount lost of something the ship
+    /// has `most` of: a total below zero loses nothing, and no roll loses
+    /// more than there is. Only the amount lost is read from the dice.
     pub(crate) fn roll_expr(
         &self,
         expr: DiceExpr,
+        most: u16,
         purpose: impl FnOnce() -> String,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<u16, ResolveError> {
-        let (pool, total) = expr.roll(dice)?;
+        let lost = |total: i32| u16::try_from(total.max(0)).unwrap_or(u16::MAX).min(most);
+        let rolled = crate::reading::expr_by_class(dice, expr, &*sink, lost)?;
         sink.emit(|| Event::Roll {
             purpose: purpose(),
             dice: expr.to_string(),
-            faces: pool.to_vec(),
-            total,
+            faces: rolled.faces.clone(),
+            total: rolled.total,
         });
-        Ok(u16::try_from(total.max(0)).unwrap_or(u16::MAX))
+        Ok(lost(rolled.total))
     }
 
     /// Emits an effect on a ship, building the text only if the sink keeps it.

@@ -651,7 +651,9 @@ impl ActionD10 {
         let die = self.rules.constants.initiative_die;
         loop {
             let a = dice.roll(die)?;
-            let b = dice.roll(die)?;
+            // Only whether side B rolled under, the same as or over side A
+            // is read from its die.
+            let b = crate::reading::die_by_class(dice, die, |face| face.cmp(&a))?;
             for (side, face) in [(Side::A, a), (Side::B, b)] {
                 sink.emit(|| Event::Roll {
                     purpose: format!("initiative, side {side}"),
@@ -1024,14 +1026,14 @@ impl ActionD10 {
         }
         if d > 0 && battle.board.ships[i].all_lost(rules, crate::model::Letter::Containment) {
             let expr = rules.constants.boxes.containment_breach_cargo;
-            let rolled = self.roll_expr(
+            let lost = self.roll_expr(
                 expr,
+                battle.board.ships[i].cargo,
                 || "containment breached: cargo lost on the move".into(),
                 dice,
                 sink,
             )?;
             let ship = &mut battle.board.ships[i];
-            let lost = rolled.min(ship.cargo);
             ship.cargo -= lost;
             let left = ship.cargo;
             self.say(sink, &battle.board.names[i], || {
@@ -1749,9 +1751,11 @@ impl ActionD10 {
             });
         }
         let mut hits = 0;
+        // The natural miss folded into the number: a hit is one check.
+        let needed = crate::attack::hit_number(number, t.natural_miss);
         for _ in 0..mount.bank {
-            let check = dice.check(Die::D10, number)?;
-            let hit = check.passed && check.face < t.natural_miss;
+            let check = dice.check(Die::D10, needed)?;
+            let hit = check.passed;
             sink.emit(|| Event::Check {
                 what: if hit {
                     "point defence hit".into()
@@ -1761,7 +1765,7 @@ impl ActionD10 {
                 roll: check.face as i32,
                 target: number,
                 success: hit,
-                rule: (check.passed && !hit)
+                rule: crate::attack::natural_miss_ruled(check.face, number, t.natural_miss)
                     .then(|| format!("a natural {} always misses", t.natural_miss)),
             });
             if hit {
@@ -1887,14 +1891,14 @@ impl ActionD10 {
             if battle.board.ships[i].all_lost(rules, crate::model::Letter::Remass)
                 && battle.board.ships[i].remass > 0
             {
-                let rolled = self.roll_expr(
+                let lost = self.roll_expr(
                     c.boxes.remass_bleed,
+                    battle.board.ships[i].remass,
                     || "remass bleeding from breached tanks".into(),
                     dice,
                     sink,
                 )?;
                 let ship = &mut battle.board.ships[i];
-                let lost = rolled.min(ship.remass);
                 ship.remass -= lost;
                 let left = ship.remass;
                 self.say(sink, name, || {

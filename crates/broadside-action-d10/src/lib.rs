@@ -15,6 +15,7 @@ pub mod data;
 pub mod engagement;
 pub mod fleet;
 pub mod model;
+mod reading;
 pub mod repair;
 mod ruleset;
 pub mod ship;

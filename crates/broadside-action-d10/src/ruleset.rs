@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
-    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind,
+    OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
 
 use crate::attack::{Attack, Board, LockNeed, LockNumber, LockSituation, Situation};
+use crate::damage::Effect;
 use crate::model::{Fallback, Letter, Rules, Scanner, System, TableId, WeaponKind};
 use crate::ship::Ship;
 use crate::{ActionD10, ID};
@@ -295,6 +296,9 @@ struct ResolveReport {
     target: ShipReport,
     #[serde(skip)]
     weapon_name: String,
+    /// The attack in the terms every system shares.
+    #[serde(skip)]
+    shared: AttackOutcome,
 }
 
 impl Sheet for ResolveReport {
@@ -358,6 +362,91 @@ impl Sheet for ResolveReport {
         }
         lines.push(self.target.line());
         lines
+    }
+
+    fn attack_outcome(&self) -> Option<AttackOutcome> {
+        Some(self.shared.clone())
+    }
+}
+
+/// An attack in the terms every system shares, in this system's words.
+///
+/// Results, in order: "no target lock" when the lock failed; the hits
+/// scored ("2 hits"); "shields absorb" when shields took any of the
+/// damage; each structure box marked ("U box (UDST)", "blank box"); each
+/// sub-table roll that settled ("Surface Features: Sensors", "Core Hit:
+/// nothing hit"); and what the boxes did to the ship beyond systems
+/// destroyed ("magazine jammed", "Long Range Scanner disabled",
+/// "destroyed"). Amounts of cargo, remass, warheads and small craft lost are
+/// left out: they are consumables, not results. Hull damage is the boxes
+/// marked; the systems destroyed are named, a weapon with its mount.
+fn shared_outcome(rules: &Rules, outcome: &crate::attack::AttackOutcome) -> AttackOutcome {
+    let mut results = Vec::new();
+    if outcome.lock.as_ref().is_some_and(|lock| !lock.locked) {
+        results.push("no target lock".to_owned());
+    }
+    match outcome.hits {
+        0 => {}
+        1 => results.push("1 hit".to_owned()),
+        n => results.push(format!("{n} hits")),
+    }
+    let mut destroyed = Vec::new();
+    let Some(applied) = &outcome.applied else {
+        return AttackOutcome {
+            hit: outcome.hits > 0,
+            results,
+            hull_damage: 0,
+            destroyed,
+        };
+    };
+    if applied.absorbed > 0 {
+        results.push("shields absorb".to_owned());
+    }
+    for letter in &applied.boxes {
+        results.push(match letter {
+            Letter::Blank => "blank box".to_owned(),
+            l => format!("{} box ({})", l.symbol(), l.name()),
+        });
+    }
+    for (table, system) in &applied.tables {
+        let table = &rules.table(*table).name;
+        results.push(match system {
+            Some(system) => format!("{table}: {}", system.name()),
+            None => format!("{table}: nothing hit"),
+        });
+    }
+    for effect in &applied.effects {
+        match *effect {
+            Effect::ContainmentBreached
+            | Effect::RemassBleeding
+            | Effect::MagazineJammed
+            | Effect::AllWarheadsLost
+            | Effect::ScannerDisabled(_)
+            | Effect::HangarUnusable
+            | Effect::Destroyed => results.push(effect.describe(rules)),
+            Effect::SystemLost { system, count } if count > 0 => {
+                destroyed.push(system.name().to_owned());
+            }
+            Effect::WeaponLost { mount, weapon } => destroyed.push(format!(
+                "{} (mount {})",
+                rules.weapon(weapon).name,
+                mount + 1
+            )),
+            Effect::ScannerDestroyed(s) => destroyed.push(s.name().to_owned()),
+            Effect::ShieldsAbsorbed { .. }
+            | Effect::CargoLost { .. }
+            | Effect::BurnsLost { .. }
+            | Effect::WarheadsLost { .. }
+            | Effect::SystemLost { .. }
+            | Effect::SmallCraftLost { .. }
+            | Effect::ActionLost => {}
+        }
+    }
+    AttackOutcome {
+        hit: outcome.hits > 0,
+        results,
+        hull_damage: i32::try_from(applied.boxes.len()).unwrap_or(i32::MAX),
+        destroyed,
     }
 }
 
@@ -883,13 +972,14 @@ impl ActionD10 {
             effects: applied.map_or_else(Vec::new, |a| {
                 a.effects
                     .iter()
-                    .filter(|e| !matches!(e, crate::damage::Effect::ShieldsAbsorbed { .. }))
+                    .filter(|e| !matches!(e, Effect::ShieldsAbsorbed { .. }))
                     .map(|e| e.describe(rules))
                     .collect()
             }),
             core_hit: applied.is_some_and(|a| a.core_hit),
             target: ShipReport::of(rules, &board.ships[1]),
             weapon_name: w.name.clone(),
+            shared: shared_outcome(rules, &outcome),
         }))
     }
 }

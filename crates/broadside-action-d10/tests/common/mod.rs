@@ -10,16 +10,19 @@
     reason = "each test binary uses a different part of the helpers"
 )]
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use broadside_action_d10::engagement::{Sequence, TurnState};
 use broadside_action_d10::{
     Action, ActionD10, ActionTactics, Battle, DefaultTactics, Phase, Pose, Ship,
 };
+use broadside_core::exact::{ExactAttack, ExactError, Prob, exact_attack};
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    BattleRequest, Dice, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
-    ResolveRequest, Ruleset, ScriptedDice, SeededDice, SourceFile, TableView, TurnSequence,
+    AttackOutcome, BattleRequest, Dice, Event, EventLog, EventSink, NullSink, OptionValue, Options,
+    ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice, SourceFile, TableView,
+    TurnSequence,
 };
 use serde_json::{Value, json};
 
@@ -237,6 +240,210 @@ impl Resolve<'_> {
         )?;
         let value = serde_json::to_value(&*report).expect("a report serialises");
         Ok((value, report.lines(), log.events, dice))
+    }
+}
+
+impl Resolve<'_> {
+    /// Resolves the attack once with the dice given, keeping no log, and
+    /// reads it in the terms every system shares.
+    pub fn outcome(&self, dice: &mut dyn Dice) -> Result<AttackOutcome, ResolveError> {
+        let s = self.system();
+        let request = self.request();
+        request.options.validate(s.resolve_options())?;
+        let report = s.resolve_ships(
+            &request,
+            self.ship(self.attacker),
+            self.target_ship(),
+            dice,
+            &mut NullSink,
+        )?;
+        report.attack_outcome().ok_or_else(|| {
+            ResolveError::Internal("the resolve report gives no attack outcome".into())
+        })
+    }
+}
+
+/// The most dice paths one exact attack may take, as `resolve --exact`
+/// allows.
+pub const MAX_EXACT_PATHS: u64 = 2_000_000;
+
+/// The exact distribution of an attack: the rules run over every outcome
+/// of its dice.
+pub fn exact(case: &Resolve<'_>) -> Result<ExactAttack, ExactError> {
+    exact_attack(MAX_EXACT_PATHS, |dice| case.outcome(dice))
+}
+
+/// Checks an attack's exact distribution against figures worked out apart
+/// from the rules code. `expected` names every figure the distribution has
+/// (`p_hit`, `mean_hull_damage`, `damage N`, `result NAME`, `destroyed
+/// NAME`, as `ExactAttack::fractions` names them), each with its exact
+/// probability; a figure missing from either side fails. Returns the
+/// distribution for further checks.
+pub fn check_exact(case: Resolve<'_>, expected: &[(&str, Prob)]) -> ExactAttack {
+    let exact =
+        exact(&case).unwrap_or_else(|e| panic!("{}: no exact distribution: {e}", case.name));
+    let want: BTreeMap<String, String> = expected
+        .iter()
+        .map(|(name, p)| ((*name).to_owned(), format!("{}/{}", p.numer(), p.denom())))
+        .collect();
+    assert_eq!(
+        exact.fractions, want,
+        "{}: the exact distribution (left) against the independent one (right)",
+        case.name
+    );
+    let total: f64 = exact.hull_damage.iter().map(|(_, p)| p).sum();
+    assert!(
+        (total - 1.0).abs() < 1e-12,
+        "{}: hull damage sums to {total}",
+        case.name
+    );
+    exact
+}
+
+/// What a seeded run of one attack came to, counted as the exact
+/// distribution counts it.
+#[derive(Debug, Clone, Default)]
+pub struct Sampled {
+    /// Attacks resolved.
+    pub trials: u64,
+    /// Attacks that hit.
+    pub hits: u64,
+    /// Sum of the hull damage, and of its square.
+    pub hull: (u64, u64),
+    /// Attacks that rolled each result at least once.
+    pub results: BTreeMap<String, u64>,
+    /// Each system destroyed: the sum over attacks of the times it was
+    /// destroyed, and of its square.
+    pub destroyed: BTreeMap<String, (u64, u64)>,
+    /// Attacks by hull damage.
+    pub damage: BTreeMap<i32, u64>,
+}
+
+/// Resolves an attack `trials` times with seeded dice, trial `i` on stream
+/// `i` of `seed`.
+pub fn sample(case: &Resolve<'_>, seed: u64, trials: u64) -> Result<Sampled, ResolveError> {
+    let mut sampled = Sampled {
+        trials,
+        ..Sampled::default()
+    };
+    for trial in 0..trials {
+        let mut dice = SeededDice::for_trial(seed, trial);
+        let outcome = case.outcome(&mut dice)?;
+        sampled.hits += u64::from(outcome.hit);
+        let hull = u64::try_from(outcome.hull_damage.max(0)).unwrap_or(0);
+        sampled.hull.0 += hull;
+        sampled.hull.1 += hull * hull;
+        *sampled.damage.entry(outcome.hull_damage).or_default() += 1;
+        let mut seen: Vec<&str> = Vec::new();
+        for result in &outcome.results {
+            if !seen.contains(&result.as_str()) {
+                seen.push(result);
+                *sampled.results.entry(result.clone()).or_default() += 1;
+            }
+        }
+        let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+        for system in &outcome.destroyed {
+            *counts.entry(system).or_default() += 1;
+        }
+        for (system, n) in counts {
+            let entry = sampled.destroyed.entry(system.to_owned()).or_default();
+            entry.0 += n;
+            entry.1 += n * n;
+        }
+    }
+    Ok(sampled)
+}
+
+/// How many standard errors a sampled figure may stray from the exact one.
+pub const STANDARD_ERRORS: f64 = 4.0;
+
+/// Checks every figure of a seeded run against the exact distribution:
+/// P(hit), the mean hull damage, each hull damage, each result and each
+/// system destroyed, within [`STANDARD_ERRORS`] standard errors of the
+/// exact figure. A figure the exact distribution gives probability 0 or 1
+/// must be sampled exactly so. Returns every figure that strays.
+pub fn sampled_agrees(exact: &ExactAttack, sampled: &Sampled) -> Result<(), String> {
+    let n = sampled.trials as f64;
+    let mut strays = Vec::new();
+    let mut check = |what: String, exact_mean: f64, variance: f64, sampled_mean: f64| {
+        let error = (variance.max(0.0) / n).sqrt();
+        if (sampled_mean - exact_mean).abs() > STANDARD_ERRORS * error + 1e-12 {
+            strays.push(format!(
+                "{what}: exact {exact_mean:.5}, sampled {sampled_mean:.5} (standard error {error:.5})"
+            ));
+        }
+    };
+    let indicator = |p: f64| p * (1.0 - p);
+    check(
+        "P(hit)".into(),
+        exact.p_hit,
+        indicator(exact.p_hit),
+        sampled.hits as f64 / n,
+    );
+    let second: f64 = exact
+        .hull_damage
+        .iter()
+        .map(|&(d, p)| f64::from(d) * f64::from(d) * p)
+        .sum();
+    check(
+        "mean hull damage".into(),
+        exact.mean_hull_damage,
+        second - exact.mean_hull_damage * exact.mean_hull_damage,
+        sampled.hull.0 as f64 / n,
+    );
+    let mut damages: Vec<i32> = exact.hull_damage.iter().map(|(d, _)| *d).collect();
+    damages.extend(sampled.damage.keys());
+    damages.sort_unstable();
+    damages.dedup();
+    for d in damages {
+        let p = exact
+            .hull_damage
+            .iter()
+            .find(|(e, _)| *e == d)
+            .map_or(0.0, |(_, p)| *p);
+        let got = sampled.damage.get(&d).copied().unwrap_or(0) as f64 / n;
+        check(format!("hull damage {d}"), p, indicator(p), got);
+    }
+    let mut names: Vec<&str> = exact.results.iter().map(|(r, _)| r.as_str()).collect();
+    names.extend(sampled.results.keys().map(String::as_str));
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let p = exact
+            .results
+            .iter()
+            .find(|(r, _)| r == name)
+            .map_or(0.0, |(_, p)| *p);
+        let got = sampled.results.get(name).copied().unwrap_or(0) as f64 / n;
+        check(format!("result {name}"), p, indicator(p), got);
+    }
+    let mut systems: Vec<&str> = exact.destroyed.iter().map(|(s, _)| s.as_str()).collect();
+    systems.extend(sampled.destroyed.keys().map(String::as_str));
+    systems.sort_unstable();
+    systems.dedup();
+    for system in systems {
+        let mean = exact
+            .destroyed
+            .iter()
+            .find(|(s, _)| s == system)
+            .map_or(0.0, |(_, p)| *p);
+        let (sum, squares) = sampled.destroyed.get(system).copied().unwrap_or((0, 0));
+        let got = sum as f64 / n;
+        // A system may be destroyed more than once in one attack (two U
+        // boxes, two sensors), so the spread is the larger of a single
+        // chance's and the one sampled; one the exact odds never destroy
+        // must never be sampled destroyed.
+        let spread = if mean == 0.0 {
+            0.0
+        } else {
+            indicator(mean.min(1.0)).max(squares as f64 / n - got * got)
+        };
+        check(format!("destroyed {system}"), mean, spread, got);
+    }
+    if strays.is_empty() {
+        Ok(())
+    } else {
+        Err(strays.join("\n"))
     }
 }
 
@@ -573,7 +780,7 @@ pub fn seeded(seed: u64) -> SeededDice {
 
 /// Emits nothing: a sink for runs whose events do not matter.
 pub fn quiet() -> impl EventSink {
-    broadside_core::NullSink
+    NullSink
 }
 
 /// A die roll through a `dyn Dice`, for tests of dice sources.

@@ -1,0 +1,84 @@
+//! Benchmarks of exact odds: one attack resolved over every outcome of its dice, as `resolve --exact` does.
+//!
+//! Run with `cargo bench -p broadside-action-d10 --bench exact`. Each
+//! figure is one whole enumeration: the resolution run once per dice path,
+//! through the same `Ruleset::resolve` the command line calls, and the
+//! outcomes gathered into their distribution.
+
+use broadside_action_d10::ActionD10;
+use broadside_core::exact::{ExactAttack, exact_attack};
+use broadside_core::{NullSink, OptionValue, Options, ResolveError, ResolveRequest, Ruleset};
+use divan::counter::ItemsCount;
+use divan::{Bencher, black_box};
+
+#[global_allocator]
+static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+
+/// The budget of `resolve --exact`.
+const MAX_PATHS: u64 = 2_000_000;
+
+fn main() {
+    divan::main();
+}
+
+fn request(attacker: &str, target: &str, weapon: &str, range: i64, locked: bool) -> ResolveRequest {
+    let mut options = Options::new()
+        .with("weapon", OptionValue::Text(weapon.into()))
+        .with("range", OptionValue::Number(range));
+    if locked {
+        options.set("locked", OptionValue::Flag);
+    }
+    ResolveRequest {
+        attacker: attacker.into(),
+        target: target.into(),
+        options,
+    }
+}
+
+fn exact(system: &ActionD10, request: &ResolveRequest) -> ExactAttack {
+    exact_attack(MAX_PATHS, |dice| {
+        system
+            .resolve(request, dice, &mut NullSink)?
+            .attack_outcome()
+            .ok_or_else(|| ResolveError::Internal("no attack outcome".into()))
+    })
+    .expect("the attack enumerates within the budget")
+}
+
+fn bench_exact(bencher: Bencher<'_, '_>, request: ResolveRequest) {
+    let system = ActionD10::embedded().expect("the embedded action-d10 data is valid");
+    bencher
+        .counter(ItemsCount::new(1u32))
+        .bench_local(|| black_box(exact(&system, black_box(&request))));
+}
+
+/// A destroyer's seeker salvo against a destroyer at range 3: the lock is
+/// automatic and the shields take the hit, two dice paths.
+#[divan::bench]
+fn exact_seeker_vs_destroyer_range_3(bencher: Bencher<'_, '_>) {
+    bench_exact(
+        bencher,
+        request("destroyer", "destroyer", "seeker-launcher", 3, false),
+    );
+}
+
+/// A heavy cruiser's spinal railgun against a frigate at range 7, lock
+/// held: 1d6+1 boxes reaching the U and A boxes, 27 paths.
+#[divan::bench]
+fn exact_spinal_railgun_vs_frigate(bencher: Bencher<'_, '_>) {
+    bench_exact(
+        bencher,
+        request("cruiser", "frigate", "spinal-railgun", 7, true),
+    );
+}
+
+/// A gunboat's rocket pack against a carrier at range 0, lock held: the
+/// largest attack of the data, up to ten boxes with Hangar and Surface
+/// Features rolls, 226 paths.
+#[divan::bench]
+fn exact_rocket_pack_vs_carrier(bencher: Bencher<'_, '_>) {
+    bench_exact(
+        bencher,
+        request("gunboat", "carrier", "rocket-pack", 0, true),
+    );
+}
