@@ -19,6 +19,7 @@ pub mod explosion;
 pub mod model;
 pub mod picture;
 pub mod placement;
+pub mod reading;
 mod ruleset;
 pub mod ship;
 pub mod sight;
