@@ -463,9 +463,16 @@ impl ModuleGrid {
         let rolled = if may_reroll {
             dice.pool(count, Die::D6)?.faces().collect()
         } else {
+            // The line each total of the two dice lands on, when it meets
+            // the silhouette (validation keeps allocation to two dice).
+            let mut lands = [None; 13];
+            for (total, land) in lands.iter_mut().enumerate() {
+                let line = base + total as i32 - c.allocation_centre;
+                *land = (!class.lane(side, line).is_empty()).then_some(line);
+            }
             reading::dice_by_outcome(dice, count, Die::D6, |faces| {
-                let line = base + faces.iter().sum::<u32>() as i32 - c.allocation_centre;
-                (!class.lane(side, line).is_empty()).then_some(line)
+                let total = faces.iter().sum::<u32>() as usize;
+                lands.get(total).copied().flatten()
             })?
         };
         let mut faces = [0u8; 2];

@@ -14,7 +14,7 @@ use broadside_core::{DamageAllocation, Dice, Die, Event, EventSink, Pool, Resolv
 
 use crate::ModuleGrid;
 use crate::model::{Function, ModuleIx, ModuleSet, ShipSide};
-use crate::reading::{self, Faces};
+use crate::reading::{self, Faces, Read};
 use crate::ship::Ship;
 
 /// What caused a strike, for the log and for the rules that tell strikes apart.
@@ -184,10 +184,20 @@ impl ModuleGrid {
                 ),
             });
         } else {
-            // Only the dice the Shields leave are read, and only which
-            // faces they show, so the roll is read as its lowest faces.
+            // Only the dice the Shields leave are read, and each only as
+            // far as where it lands makes it count: its face on a module,
+            // whether it raises OOC past the silhouette.
             let keep = count - count.min(u32::from(shields));
-            applied.pool = reading::lowest_kept(dice, count, Die::D6, keep)?;
+            let ranks: ArrayVec<Read, { Pool::CAPACITY }> = self
+                .landing(hit, class, keep as usize)
+                .iter()
+                .map(|module| match module {
+                    Some(_) => Read::Face,
+                    None if hit.impact_only || c.off_silhouette_ooc == 0 => Read::Nothing,
+                    None => Read::AtLeast(c.off_silhouette_ooc_at),
+                })
+                .collect();
+            applied.pool = reading::lowest_kept(dice, count, Die::D6, &ranks)?;
             sink.emit(|| Event::Roll {
                 purpose: if hit.through_shields {
                     format!(
@@ -223,7 +233,7 @@ impl ModuleGrid {
         }
 
         // Lay the kept dice from the module of impact straight through.
-        let mut lane = class.lane(hit.side, hit.line);
+        let lane = class.lane(hit.side, hit.line);
         let misses_silhouette = lane.is_empty();
         // The module of impact is the first the line meets, whether or not
         // any die is left to lay on it.
@@ -242,25 +252,8 @@ impl ModuleGrid {
                 ),
             });
         }
-        let mut lane_done = misses_silhouette;
-        for (i, &face) in kept.iter().enumerate() {
-            let mut module = None;
-            if hit.impact_only && i > 0 {
-                // Every die of a bomb goes off in the module it lands in.
-                module = applied.impact;
-            } else {
-                while !lane_done {
-                    match lane.next() {
-                        None => lane_done = true,
-                        Some(Some(m)) => {
-                            module = Some(m);
-                            break;
-                        }
-                        Some(None) if c.gaps_take_dice => break,
-                        Some(None) => {}
-                    }
-                }
-            }
+        let landing = self.landing(hit, class, kept.len());
+        for (&face, &module) in kept.iter().zip(&landing) {
             let placed = match module {
                 Some(m) => self.die_on_module(face, m, target, name, &mut applied, sink),
                 None if hit.impact_only => {
@@ -306,6 +299,43 @@ impl ModuleGrid {
             applied.exploded = target.exploded;
         }
         Ok(applied)
+    }
+
+    /// Where each of `dice` kept dice lands, highest first: the module, or
+    /// `None` past or outside the silhouette (for a bomb, no module to go
+    /// off in).
+    fn landing(
+        &self,
+        hit: &Hit,
+        class: &crate::model::ShipClass,
+        dice: usize,
+    ) -> ArrayVec<Option<ModuleIx>, { Pool::CAPACITY }> {
+        let gaps_take_dice = self.rules.constants.gaps_take_dice;
+        let mut lane = class.lane(hit.side, hit.line);
+        let impact = lane.clone().flatten().next();
+        let mut lane_done = lane.is_empty();
+        let mut landing = ArrayVec::new();
+        for i in 0..dice.min(Pool::CAPACITY) {
+            let mut module = None;
+            if hit.impact_only && i > 0 {
+                // Every die of a bomb goes off in the module it lands in.
+                module = impact;
+            } else {
+                while !lane_done {
+                    match lane.next() {
+                        None => lane_done = true,
+                        Some(Some(m)) => {
+                            module = Some(m);
+                            break;
+                        }
+                        Some(None) if gaps_take_dice => break,
+                        Some(None) => {}
+                    }
+                }
+            }
+            landing.push(module);
+        }
+        landing
     }
 
     /// One die on a module: its face in hull damage; on `breaks-at` or more
