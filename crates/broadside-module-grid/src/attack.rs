@@ -14,6 +14,7 @@ use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError
 use crate::ModuleGrid;
 use crate::damage::{Applied, Cause, Hit};
 use crate::model::{Crew, Function, Mode, ModuleIx, ShipSide, Skill, Square};
+use crate::reading;
 use crate::ship::Ship;
 use crate::tactics::DefaultTactics;
 
@@ -230,17 +231,25 @@ impl ModuleGrid {
         } else {
             c.skill_dice
         };
-        let pool = dice.pool(u32::from(count), Die::D6)?;
-        let mut faces: ArrayVec<u8, 8> = ArrayVec::new();
-        faces.extend(pool.faces().take(8).map(|f| f as u8));
+        let level = i32::from(crew.level(skill));
+        let amount = i32::from(ooc) * c.ooc_penalty;
         // A professional keeps the best of the dice; everyone keeps all.
-        let mut sorted = faces.clone();
-        sorted.sort_unstable_by(|a, b| b.cmp(a));
-        let kept: i32 = sorted
-            .iter()
-            .take(usize::from(c.skill_dice))
-            .map(|&f| i32::from(f))
-            .sum();
+        let best = |faces: &[u32]| -> i32 {
+            let mut sorted: ArrayVec<u32, 8> = faces.iter().copied().take(8).collect();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            sorted
+                .iter()
+                .take(usize::from(c.skill_dice))
+                .map(|&f| f as i32)
+                .sum()
+        };
+        // Only success is read from the dice; the faces are shown.
+        let rolled = reading::dice_by_outcome(dice, u32::from(count), Die::D6, |faces| {
+            best(faces) + level - amount >= difficulty
+        })?;
+        let mut faces: ArrayVec<u8, 8> = ArrayVec::new();
+        faces.extend(rolled.iter().take(8).map(|&f| f as u8));
+        let kept = best(&rolled);
         sink.emit(|| Event::Roll {
             purpose: if professional && count > c.skill_dice {
                 format!(
@@ -252,10 +261,9 @@ impl ModuleGrid {
                 format!("{} check", skill.name())
             },
             dice: format!("{count}d6"),
-            faces: pool.to_vec(),
+            faces: rolled.to_vec(),
             total: kept,
         });
-        let level = i32::from(crew.level(skill));
         let mut total = kept + level;
         if level != 0 {
             sink.emit(|| Event::Modifier {
@@ -264,7 +272,6 @@ impl ModuleGrid {
                 reason: format!("{} skill {level}", skill.name()),
             });
         }
-        let amount = i32::from(ooc) * c.ooc_penalty;
         if amount != 0 {
             total -= amount;
             sink.emit(|| Event::Modifier {
@@ -445,20 +452,39 @@ impl ModuleGrid {
     ) -> Result<AllocationRoll, ResolveError> {
         let c = &self.rules.constants;
         let class = self.rules.class(target.class);
-        let pool = dice.pool(u32::from(c.allocation_dice), Die::D6)?;
+        let base = class.centre_line(side, centre);
+        let line_of =
+            |faces: [u8; 2]| base + i32::from(faces[0]) + i32::from(faces[1]) - c.allocation_centre;
+        // A firer who may reroll reads the faces themselves; otherwise only
+        // the lane the total lands on is read, and every line that misses
+        // the silhouette is the same miss.
+        let may_reroll = rerolls.as_ref().is_some_and(|r| r.scans > 0 || r.luck > 0);
+        let count = u32::from(c.allocation_dice);
+        let rolled = if may_reroll {
+            dice.pool(count, Die::D6)?.faces().collect()
+        } else {
+            // The line each total of the two dice lands on, when it meets
+            // the silhouette (validation keeps allocation to two dice).
+            let mut lands = [None; 13];
+            for (total, land) in lands.iter_mut().enumerate() {
+                let line = base + total as i32 - c.allocation_centre;
+                *land = (!class.lane(side, line).is_empty()).then_some(line);
+            }
+            reading::dice_by_outcome(dice, count, Die::D6, |faces| {
+                let total = faces.iter().sum::<u32>() as usize;
+                lands.get(total).copied().flatten()
+            })?
+        };
         let mut faces = [0u8; 2];
-        for (slot, face) in faces.iter_mut().zip(pool.faces()) {
+        for (slot, &face) in faces.iter_mut().zip(&rolled) {
             *slot = face as u8;
         }
         sink.emit(|| Event::Roll {
             purpose: format!("hit allocation on the {side} side"),
             dice: format!("{}d6", c.allocation_dice),
-            faces: pool.to_vec(),
-            total: pool.total() as i32,
+            faces: rolled.to_vec(),
+            total: rolled.iter().sum::<u32>() as i32,
         });
-        let base = class.centre_line(side, centre);
-        let line_of =
-            |faces: [u8; 2]| base + i32::from(faces[0]) + i32::from(faces[1]) - c.allocation_centre;
         let mut roll = AllocationRoll {
             faces,
             total: 0,

@@ -14,6 +14,7 @@ use broadside_core::{DamageAllocation, Dice, Die, Event, EventSink, Pool, Resolv
 
 use crate::ModuleGrid;
 use crate::model::{Function, ModuleIx, ModuleSet, ShipSide};
+use crate::reading::{self, Faces, Read};
 use crate::ship::Ship;
 
 /// What caused a strike, for the log and for the rules that tell strikes apart.
@@ -105,7 +106,7 @@ pub struct HullCheck {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     /// Every die rolled, in rolled order.
-    pub pool: Pool,
+    pub pool: Faces,
     /// The dice removed by Shields.
     pub removed: ArrayVec<u8, { Pool::CAPACITY }>,
     /// Each die laid, in laying order (highest first).
@@ -158,7 +159,7 @@ impl ModuleGrid {
         let count = u32::from(hit.power) + u32::from(shields);
 
         let mut applied = Applied {
-            pool: Pool::default(),
+            pool: Faces::new(),
             removed: ArrayVec::new(),
             placed: ArrayVec::new(),
             impact: None,
@@ -183,7 +184,20 @@ impl ModuleGrid {
                 ),
             });
         } else {
-            applied.pool = dice.pool(count, Die::D6)?;
+            // Only the dice the Shields leave are read, and each only as
+            // far as where it lands makes it count: its face on a module,
+            // whether it raises OOC past the silhouette.
+            let keep = count - count.min(u32::from(shields));
+            let ranks: ArrayVec<Read, { Pool::CAPACITY }> = self
+                .landing(hit, class, keep as usize)
+                .iter()
+                .map(|module| match module {
+                    Some(_) => Read::Face,
+                    None if hit.impact_only || c.off_silhouette_ooc == 0 => Read::Nothing,
+                    None => Read::AtLeast(c.off_silhouette_ooc_at),
+                })
+                .collect();
+            applied.pool = reading::lowest_kept(dice, count, Die::D6, &ranks)?;
             sink.emit(|| Event::Roll {
                 purpose: if hit.through_shields {
                     format!(
@@ -196,10 +210,10 @@ impl ModuleGrid {
                 },
                 dice: format!("{count}d6"),
                 faces: applied.pool.to_vec(),
-                total: applied.pool.total() as i32,
+                total: applied.pool.iter().sum::<u32>() as i32,
             });
             // Faces fit a byte: a d6 shows 1-6.
-            kept.extend(applied.pool.faces().map(|f| f as u8));
+            kept.extend(applied.pool.iter().map(|&f| f as u8));
             // Highest first: Shields remove the highest, and the ruling lays
             // the rest highest first, as the published example does.
             kept.sort_unstable_by(|a, b| b.cmp(a));
@@ -219,7 +233,7 @@ impl ModuleGrid {
         }
 
         // Lay the kept dice from the module of impact straight through.
-        let mut lane = class.lane(hit.side, hit.line);
+        let lane = class.lane(hit.side, hit.line);
         let misses_silhouette = lane.is_empty();
         // The module of impact is the first the line meets, whether or not
         // any die is left to lay on it.
@@ -238,25 +252,8 @@ impl ModuleGrid {
                 ),
             });
         }
-        let mut lane_done = misses_silhouette;
-        for (i, &face) in kept.iter().enumerate() {
-            let mut module = None;
-            if hit.impact_only && i > 0 {
-                // Every die of a bomb goes off in the module it lands in.
-                module = applied.impact;
-            } else {
-                while !lane_done {
-                    match lane.next() {
-                        None => lane_done = true,
-                        Some(Some(m)) => {
-                            module = Some(m);
-                            break;
-                        }
-                        Some(None) if c.gaps_take_dice => break,
-                        Some(None) => {}
-                    }
-                }
-            }
+        let landing = self.landing(hit, class, kept.len());
+        for (&face, &module) in kept.iter().zip(&landing) {
             let placed = match module {
                 Some(m) => self.die_on_module(face, m, target, name, &mut applied, sink),
                 None if hit.impact_only => {
@@ -302,6 +299,43 @@ impl ModuleGrid {
             applied.exploded = target.exploded;
         }
         Ok(applied)
+    }
+
+    /// Where each of `dice` kept dice lands, highest first: the module, or
+    /// `None` past or outside the silhouette (for a bomb, no module to go
+    /// off in).
+    fn landing(
+        &self,
+        hit: &Hit,
+        class: &crate::model::ShipClass,
+        dice: usize,
+    ) -> ArrayVec<Option<ModuleIx>, { Pool::CAPACITY }> {
+        let gaps_take_dice = self.rules.constants.gaps_take_dice;
+        let mut lane = class.lane(hit.side, hit.line);
+        let impact = lane.clone().flatten().next();
+        let mut lane_done = lane.is_empty();
+        let mut landing = ArrayVec::new();
+        for i in 0..dice.min(Pool::CAPACITY) {
+            let mut module = None;
+            if hit.impact_only && i > 0 {
+                // Every die of a bomb goes off in the module it lands in.
+                module = impact;
+            } else {
+                while !lane_done {
+                    match lane.next() {
+                        None => lane_done = true,
+                        Some(Some(m)) => {
+                            module = Some(m);
+                            break;
+                        }
+                        Some(None) if gaps_take_dice => break,
+                        Some(None) => {}
+                    }
+                }
+            }
+            landing.push(module);
+        }
+        landing
     }
 
     /// One die on a module: its face in hull damage; on `breaks-at` or more
@@ -487,20 +521,40 @@ impl ModuleGrid {
             self.explode(ship, name, sink);
             return Ok(Some(check));
         }
-        let pool = dice.pool(u32::from(c.hull_dice), Die::D6)?;
-        check.faces.extend(pool.faces().map(|f| f as u8));
-        let total = |faces: &[u8]| faces.iter().map(|&f| i32::from(f)).sum::<i32>();
-        sink.emit(|| Event::Roll {
-            purpose: "hull check".into(),
-            dice: format!("{}d6", c.hull_dice),
-            faces: pool.to_vec(),
-            total: pool.total() as i32,
-        });
         let mut stabilizer_left = if ship.has_working(class, Function::HullStabilizer) {
             c.stabilizer_rerolls
         } else {
             0
         };
+        // What the dice lead to: a pass, or a failure and the faces that
+        // stay when the lowest is rolled again (nothing more to read when no
+        // reroll is left). Only that is read from each die.
+        let may_reroll = |stabilizer: u8, luck: u8| stabilizer > 0 || luck >= c.luck_per_reroll;
+        let fate = |faces: &[u32], rerolls: bool| -> Option<Faces> {
+            if faces.iter().sum::<u32>() as i32 >= needed {
+                return None;
+            }
+            let mut stays: Faces = faces.iter().copied().collect();
+            stays.sort_unstable();
+            if rerolls {
+                stays.remove(0);
+            } else {
+                stays.clear();
+            }
+            Some(stays)
+        };
+        let open = may_reroll(stabilizer_left, ship.luck);
+        let rolled = reading::dice_by_outcome(dice, u32::from(c.hull_dice), Die::D6, |faces| {
+            fate(faces, open)
+        })?;
+        check.faces.extend(rolled.iter().map(|&f| f as u8));
+        let total = |faces: &[u8]| faces.iter().map(|&f| i32::from(f)).sum::<i32>();
+        sink.emit(|| Event::Roll {
+            purpose: "hull check".into(),
+            dice: format!("{}d6", c.hull_dice),
+            faces: rolled.to_vec(),
+            total: rolled.iter().sum::<u32>() as i32,
+        });
         while total(&check.faces) < needed {
             let source = if stabilizer_left > 0 {
                 stabilizer_left -= 1;
@@ -520,7 +574,19 @@ impl ModuleGrid {
                 .enumerate()
                 .min_by_key(|&(i, f)| (*f, i))
                 .ok_or_else(|| ResolveError::Internal("a hull check without dice".into()))?;
-            let new = dice.roll(Die::D6)?;
+            let stays: Faces = check
+                .faces
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != at)
+                .map(|(_, &f)| u32::from(f))
+                .collect();
+            let open = may_reroll(stabilizer_left, ship.luck);
+            let new = reading::die_by_class(dice, Die::D6, |face| {
+                let mut faces = stays.clone();
+                faces.push(face);
+                fate(&faces, open)
+            })?;
             check.faces[at] = new as u8;
             let luck_left = ship.luck;
             sink.emit(|| Event::Roll {

@@ -970,8 +970,10 @@ impl Setup for Duel {
         let mut battle = self.start.clone();
         // Who acts first on turn 1 is rolled for; it alternates after, so
         // neither side is favoured.
-        let roll = dice.roll(Die::D6)?;
-        battle.first = if roll <= 3 { Side::A } else { Side::B };
+        // Only which half the die falls in is read.
+        let check = dice.check(Die::D6, 3)?;
+        let roll = check.face;
+        battle.first = if check.passed { Side::A } else { Side::B };
         sink.emit(|| Event::Roll {
             purpose: format!(
                 "who acts first: 1-3 side A, 4-6 side B; side {} acts first on turn 1, then the sides alternate",

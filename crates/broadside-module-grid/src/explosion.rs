@@ -278,13 +278,19 @@ impl ModuleGrid {
         // No skill is added: the survival check is a plain roll of the
         // skill-check dice (a ruling; the microship's pilot is not modelled).
         let count = c.skill_dice;
-        let pool = dice.pool(u32::from(count), broadside_core::Die::D6)?;
-        let total = pool.total() as i32;
+        // Only survival is read from the dice; the faces are shown.
+        let rolled = crate::reading::dice_by_outcome(
+            dice,
+            u32::from(count),
+            broadside_core::Die::D6,
+            |faces| faces.iter().sum::<u32>() as i32 >= needed,
+        )?;
+        let total = rolled.iter().sum::<u32>() as i32;
         let success = total >= needed;
         sink.emit(|| Event::Roll {
             purpose: "microship survival check".into(),
             dice: format!("{count}d6"),
-            faces: pool.to_vec(),
+            faces: rolled.to_vec(),
             total,
         });
         sink.emit(|| Event::Check {
@@ -294,9 +300,8 @@ impl ModuleGrid {
             success,
             rule: None,
         });
-        let mut faces = pool.faces();
-        let first = faces.next().unwrap_or(0) as u8;
-        let second = faces.next().unwrap_or(0) as u8;
+        let first = rolled.first().copied().unwrap_or(0) as u8;
+        let second = rolled.get(1).copied().unwrap_or(0) as u8;
         if !success {
             sink.emit(|| Event::Effect {
                 ship: "microship".into(),

@@ -19,10 +19,13 @@ pub mod explosion;
 pub mod model;
 pub mod picture;
 pub mod placement;
+pub mod reading;
 mod ruleset;
 pub mod ship;
 pub mod sight;
 pub mod tactics;
+
+use std::sync::Arc;
 
 use broadside_core::{DataErrors, Registration, SourceFile};
 
@@ -43,15 +46,15 @@ pub const ID: &str = "module-grid";
 /// The module-grid rule system, loaded from its data.
 #[derive(Debug, Clone)]
 pub struct ModuleGrid {
-    /// The validated data.
-    pub rules: Rules,
+    /// The validated data, shared with the reports that draw from it.
+    pub rules: Arc<Rules>,
 }
 
 impl ModuleGrid {
     /// Validates ruleset files into the system.
     pub fn load(files: &[SourceFile]) -> Result<ModuleGrid, DataErrors> {
         Ok(ModuleGrid {
-            rules: data::load(files)?,
+            rules: Arc::new(data::load(files)?),
         })
     }
 

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Engagement, Event, EventSink, OptionKind, OptionSpec,
-    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, Event, EventSink, OptionKind,
+    OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
 
@@ -292,7 +292,40 @@ struct ResolveReport {
     hull_check: Option<HullCheckReport>,
     exploded: bool,
     #[serde(skip)]
-    picture: Vec<String>,
+    picture: Option<HitPicture>,
+}
+
+/// The target after a hit, drawn only when the report is read as text: an
+/// exact enumeration builds a report for every dice path and reads none.
+#[derive(Debug)]
+struct HitPicture {
+    rules: Arc<Rules>,
+    target: crate::ship::Ship,
+    name: String,
+    side: ShipSide,
+    marks: Marks,
+    missed: Vec<u8>,
+}
+
+impl HitPicture {
+    fn lines(&self) -> Vec<String> {
+        let rules = &self.rules;
+        let class = rules.class(self.target.class);
+        let mut picture = vec![format!(
+            "the {} after the hit (> the module of impact, + the 7, digits: dice laid, ! a Broken marker, # slagged; the arrow marks the {} hit's line):",
+            self.name, self.side
+        )];
+        picture.extend(picture::draw(rules, class, Some(&self.target), &self.marks));
+        if !self.missed.is_empty() {
+            picture.push(format!(
+                "dice past or outside the silhouette: {} ({} hull damage each)",
+                list(&self.missed),
+                rules.constants.off_silhouette_hull
+            ));
+        }
+        picture.push(format!("  {}", picture::legend(rules, class)));
+        picture
+    }
 }
 
 impl Sheet for ResolveReport {
@@ -392,8 +425,44 @@ impl Sheet for ResolveReport {
                 }
             ));
         }
-        lines.extend(self.picture.iter().cloned());
+        if let Some(picture) = &self.picture {
+            lines.extend(picture.lines());
+        }
         lines
+    }
+
+    /// The hit, the modules it broke or slagged, a line that missed the
+    /// silhouette and the hull check, in the words of the report; the hull
+    /// damage of this hit; the modules it put out of action, and the ship
+    /// itself when it exploded.
+    fn attack_outcome(&self) -> Option<AttackOutcome> {
+        let mut results = Vec::new();
+        let mut destroyed = Vec::new();
+        for broken in &self.modules_broken {
+            let name = format!("{} at {}", broken.module, broken.at);
+            let state = if broken.slagged { "slagged" } else { "broken" };
+            results.push(format!("{name} {state}"));
+            destroyed.push(name);
+        }
+        if self.hit && self.allocation.is_some() && self.impact.is_none() {
+            results.push("the line misses the silhouette".to_owned());
+        }
+        if let Some(check) = &self.hull_check {
+            results.push(if check.passed {
+                "hull check holds".to_owned()
+            } else {
+                "hull check fails: the ship explodes".to_owned()
+            });
+        }
+        if self.exploded {
+            destroyed.push(format!("the {} itself", self.target));
+        }
+        Some(AttackOutcome {
+            hit: self.hit,
+            results,
+            hull_damage: i32::try_from(self.hull_damage).unwrap_or(i32::MAX),
+            destroyed,
+        })
     }
 }
 
@@ -500,22 +569,14 @@ impl ModuleGrid {
                 }
             }
         }
-        let mut picture = Vec::new();
-        if outcome.hit {
-            picture.push(format!(
-                "the {} after the hit (> the module of impact, + the 7, digits: dice laid, ! a Broken marker, # slagged; the arrow marks the {} hit's line):",
-                board.names[1], shot.side
-            ));
-            picture.extend(picture::draw(rules, class, Some(target), &marks));
-            if !missed.is_empty() {
-                picture.push(format!(
-                    "dice past or outside the silhouette: {} ({} hull damage each)",
-                    list(&missed),
-                    rules.constants.off_silhouette_hull
-                ));
-            }
-            picture.push(format!("  {}", picture::legend(rules, class)));
-        }
+        let picture = outcome.hit.then(|| HitPicture {
+            rules: Arc::clone(rules),
+            target: *target,
+            name: board.names[1].clone(),
+            side: shot.side,
+            marks,
+            missed,
+        });
         let mut modules_broken = Vec::new();
         if let Some(applied) = applied {
             for (i, _) in class.modules.iter().enumerate() {

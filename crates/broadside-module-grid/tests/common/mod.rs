@@ -10,13 +10,14 @@
     reason = "each test file uses a different part of the helpers"
 )]
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use broadside_core::exact::{ExactAttack, Prob, exact_attack};
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    BattleRequest, Dice, Event, EventLog, OptionValue, Options, ResolveError, ResolveRequest,
-    Roster, Ruleset, ScriptedDice, Side, SourceFile, TurnSequence,
+    BattleRequest, Dice, Event, EventLog, NullSink, OptionValue, Options, ResolveError,
+    ResolveRequest, Roster, Ruleset, ScriptedDice, SeededDice, Side, SourceFile, TurnSequence,
 };
 use broadside_module_grid::engagement::{FireOptions, Maneuver, Phase, Sequence, ShotChoice};
 use broadside_module_grid::model::{Mode, ModuleIx, ShipClass, ShipSide, Square};
@@ -296,6 +297,105 @@ pub fn check_resolve(
     out.push('\n');
     assert_named(name, source, &inputs, &out);
     resolution
+}
+
+// ---------------------------------------------------------------------------
+// Exact odds of one attack, and the same attack sampled
+// ---------------------------------------------------------------------------
+
+/// The most dice paths one exact attack may take, as `resolve --exact`
+/// allows.
+pub const EXACT_PATHS: u64 = 2_000_000;
+
+/// The exact distribution of one attack from fresh ships, the rules code run
+/// over every dice path as `resolve --exact` runs it.
+pub fn exact(attacker: &str, target: &str, options: &[(&str, OptionValue)]) -> ExactAttack {
+    let system: &dyn Ruleset = system();
+    let request = request(attacker, target, options);
+    if let Err(e) = request.options.validate(system.resolve_options()) {
+        panic!("{attacker} against {target}: options refused: {e}");
+    }
+    let exact = exact_attack(EXACT_PATHS, |dice| {
+        let report = system.resolve(&request, dice, &mut NullSink)?;
+        report
+            .attack_outcome()
+            .ok_or_else(|| ResolveError::Internal("the report has no attack outcome".into()))
+    });
+    exact.unwrap_or_else(|e| panic!("{attacker} against {target}: {e}"))
+}
+
+/// Asserts one exact figure (`p_hit`, `mean_hull_damage`, `result NAME`,
+/// `destroyed NAME`, `damage N`) as the fraction `expected`.
+pub fn check_fraction(exact: &ExactAttack, figure: &str, expected: Prob) {
+    let want = format!("{}/{}", expected.numer(), expected.denom());
+    let got = exact.fractions.get(figure).map_or("absent", String::as_str);
+    assert_eq!(got, want, "{figure}");
+}
+
+/// What `trials` seeded resolves of one attack came to: hits, the hull
+/// damage summed, and how many attacks rolled each result and destroyed
+/// each module.
+#[derive(Debug, Default)]
+pub struct Sampled {
+    /// Resolves made.
+    pub trials: u64,
+    /// Resolves that hit.
+    pub hits: u64,
+    /// Hull damage summed over the resolves.
+    pub hull_damage: i64,
+    /// Attacks that rolled each result (once per attack).
+    pub results: BTreeMap<String, u64>,
+    /// Attacks that destroyed each module or ship.
+    pub destroyed: BTreeMap<String, u64>,
+}
+
+/// Resolves one attack `trials` times from fresh ships, trial `i` with
+/// stream `i` of `seed`, and counts what the attacks came to.
+pub fn sample(
+    attacker: &str,
+    target: &str,
+    options: &[(&str, OptionValue)],
+    seed: u64,
+    trials: u64,
+) -> Sampled {
+    let system: &dyn Ruleset = system();
+    let request = request(attacker, target, options);
+    let mut sampled = Sampled {
+        trials,
+        ..Sampled::default()
+    };
+    for trial in 0..trials {
+        let mut dice = SeededDice::for_trial(seed, trial);
+        let outcome = system
+            .resolve(&request, &mut dice, &mut NullSink)
+            .ok()
+            .and_then(|report| report.attack_outcome())
+            .unwrap_or_else(|| panic!("{attacker} against {target}: trial {trial} failed"));
+        sampled.hits += u64::from(outcome.hit);
+        sampled.hull_damage += i64::from(outcome.hull_damage);
+        let mut seen: Vec<&String> = Vec::new();
+        for result in &outcome.results {
+            if !seen.contains(&result) {
+                seen.push(result);
+                *sampled.results.entry(result.clone()).or_default() += 1;
+            }
+        }
+        for system in &outcome.destroyed {
+            *sampled.destroyed.entry(system.clone()).or_default() += 1;
+        }
+    }
+    sampled
+}
+
+/// Whether a proportion seen in `n` trials lies within four standard errors
+/// of the exact `p`. The standard error is taken at no less than that of
+/// one event in `n`, so that an outcome too rare to expect in the sample is
+/// not judged on a single sighting.
+pub fn within_four_errors(seen: u64, n: u64, p: f64) -> bool {
+    let n = n as f64;
+    let floor = 1.0 / n;
+    let error = (p.max(floor) * (1.0 - p).max(floor) / n).sqrt();
+    (seen as f64 / n - p).abs() <= 4.0 * error
 }
 
 // ---------------------------------------------------------------------------

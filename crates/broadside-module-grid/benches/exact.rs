@@ -1,0 +1,124 @@
+//! Benchmarks of exact odds: one attack's distribution over every dice path, and a small duel's.
+//!
+//! Run with `cargo bench -p broadside-module-grid --bench exact`.
+//!
+//! The attacks are resolved through the object-safe `Ruleset`, as
+//! `resolve --exact` resolves them, so each figure includes building the
+//! report on every path. The duel is the trimmed drone duel of the exact
+//! tests: the ships of the data of record do not fit an exact engagement.
+
+use broadside_core::exact::{ExactAttack, exact_attack};
+use broadside_core::{
+    BattleRequest, Engagement, NullSink, OptionValue, Options, ResolveError, ResolveRequest,
+    Ruleset,
+};
+use broadside_module_grid::{ModuleGrid, REGISTRATION};
+use divan::black_box;
+
+fn main() {
+    divan::main();
+}
+
+/// The budget of paths `resolve --exact` allows.
+const MAX_PATHS: u64 = 2_000_000;
+
+fn system() -> ModuleGrid {
+    ModuleGrid::embedded().expect("the embedded module-grid data is valid")
+}
+
+fn request(attacker: &str, target: &str, options: &[(&str, OptionValue)]) -> ResolveRequest {
+    let mut opts = Options::new();
+    for (name, value) in options {
+        opts.set(name, value.clone());
+    }
+    ResolveRequest {
+        attacker: attacker.to_owned(),
+        target: target.to_owned(),
+        options: opts,
+    }
+}
+
+fn exact(system: &dyn Ruleset, request: &ResolveRequest) -> ExactAttack {
+    exact_attack(MAX_PATHS, |dice| {
+        let report = system.resolve(request, dice, &mut NullSink)?;
+        report
+            .attack_outcome()
+            .ok_or_else(|| ResolveError::Internal("no attack outcome".into()))
+    })
+    .expect("the attack fits the budget")
+}
+
+/// A scout's Multi shot at a scout a hex away: three dice keeping the
+/// lowest, about 4,600 paths.
+#[divan::bench]
+fn scout_multi_at_scout(bencher: divan::Bencher<'_, '_>) {
+    let system = system();
+    let request = request(
+        "scout",
+        "scout",
+        &[
+            ("range", OptionValue::Number(1)),
+            ("mode", OptionValue::Text("multi".into())),
+        ],
+    );
+    bencher.bench_local(|| black_box(exact(&system, black_box(&request))));
+}
+
+/// A scout's Standard shot at a scout a hex away: four dice keeping the
+/// lowest two, about 52,000 paths.
+#[divan::bench(sample_count = 10)]
+fn scout_standard_at_scout(bencher: divan::Bencher<'_, '_>) {
+    let system = system();
+    let request = request("scout", "scout", &[("range", OptionValue::Number(1))]);
+    bencher.bench_local(|| black_box(exact(&system, black_box(&request))));
+}
+
+/// One turn of the drone duel of the exact tests, every outcome of its dice.
+#[divan::bench(sample_count = 10)]
+fn drone_duel_one_turn(bencher: divan::Bencher<'_, '_>) {
+    let mut files = REGISTRATION.embedded_sources();
+    for file in &mut files {
+        if file.name == "ships.toml" {
+            file.text.push_str(DRONE);
+        }
+        if file.name == "rules.toml" {
+            let multi = file.text.find("[mode.multi]").expect("a Multi mode");
+            let at = multi
+                + file.text[multi..]
+                    .find("shots-per-turn = 2")
+                    .expect("Multi fires twice a turn");
+            file.text
+                .replace_range(at..at + "shots-per-turn = 2".len(), "shots-per-turn = 1");
+        }
+    }
+    let system = ModuleGrid::load(&files).expect("the trimmed data loads");
+    let mut options = Options::new();
+    options.set("start-range", OptionValue::Number(1));
+    let duel = system
+        .duel(&BattleRequest::duel("drone", "drone", 1, options))
+        .expect("the duel sets up");
+    bencher.bench_local(|| black_box(duel.exact(200_000, 20_000_000).expect("the duel fits")));
+}
+
+/// The drone of the exact tests: a Cannon and an Engine, 27 hull damage on
+/// its record sheet.
+const DRONE: &str = r#"
+[drone]
+name = "Drone"
+source = "test ship: a Cannon and an Engine"
+size = 1
+shields = 0
+guns = 1
+speed = 0
+luck = 0
+missiles = 0
+bombs = 0
+hull-damage = 27
+centre = "1,1"
+layout = [
+  ["cannon"],
+  ["engine"],
+]
+occupants = {}
+crew = { gunnery = 2, piloting = 0, science = 0, engineering = 0, professional = [] }
+"#;
