@@ -394,9 +394,16 @@ fn option_json(value: &broadside_core::OptionValue) -> Value {
     }
 }
 
-/// A probability in percent, to two decimals.
+/// A probability in percent: two decimals, or two significant digits under
+/// 1%, so a rare outcome does not print as 0.00%.
 fn percent(p: f64) -> String {
-    format!("{:.2}%", 100.0 * p)
+    let pct = 100.0 * p;
+    if pct > 0.0 && pct < 1.0 {
+        let decimals = (1 - pct.log10().floor() as i32).clamp(2, 12) as usize;
+        format!("{pct:.decimals$}%")
+    } else {
+        format!("{pct:.2}%")
+    }
 }
 
 /// A bar of up to 20 blocks, in eighths, for a probability.

@@ -1,0 +1,112 @@
+//! End-to-end tests of `--exact` over the real binary: a single attack's
+//! distribution against figures worked by hand, and a small battle's odds.
+//!
+//! The binary must be built in the same target folder first (`cargo build
+//! -p broadside-cli`, or `cargo test --workspace`).
+
+use broadside_tests::{check_cli_error, cli_json, cli_ok};
+use serde_json::Value;
+
+const TORPEDO: &[&str] = &[
+    "resolve",
+    "percentile",
+    "--attacker",
+    "frigate",
+    "--weapon",
+    "torpedo",
+    "--target",
+    "destroyer",
+    "--range",
+    "3",
+    "--icm",
+    "2",
+    "--exact",
+];
+
+fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    base.iter().chain(extra).copied().collect()
+}
+
+/// The `[value, probability]` pairs of a list sum to one.
+fn sums_to_one(pairs: &Value) -> bool {
+    let total: f64 = pairs
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|pair| pair[1].as_f64().expect("a probability"))
+        .sum();
+    (total - 1.0).abs() < 1e-9
+}
+
+/// Seed 000, the Combat Table and ICMs: a torpedo against a destroyer's
+/// reflective hull is 50%, less 10 per ICM, so 30% with two; the Damage
+/// Table roll is d100 - 20, a hull hit up to 45 and double damage up to 10,
+/// and a torpedo's hull damage is 4d10 (mean 22). Mean hull damage is
+/// 0.3 x (0.30 x 2 x 22 + 0.35 x 22) = 6.27.
+#[test]
+fn a_torpedo_against_two_icms_exactly() {
+    let report = cli_json(&with(TORPEDO, &["--format", "json"]));
+    let exact = &report["exact"];
+    assert_eq!(exact["fractions"]["p_hit"], "3/10");
+    assert_eq!(exact["fractions"]["mean_hull_damage"], "627/100");
+    assert!(sums_to_one(&exact["hull_damage"]), "{exact}");
+    let text = cli_ok(TORPEDO);
+    assert!(text.contains("P(hit) = 30.00% (3/10)"), "{text}");
+    assert!(text.contains("mean hull damage: 6.270"), "{text}");
+}
+
+/// `--exact` takes no dice: it enumerates them.
+#[test]
+fn exact_and_scripted_dice_do_not_mix() {
+    check_cli_error(&with(TORPEDO, &["--dice", "10,10"]), "--dice");
+}
+
+/// A small battle's exact odds: the outcomes, the undecided mass and the
+/// dropped mass sum to one, and a budget of one state drops some and says so.
+#[test]
+fn a_small_battle_exactly() {
+    let args = [
+        "battle",
+        "percentile",
+        "fighter",
+        "fighter",
+        "--exact",
+        "--max-turns",
+        "2",
+        "--format",
+        "json",
+    ];
+    let report = cli_json(&args);
+    let exact = &report["exact"];
+    let total: f64 = [
+        "a_wins",
+        "b_wins",
+        "draws",
+        "a_escapes",
+        "b_escapes",
+        "undecided",
+        "pruned",
+    ]
+    .iter()
+    .map(|k| exact[*k].as_f64().expect("a probability"))
+    .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{exact}");
+    assert_eq!(exact["pruned"], 0.0);
+    // Two fighters alike, who moves first rolled fairly: neither is favoured.
+    assert_eq!(exact["fractions"]["a_wins"], exact["fractions"]["b_wins"]);
+    let tight = cli_ok(&[
+        "battle",
+        "percentile",
+        "fighter",
+        "fighter",
+        "--exact",
+        "--max-turns",
+        "2",
+        "--max-states",
+        "1",
+    ]);
+    assert!(
+        tight.contains("was dropped to stay within --max-states 1"),
+        "{tight}"
+    );
+}
