@@ -188,6 +188,14 @@ pub trait Dice {
         Ok(pool)
     }
 
+    /// Whether this source branches on outcomes (an exact enumeration)
+    /// rather than rolling faces. Rules code may skip working out a roll's
+    /// outcomes when it is false, since a plain source rolls the same faces
+    /// whichever call it is given; it must consume the same faces either way.
+    fn enumerates(&self) -> bool {
+        false
+    }
+
     /// Rolls `count` dice when only their sum matters.
     fn total(&mut self, count: u32, die: Die) -> Result<u32, DiceError> {
         Ok(self.pool(count, die)?.total())
@@ -216,6 +224,9 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     }
     fn total(&mut self, count: u32, die: Die) -> Result<u32, DiceError> {
         (**self).total(count, die)
+    }
+    fn enumerates(&self) -> bool {
+        (**self).enumerates()
     }
     fn band(&mut self, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
         (**self).band(die, tops)

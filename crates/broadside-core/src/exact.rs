@@ -134,6 +134,10 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 }
 
 impl Dice for PathDice<'_> {
+    fn enumerates(&self) -> bool {
+        true
+    }
+
     fn roll(&mut self, die: Die) -> Result<u32, DiceError> {
         let sides = die.sides();
         self.next((0, sides, 0), || {

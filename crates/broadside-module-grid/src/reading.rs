@@ -47,6 +47,11 @@ fn die_by_likeness(
     die: Die,
     mut alike: impl FnMut(u32) -> bool,
 ) -> Result<u32, DiceError> {
+    // A source that rolls faces rolls the same face whichever call it gets,
+    // so working out the runs of alike faces is only for an exact source.
+    if !dice.enumerates() {
+        return dice.roll(die);
+    }
     let sides = die.sides();
     // The highest face of each run of alike faces but the last.
     let mut tops: ArrayVec<u32, 16> = ArrayVec::new();
@@ -84,7 +89,10 @@ pub fn dice_by_outcome<K: PartialEq>(
     let sides = die.sides();
     let completions = u64::from(sides).checked_pow(count.saturating_sub(1));
     let mut faces = Faces::new();
-    if count as usize > SMALL || completions.is_none_or(|n| n > MOST_COMPLETIONS) {
+    if !dice.enumerates()
+        || count as usize > SMALL
+        || completions.is_none_or(|n| n > MOST_COMPLETIONS)
+    {
         for _ in 0..count {
             faces.push(dice.roll(die)?);
         }
@@ -163,6 +171,13 @@ pub fn lowest_kept(
     check_size(count)?;
     let keep = ranks.len().min(count as usize);
     let mut faces = Faces::new();
+    if !dice.enumerates() {
+        // Faces rolled one by one are the faces any reading would consume.
+        for _ in 0..count {
+            faces.push(dice.roll(die)?);
+        }
+        return Ok(faces);
+    }
     if ranks.iter().all(|&r| r == Read::Nothing) {
         for _ in 0..count {
             faces.push(die_by_class(dice, die, |_| ())?);
