@@ -660,11 +660,17 @@ fn coordinate_fire_control_reaches_friends_within_six_hexes() {
     );
 }
 
-/// Ruling 53 (a): the escort was destroyed in an earlier turn; the frigate,
-/// the side's last fighting ship, jumps in this Record Keeping. Side B has
-/// escaped, and lost one ship, not two.
-#[test]
-fn a_side_whose_last_fighting_ship_jumps_has_escaped() {
+/// Checks ruling 53 for a destroyer (A) against a frigate and an escort (B):
+/// `before` sets up what happened in earlier turns, then `ship` takes
+/// `action` and the turn's Record Keeping is played; the verdict is
+/// `verdict`, and each ship's loss is `lost`.
+fn check_end_of_a_fleet(
+    before: impl FnOnce(&mut Battle),
+    ship: usize,
+    action: Action,
+    verdict: Verdict,
+    lost: [Option<Loss>; 3],
+) {
     let setup = system()
         .set_up(&fleet_request(
             &["destroyer"],
@@ -676,18 +682,29 @@ fn a_side_whose_last_fighting_ship_jumps_has_escaped() {
         .expect("the fleets set up");
     let mut b = setup.start().clone();
     common::start_turn(&mut b);
-    b.board.ships[2].status = Status::Destroyed;
+    before(&mut b);
     let mut script = Script::new(b, &[]);
-    script.act(1, Action::ActivateHyperdrive);
+    script.act(ship, action);
     script.phase(Phase::RecordKeeping, 1);
     let sequence = Sequence { system: system() };
-    assert_eq!(
-        sequence.verdict(&script.battle),
-        Some(Verdict::Escaped(Side::B))
-    );
+    assert_eq!(sequence.verdict(&script.battle), Some(verdict));
     let fates = Setup::fates(&setup, &script.battle);
-    let lost: Vec<Option<Loss>> = fates.iter().map(|f| f.loss).collect();
-    assert_eq!(lost, [None, None, Some(Loss::Destroyed)]);
+    let losses: Vec<Option<Loss>> = fates.iter().map(|f| f.loss).collect();
+    assert_eq!(losses, lost);
+}
+
+/// Ruling 53 (a): the escort was destroyed in an earlier turn; the frigate,
+/// the side's last fighting ship, jumps in this Record Keeping. Side B has
+/// escaped, and lost one ship, not two.
+#[test]
+fn a_side_whose_last_fighting_ship_jumps_has_escaped() {
+    check_end_of_a_fleet(
+        |b| b.board.ships[2].status = Status::Destroyed,
+        1,
+        Action::ActivateHyperdrive,
+        Verdict::Escaped(Side::B),
+        [None, None, Some(Loss::Destroyed)],
+    );
 }
 
 /// Ruling 53 (b): the frigate jumped in an earlier turn, the escort fought
@@ -696,29 +713,13 @@ fn a_side_whose_last_fighting_ship_jumps_has_escaped() {
 /// frigate that jumped is not lost.
 #[test]
 fn a_side_beaten_after_an_earlier_jump_has_lost() {
-    let setup = system()
-        .set_up(&fleet_request(
-            &["destroyer"],
-            &["frigate", "escort"],
-            5,
-            &[],
-            [&[], &[]],
-        ))
-        .expect("the fleets set up");
-    let mut b = setup.start().clone();
-    common::start_turn(&mut b);
-    b.board.ships[1].status = Status::Escaped;
-    let mut script = Script::new(b, &[]);
-    script.act(2, Action::Scuttle);
-    script.phase(Phase::RecordKeeping, 1);
-    let sequence = Sequence { system: system() };
-    assert_eq!(
-        sequence.verdict(&script.battle),
-        Some(Verdict::Winner(Side::A))
+    check_end_of_a_fleet(
+        |b| b.board.ships[1].status = Status::Escaped,
+        2,
+        Action::Scuttle,
+        Verdict::Winner(Side::A),
+        [None, None, Some(Loss::Destroyed)],
     );
-    let fates = Setup::fates(&setup, &script.battle);
-    let lost: Vec<Option<Loss>> = fates.iter().map(|f| f.loss).collect();
-    assert_eq!(lost, [None, None, Some(Loss::Destroyed)]);
 }
 
 /// Names come from the roster, riders right after their carrier: a side of
