@@ -189,16 +189,6 @@ pub enum Reading {
 }
 
 impl Reading {
-    /// A report prints the faces and the caller reads only success.
-    pub const SUCCESS: Reading = Reading::Reported { low: -1, high: 0 };
-
-    /// A report prints the faces; the caller reads whether it failed and,
-    /// when it succeeded, the Effect exactly.
-    pub const EFFECT_ON_SUCCESS: Reading = Reading::Reported {
-        low: -1,
-        high: i32::MAX,
-    };
-
     /// A report prints the faces when `printed`, with this reading of the
     /// Effect; otherwise only the log does.
     pub fn reported_if(printed: bool, low: i32, high: i32) -> Reading {

@@ -8,8 +8,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use broadside_core::SeededDice;
-use broadside_core::exact::{ExactAttack, ExactError, exact_attack};
+use broadside_core::exact::{ExactAttack, ExactError, enumerate, exact_attack};
+use broadside_core::{ScriptedDice, SeededDice};
+use broadside_crew_2d6::check::{Ask, roll_check};
 use broadside_crew_2d6::model::BAND_IDS;
 use common::{
     attack_criticals_only, check_exact_against, every_roll, exact_in, flag, num, outcome_of,
@@ -263,5 +264,46 @@ proptest! {
             }
         }
         compare(&exact, &counts)?;
+    }
+}
+
+proptest! {
+    /// However a check asks for its dice, it consumes the same faces in the
+    /// same order, and scripted dice read the same roll and Effect; asked
+    /// by bands, the faces it keeps are the ones rolled (a report prints
+    /// them). Over every outcome, the Effect clamped as the caller reads it
+    /// has the same exact distribution asked by bands, by sum or die by die.
+    #[test]
+    fn every_way_of_asking_reads_the_same(
+        faces in proptest::array::uniform3(1..=6u32),
+        bane: bool,
+        dm in -6..8i32,
+        low in -3..3i32,
+        span in 0..8i32,
+    ) {
+        let high = low + span;
+        let count = if bane { 3 } else { 2 };
+        let asks = [Ask::Faces, Ask::Sum, Ask::Banded { low, high }];
+        let plain = roll_check(&mut ScriptedDice::new(faces), bane, dm, 8, Ask::Faces).unwrap();
+        for ask in asks {
+            let mut dice = ScriptedDice::new(faces);
+            let result = roll_check(&mut dice, bane, dm, 8, ask).unwrap();
+            prop_assert_eq!(dice.used(), count);
+            prop_assert_eq!(result.roll, plain.roll);
+            prop_assert_eq!(result.effect, plain.effect);
+            if ask != Ask::Sum || bane {
+                prop_assert_eq!(result.faces, plain.faces);
+            }
+        }
+        let read = |ask: Ask| {
+            enumerate(1000, |dice| {
+                Ok(roll_check(dice, bane, dm, 8, ask)?.effect.clamp(low, high))
+            })
+            .unwrap()
+            .0
+        };
+        let by_faces = read(Ask::Faces);
+        prop_assert_eq!(&read(Ask::Sum), &by_faces);
+        prop_assert_eq!(&read(Ask::Banded { low, high }), &by_faces);
     }
 }
