@@ -156,13 +156,20 @@ struct Counts {
 }
 
 /// Asserts that a proportion from `TRIALS` trials lies within 4 standard
-/// errors of the exact probability (exactly on it when that is 0 or 1).
+/// errors of the exact probability, give or take one trial: counts are
+/// whole, so a result rarer than one in `TRIALS` may still turn up once
+/// (and one of probability 0 or 1 must never or always turn up).
 fn within(what: &str, exact: f64, count: u64) -> Result<(), TestCaseError> {
     let n = TRIALS as f64;
     let se = (exact * (1.0 - exact) / n).sqrt();
     let seen = count as f64 / n;
+    let one = if exact > 0.0 && exact < 1.0 {
+        1.0 / n
+    } else {
+        0.0
+    };
     prop_assert!(
-        (seen - exact).abs() <= 4.0 * se + 1e-9,
+        (seen - exact).abs() <= 4.0 * se + one + 1e-9,
         "{what}: exact {exact}, Monte Carlo {seen} (SE {se})"
     );
     Ok(())
@@ -202,7 +209,13 @@ const PROPERTY_PATHS: u64 = 40_000;
 const REACTIONS: [&str; 5] = ["", "dodge", "sand", "point-defense", "ecm"];
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(6))]
+    // A fixed seed: the attacks drawn, and so the Monte Carlo runs, are the
+    // same on every run.
+    #![proptest_config(ProptestConfig {
+        cases: 6,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(2026),
+        ..ProptestConfig::default()
+    })]
 
     /// A seeded Monte Carlo run of a random legal attack agrees with its
     /// exact odds: P(hit), the mean hull damage and the chance of every
