@@ -11,7 +11,9 @@ use broadside_core::{AttackResolution, Dice, Event, EventSink, ResolveError};
 
 use crate::Crew2d6;
 use crate::battle::{Battle, ChainSource, Salvo, ShipId};
-use crate::check::{CheckResult, Checker, Dm, Dms, Why, roll_2d};
+use crate::check::{
+    Ask, CheckResult, Checker, Dm, Dms, Reading, Why, faces_of, roll_check, roll_sum,
+};
 use crate::damage::{Applied, Hit};
 use crate::model::{Position, Task, WeaponId, WeaponKind};
 use crate::ship::{Condition, MAX_SLOTS};
@@ -444,6 +446,9 @@ impl Crew2d6 {
                 mount_skill: Some(kind.skill),
                 also_skill: None,
                 bane,
+                // A miss is a miss whatever its Effect; a hit's Effect adds
+                // to the damage.
+                reading: Reading::reported_if(battle.reported, -1, i32::MAX),
             },
             &dms,
             dice,
@@ -758,7 +763,11 @@ impl Crew2d6 {
         battle.state_mut(defender).thrust_left -= task.thrust;
         let burned = self.take_reaction(battle, defender, sink);
         let check = self.check(
-            &Checker::plain(battle, defender, pilot, Task::Dodge),
+            &Checker {
+                // The attack loses the positive Effect; any other reads as 0.
+                reading: Reading::reported_if(battle.reported, 0, i32::MAX),
+                ..Checker::plain(battle, defender, pilot, Task::Dodge)
+            },
             &[],
             dice,
             sink,
@@ -819,6 +828,13 @@ impl Crew2d6 {
                 mount_skill: Some(skill),
                 also_skill: None,
                 bane: battle.ship(defender).weapons[usize::from(slot)] == Condition::Bane,
+                // Success takes the sand's dice off; the Effect counts too
+                // only under the house rule that adds it.
+                reading: if rules.constants.sand_add_effect {
+                    Reading::reported_if(battle.reported, -1, i32::MAX)
+                } else {
+                    Reading::reported_if(battle.reported, -1, 0)
+                },
             },
             &[],
             dice,
@@ -827,11 +843,11 @@ impl Crew2d6 {
         let mut amount = 0;
         if check.success {
             let expr = rules.constants.sand_reduction;
-            let (pool, rolled) = expr.roll(dice)?;
+            let (pool, rolled) = roll_sum(&expr, dice, sink)?;
             sink.emit(|| Event::Roll {
                 purpose: "sand: damage taken off".into(),
                 dice: expr.to_string(),
-                faces: pool.to_vec(),
+                faces: faces_of(pool.as_ref()),
                 total: rolled,
             });
             amount = rolled;
@@ -893,11 +909,13 @@ impl Crew2d6 {
         out
     }
 
-    /// One point defence attempt by the best free point-defence mount.
+    /// One point defence attempt by the best free point-defence mount
+    /// against a salvo with `left` missiles.
     fn point_defence(
         &self,
         battle: &mut Battle,
         defender: ShipId,
+        left: u8,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<ReactionOutcome, ResolveError> {
@@ -943,6 +961,8 @@ impl Crew2d6 {
                 mount_skill: Some(skill),
                 also_skill: None,
                 bane,
+                // The Effect destroys missiles, never more than are left.
+                reading: Reading::reported_if(battle.reported, 0, i32::from(left)),
             },
             &dms,
             dice,
@@ -956,11 +976,12 @@ impl Crew2d6 {
         })
     }
 
-    /// The Sensor Operator's ECM against a salvo.
+    /// The Sensor Operator's ECM against a salvo with `left` missiles.
     fn ecm(
         &self,
         battle: &mut Battle,
         defender: ShipId,
+        left: u8,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<ReactionOutcome, ResolveError> {
@@ -976,7 +997,11 @@ impl Crew2d6 {
         });
         let burned = self.take_reaction(battle, defender, sink);
         let check = self.check(
-            &Checker::plain(battle, defender, operator, Task::Ecm),
+            &Checker {
+                // The Effect removes missiles, never more than are left.
+                reading: Reading::reported_if(battle.reported, 0, i32::from(left)),
+                ..Checker::plain(battle, defender, operator, Task::Ecm)
+            },
             &[],
             dice,
             sink,
@@ -1035,7 +1060,7 @@ impl Crew2d6 {
                 });
                 break;
             }
-            let mut r = self.point_defence(battle, defender, dice, sink)?;
+            let mut r = self.point_defence(battle, defender, left, dice, sink)?;
             let destroyed = u8::try_from(r.amount).unwrap_or(u8::MAX).min(left);
             r.amount = i32::from(destroyed);
             shot_down += destroyed;
@@ -1053,7 +1078,7 @@ impl Crew2d6 {
                     text: "every missile is already destroyed: no ECM".into(),
                 });
             } else {
-                let mut r = self.ecm(battle, defender, dice, sink)?;
+                let mut r = self.ecm(battle, defender, left, dice, sink)?;
                 jammed = u8::try_from(r.amount).unwrap_or(u8::MAX).min(left);
                 r.amount = i32::from(jammed);
                 sink.emit(|| Event::Effect {
@@ -1162,7 +1187,20 @@ impl Crew2d6 {
                 reason: Why::Dodged(dodged).text(rules),
             });
         }
-        let check = roll_2d(dice, salvo.bane, dm, target)?;
+        // A miss is a miss whatever its Effect; a hit's Effect multiplies
+        // the damage, never beyond the missiles under the house rule that
+        // caps it.
+        let ask = if battle.reported {
+            let high = if c.cap_at_missiles {
+                i32::from(attacking)
+            } else {
+                i32::MAX
+            };
+            Ask::Banded { low: -1, high }
+        } else {
+            Ask::logged(sink)
+        };
+        let check = roll_check(dice, salvo.bane, dm, target, ask)?;
         sink.emit(|| Event::Roll {
             purpose: if salvo.bane {
                 "salvo attack, with a Bane on the launching rack (the lowest two count)".into()

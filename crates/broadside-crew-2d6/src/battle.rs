@@ -206,6 +206,10 @@ pub struct Battle {
     /// This turn's initiative order of the ships in the fight: the first
     /// acts first in the attack step.
     pub order: Vec<ShipId>,
+    /// A single attack whose report prints the faces of its attack and
+    /// reaction checks, whatever the log keeps: those checks then always
+    /// ask for real faces (see [`crate::check::Reading`]).
+    pub reported: bool,
 }
 
 impl Battle {
@@ -266,6 +270,7 @@ impl Battle {
             free_round: None,
             surprised: None,
             order: (0..n as u8).map(ShipId).collect(),
+            reported: false,
         }
     }
 

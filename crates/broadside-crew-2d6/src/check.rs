@@ -7,7 +7,7 @@
 //! no text.
 
 use arrayvec::ArrayVec;
-use broadside_core::{Dice, Die, Event, EventSink, ResolveError, Side};
+use broadside_core::{Dice, DiceExpr, Die, Event, EventSink, Pool, ResolveError, Side};
 
 use crate::Crew2d6;
 use crate::battle::{Battle, ShipId};
@@ -158,6 +158,46 @@ pub struct Checker<'a> {
     pub also_skill: Option<SkillId>,
     /// The attack suffers a Bane.
     pub bane: bool,
+    /// Who reads the faces, and how much of the Effect the caller reads.
+    pub reading: Reading,
+}
+
+/// Who reads a check's faces one by one, and so how its dice are asked for.
+///
+/// Every way consumes the same faces in the same order, so seeded and
+/// scripted results never depend on it. What differs is what a source that
+/// enumerates every outcome branches on: each face, each sum, or each band
+/// of the last die that the caller tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Reading {
+    /// Only the event log prints the faces: rolled die by die when the log
+    /// keeps events, asked for as a sum when it does not (only the sum is
+    /// read then).
+    #[default]
+    Logged,
+    /// A report prints the faces whatever the log keeps (a single attack's
+    /// report), and the caller reads the Effect only from `low` to `high`:
+    /// an Effect below `low` reads as `low`, one above `high` as `high`. The
+    /// first die is rolled; the last is asked for by the bands of its faces
+    /// that give different readings, so the faces shown are real ones.
+    Reported {
+        /// The lowest Effect told apart from lower ones.
+        low: i32,
+        /// The highest Effect told apart from higher ones.
+        high: i32,
+    },
+}
+
+impl Reading {
+    /// A report prints the faces when `printed`, with this reading of the
+    /// Effect; otherwise only the log does.
+    pub fn reported_if(printed: bool, low: i32, high: i32) -> Reading {
+        if printed {
+            Reading::Reported { low, high }
+        } else {
+            Reading::Logged
+        }
+    }
 }
 
 impl<'a> Checker<'a> {
@@ -172,6 +212,7 @@ impl<'a> Checker<'a> {
             mount_skill: None,
             also_skill: None,
             bane: false,
+            reading: Reading::Logged,
         }
     }
 }
@@ -293,7 +334,11 @@ impl Crew2d6 {
                 reason: extra.why.text(rules),
             });
         }
-        let result = roll_2d(dice, checker.bane, dm, def.difficulty)?;
+        let ask = match checker.reading {
+            Reading::Reported { low, high } => Ask::Banded { low, high },
+            Reading::Logged => Ask::logged(sink),
+        };
+        let result = roll_check(dice, checker.bane, dm, def.difficulty, ask)?;
         sink.emit(|| Event::Roll {
             purpose: if checker.bane {
                 format!("{}, with a Bane (the lowest two count)", def.name)
@@ -350,26 +395,100 @@ impl Crew2d6 {
     }
 }
 
-/// Rolls 2D (3D keeping the lowest two under a Bane) and compares the total
-/// with a target number.
+/// How [`roll_check`] asks for its dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ask {
+    /// Die by die: every face is read (a log prints them).
+    Faces,
+    /// Only the sum of the dice that count is read. Without a Bane the two
+    /// dice are asked for as a total; under a Bane, where the highest of
+    /// three is dropped, the last die is asked for by the bands of its faces
+    /// that keep different sums.
+    Sum,
+    /// The faces are printed and the caller reads the Effect only from `low`
+    /// to `high`: all dice but the last are rolled, the last asked for by
+    /// the bands of its faces whose clamped Effects differ.
+    Banded {
+        /// Effects below this read alike.
+        low: i32,
+        /// Effects above this read alike.
+        high: i32,
+    },
+}
+
+impl Ask {
+    /// Die by die when the log keeps events, which print the faces; as a
+    /// sum when it does not.
+    pub fn logged(sink: &dyn EventSink) -> Ask {
+        if sink.enabled() { Ask::Faces } else { Ask::Sum }
+    }
+}
+
+/// Rolls 2D (3D keeping the lowest two under a Bane) die by die and compares
+/// the total with a target number.
 pub fn roll_2d(
     dice: &mut dyn Dice,
     bane: bool,
     dm: i32,
     target: i32,
 ) -> Result<CheckResult, ResolveError> {
+    roll_check(dice, bane, dm, target, Ask::Faces)
+}
+
+/// Rolls 2D (3D keeping the lowest two under a Bane), asking the dice for
+/// what `ask` says is read, and compares the total with a target number.
+///
+/// Whatever `ask`, the dice consume the same faces in the same order. With
+/// [`Ask::Sum`] the faces kept are a split of the sum, not the faces rolled:
+/// only the sum may be read. With [`Ask::Banded`] the last face may stand
+/// for its band, so only the Effect clamped to the band limits may be read.
+pub fn roll_check(
+    dice: &mut dyn Dice,
+    bane: bool,
+    dm: i32,
+    target: i32,
+    ask: Ask,
+) -> Result<CheckResult, ResolveError> {
     let count: u8 = if bane { 3 } else { 2 };
     let mut faces = [0u8; 3];
-    for face in faces.iter_mut().take(usize::from(count)) {
-        // A d6 face always fits a byte.
-        *face = dice.roll(Die::D6)? as u8;
+    let last = usize::from(count) - 1;
+    match ask {
+        Ask::Sum if !bane => {
+            // The sum of two d6 is 2 to 12; any split of it into two faces
+            // serves, as nothing reads them.
+            let sum = dice.total(2, Die::D6)? as u8;
+            faces[0] = sum.saturating_sub(1).min(6);
+            faces[1] = sum - faces[0];
+        }
+        Ask::Faces => {
+            for face in faces.iter_mut().take(usize::from(count)) {
+                // A d6 face always fits a byte.
+                *face = dice.roll(Die::D6)? as u8;
+            }
+        }
+        Ask::Sum | Ask::Banded { .. } => {
+            let (low, high) = match ask {
+                Ask::Banded { low, high } => (low, high),
+                _ => (i32::MIN, i32::MAX),
+            };
+            for face in faces.iter_mut().take(last) {
+                *face = dice.roll(Die::D6)? as u8;
+            }
+            // Where the clamped Effect changes from one face of the last
+            // die to the next, a band ends.
+            let reading = |face: u8| {
+                let mut trial = faces;
+                trial[last] = face;
+                (kept(&trial, bane) + dm - target).clamp(low, high)
+            };
+            let tops: ArrayVec<u32, 6> = (1..6u8)
+                .filter(|&f| reading(f) != reading(f + 1))
+                .map(u32::from)
+                .collect();
+            faces[last] = dice.band(Die::D6, &tops)? as u8;
+        }
     }
-    let roll = if bane {
-        let highest = faces.iter().copied().max().unwrap_or(0);
-        i32::from(faces[0]) + i32::from(faces[1]) + i32::from(faces[2]) - i32::from(highest)
-    } else {
-        i32::from(faces[0]) + i32::from(faces[1])
-    };
+    let roll = kept(&faces, bane);
     let total = roll + dm;
     let effect = total - target;
     Ok(CheckResult {
@@ -382,4 +501,39 @@ pub fn roll_2d(
         effect,
         success: effect >= 0,
     })
+}
+
+/// Rolls dice of which only the sum (plus the bonus) is read: die by die
+/// when the log keeps events, which print the faces, and as a total when it
+/// does not, so that a source enumerating every outcome branches on sums.
+/// Both consume the same faces. Returns the faces when they were rolled one
+/// by one, and the sum with the bonus.
+pub fn roll_sum(
+    expr: &DiceExpr,
+    dice: &mut dyn Dice,
+    sink: &dyn EventSink,
+) -> Result<(Option<Pool>, i32), ResolveError> {
+    if sink.enabled() {
+        let (pool, total) = expr.roll(dice)?;
+        Ok((Some(pool), total))
+    } else {
+        let sum = i32::try_from(dice.total(expr.count, expr.die)?).unwrap_or(i32::MAX);
+        Ok((None, sum.saturating_add(expr.bonus)))
+    }
+}
+
+/// The faces of a [`roll_sum`] for an event: the event is built only when
+/// the log keeps it, and then the faces were rolled one by one.
+pub fn faces_of(pool: Option<&Pool>) -> Vec<u32> {
+    pool.map(Pool::to_vec).unwrap_or_default()
+}
+
+/// The sum of the dice that count: both of two, or the lowest two of three.
+fn kept(faces: &[u8; 3], bane: bool) -> i32 {
+    let sum: i32 = faces.iter().map(|&f| i32::from(f)).sum();
+    if bane {
+        sum - i32::from(faces.iter().copied().max().unwrap_or(0))
+    } else {
+        sum
+    }
 }

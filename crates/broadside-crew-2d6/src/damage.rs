@@ -1,10 +1,10 @@
 //! Damage allocation: damage dice, armour, multipliers, hull points, and critical hits with their effects.
 
 use arrayvec::ArrayVec;
-use broadside_core::{DamageAllocation, Dice, Die, Event, EventSink, ResolveError};
+use broadside_core::{DamageAllocation, Dice, DiceExpr, Die, Event, EventSink, ResolveError};
 
 use crate::Crew2d6;
-use crate::check::Label;
+use crate::check::{Label, faces_of, roll_sum};
 use crate::model::{Amount, MissileArmour};
 use crate::ship::{Condition, Ship};
 
@@ -101,11 +101,11 @@ impl Crew2d6 {
         let expr = w
             .damage
             .ok_or_else(|| ResolveError::Internal(format!("{} does no damage", w.name)))?;
-        let (pool, rolled) = expr.roll(dice)?;
+        let (pool, rolled) = roll_sum(&expr, dice, sink)?;
         sink.emit(|| Event::Roll {
             purpose: format!("{} damage", w.name),
             dice: expr.to_string(),
-            faces: pool.to_vec(),
+            faces: faces_of(pool.as_ref()),
             total: rolled,
         });
         let armour = (ship.armour - w.ap).max(0);
@@ -280,19 +280,27 @@ impl Crew2d6 {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<u8, ResolveError> {
-        let a = dice.roll(Die::D6)?;
-        let b = dice.roll(Die::D6)?;
-        let roll = a + b;
-        let location = &self.rules.criticals.locations[(roll - 2) as usize];
+        // Only the sum picks the location; the faces are rolled one by one
+        // only for the log that prints them.
+        let two = DiceExpr {
+            count: 2,
+            die: Die::D6,
+            bonus: 0,
+        };
+        let (pool, roll) = roll_sum(&two, dice, sink)?;
+        let location = usize::try_from(roll - 2)
+            .ok()
+            .and_then(|i| self.rules.criticals.locations.get(i))
+            .ok_or_else(|| ResolveError::Internal(format!("no critical location at {roll}")))?;
         sink.emit(|| Event::Roll {
             purpose: "critical hit location".into(),
             dice: "2d6".into(),
-            faces: vec![a, b],
-            total: roll as i32,
+            faces: faces_of(pool.as_ref()),
+            total: roll,
         });
         sink.emit(|| Event::TableRow {
             table: "Critical Hit Location".into(),
-            roll: roll as i32,
+            roll,
             row: location.name.clone(),
         });
         Ok((roll - 2) as u8)
@@ -361,11 +369,11 @@ impl Crew2d6 {
             },
         });
         if let Some(expr) = row.hull_damage {
-            let (pool, rolled) = expr.roll(dice)?;
+            let (pool, rolled) = roll_sum(&expr, dice, sink)?;
             sink.emit(|| Event::Roll {
                 purpose: format!("{} critical hit damage", loc.name),
                 dice: expr.to_string(),
-                faces: pool.to_vec(),
+                faces: faces_of(pool.as_ref()),
                 total: rolled,
             });
             let taken = rolled.min(ship.hull).max(0);
@@ -382,11 +390,11 @@ impl Crew2d6 {
             let lost = match amount {
                 Amount::Fixed(n) => n,
                 Amount::Dice(expr) => {
-                    let (pool, rolled) = expr.roll(dice)?;
+                    let (pool, rolled) = roll_sum(&expr, dice, sink)?;
                     sink.emit(|| Event::Roll {
                         purpose: "armour lost".into(),
                         dice: expr.to_string(),
-                        faces: pool.to_vec(),
+                        faces: faces_of(pool.as_ref()),
                         total: rolled,
                     });
                     rolled

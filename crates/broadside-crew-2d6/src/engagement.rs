@@ -19,7 +19,7 @@ use broadside_core::{
 use crate::Crew2d6;
 use crate::attack::{Incoming, NoReactions, ReactionChooser, Reactions, forbidden};
 use crate::battle::{Battle, Chain, ChainSource, Pair, ShipId};
-use crate::check::{CheckResult, Checker, Dm, Dms, Why, roll_2d};
+use crate::check::{Ask, CheckResult, Checker, Dm, Dms, Reading, Why, roll_check};
 use crate::damage::{Applied, Cause};
 use crate::model::{Band, ChainMode, ClassId, Position, Task, WeaponKind};
 use crate::ship::Condition;
@@ -202,6 +202,7 @@ impl Crew2d6 {
                     mount_skill: None,
                     also_skill: None,
                     bane: false,
+                    reading: Reading::Logged,
                 },
                 &[],
                 dice,
@@ -228,6 +229,7 @@ impl Crew2d6 {
                     mount_skill: None,
                     also_skill: None,
                     bane: false,
+                    reading: Reading::Logged,
                 });
                 sink.emit(|| Event::Modifier {
                     to: what.into(),
@@ -264,7 +266,7 @@ impl Crew2d6 {
                 reason: "initiative burned for extra reactions last turn".into(),
             });
         }
-        let result = roll_2d(dice, false, dm, 0)?;
+        let result = roll_check(dice, false, dm, 0, Ask::logged(sink))?;
         let total = result.total;
         sink.emit(|| Event::Roll {
             purpose: format!("{}'s initiative", battle.name(rules, id)),
@@ -1232,6 +1234,7 @@ impl Crew2d6 {
                 mount_skill: Some(skill),
                 also_skill: None,
                 bane,
+                reading: Reading::Logged,
             },
             &[],
             dice,
@@ -1360,6 +1363,7 @@ impl Crew2d6 {
                 mount_skill: None,
                 also_skill: skill,
                 bane: false,
+                reading: Reading::Logged,
             },
             &dms,
             dice,
@@ -1494,7 +1498,13 @@ impl Crew2d6 {
                 band
             }
             None if setup.near_object => {
-                let face = dice.roll(Die::D6)?;
+                // Only the row the face falls in is read: the die is asked
+                // for by the table's rows.
+                let tops: arrayvec::ArrayVec<u32, 6> = (1..6)
+                    .filter(|&f| c.near_object.value(f) != c.near_object.value(f + 1))
+                    .map(|f| f as u32)
+                    .collect();
+                let face = dice.band(Die::D6, &tops)?;
                 let band = c.near_object.value(face as i32);
                 sink.emit(|| Event::Roll {
                     purpose: "starting band near a planet or other object".into(),
@@ -1647,8 +1657,10 @@ impl Crew2d6 {
             let tied = &mut order[start..end];
             let sides = |side| tied.iter().any(|&ship| battle.side_of(ship) == side);
             if sides(Side::A) && sides(Side::B) {
-                let face = dice.roll(Die::D6)?;
-                let first = if face <= 3 { Side::A } else { Side::B };
+                // Only whether the face is 1-3 is read.
+                let tie = dice.check(Die::D6, 3)?;
+                let face = tie.face;
+                let first = if tie.passed { Side::A } else { Side::B };
                 sink.emit(|| Event::Roll {
                     purpose: if battle.is_duel() {
                         format!("initiative tie: 1-3 side A, 4-6 side B; side {first} acts first")

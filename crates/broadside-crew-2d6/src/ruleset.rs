@@ -506,9 +506,16 @@ struct ResolveReport {
     damage: i32,
     criticals: Vec<CriticalReport>,
     target: ShipReport,
+    /// What the attack came to in the terms every system shares.
+    #[serde(skip)]
+    outcome: broadside_core::AttackOutcome,
 }
 
 impl Sheet for ResolveReport {
+    fn attack_outcome(&self) -> Option<broadside_core::AttackOutcome> {
+        Some(self.outcome.clone())
+    }
+
     fn lines(&self) -> Vec<String> {
         let dice: Vec<String> = self.roll.dice.iter().map(u32::to_string).collect();
         let what = match &self.missiles {
@@ -1081,6 +1088,8 @@ impl Ruleset for Crew2d6 {
             }
         };
         let mut battle = Battle::duel(rules, a, b, band, false);
+        // The report prints the attack's and the reactions' faces.
+        battle.reported = true;
         let (attacker, target) = (ShipId(0), ShipId(1));
         // A single attack has no initiative step: the target has the thrust
         // of its drive for a dodge, and any reaction it is asked for.
@@ -1210,6 +1219,8 @@ impl Crew2d6 {
         let target = battle.ship(ShipId(1));
         let check = &outcome.check;
         let applied = outcome.damage.as_ref();
+        let damage = hull_before - target.hull;
+        let shared = self.shared_outcome(battle, outcome, damage);
         ResolveReport {
             attacker: request.attacker.clone(),
             weapon: weapon.to_owned(),
@@ -1257,7 +1268,7 @@ impl Crew2d6 {
             damage_roll: applied.map(|a| a.damage_roll),
             multiplier: applied.map(|a| a.multiplier),
             armour: applied.map(|a| a.armour),
-            damage: hull_before - target.hull,
+            damage,
             criticals: applied
                 .map(|a| {
                     a.criticals
@@ -1276,6 +1287,54 @@ impl Crew2d6 {
                 })
                 .unwrap_or_default(),
             target: ShipReport::of(rules, target),
+            outcome: shared,
+        }
+    }
+
+    /// An attack on a fresh target in the terms every system shares: each
+    /// critical hit as its location and the severity it reached, a wreck,
+    /// and the weapons it destroyed.
+    fn shared_outcome(
+        &self,
+        battle: &Battle,
+        outcome: &AttackOutcome,
+        damage: i32,
+    ) -> broadside_core::AttackOutcome {
+        let rules = &self.rules;
+        let target = battle.ship(ShipId(1));
+        let class = target.class(rules);
+        let mut results: Vec<String> = outcome
+            .damage
+            .iter()
+            .flat_map(|applied| &applied.criticals)
+            .map(|c| {
+                let location = &rules.criticals.locations[usize::from(c.location)];
+                format!("critical hit: {} severity {}", location.name, c.to)
+            })
+            .collect();
+        if target.is_wrecked() {
+            results.push("wrecked".to_owned());
+        }
+        // The target was fresh, so every weapon destroyed now was destroyed
+        // by this attack.
+        let destroyed = class
+            .slots
+            .iter()
+            .zip(&target.weapons)
+            .filter(|(_, condition)| **condition == crate::ship::Condition::Destroyed)
+            .map(|(slot, _)| {
+                format!(
+                    "{} in {}",
+                    rules.weapon(slot.weapon).name,
+                    class.mounts[usize::from(slot.mount)].id
+                )
+            })
+            .collect();
+        broadside_core::AttackOutcome {
+            hit: outcome.hit,
+            results,
+            hull_damage: damage,
+            destroyed,
         }
     }
 }

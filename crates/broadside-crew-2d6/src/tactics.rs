@@ -687,6 +687,7 @@ impl CrewTactics for DefaultTactics {
                     mount_skill: None,
                     also_skill: None,
                     bane: false,
+                    reading: crate::check::Reading::Logged,
                 };
                 let (level, _) = system.skill_level(&checker);
                 let (_, _, dm) = system.characteristic(&checker);

@@ -10,12 +10,14 @@
     reason = "each test file uses the helpers of its own area only"
 )]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use broadside_core::exact::{ExactAttack, exact_attack};
 use broadside_core::{
-    BattleRequest, Dice, Event, EventLog, EventSink, OptionValue, Options, ResolveError,
-    ResolveRequest, Ruleset, ScriptedDice, SourceFile,
+    AttackOutcome, BattleRequest, Dice, Event, EventLog, EventSink, NullSink, OptionValue, Options,
+    ResolveError, ResolveRequest, Ruleset, ScriptedDice, SourceFile,
 };
 use broadside_crew_2d6::{
     Battle, CombatManeuver, Crew2d6, CrewTactics, Incoming, Maneuver, Order, Orders, REGISTRATION,
@@ -528,4 +530,153 @@ pub fn duel_request(
         options: options(pairs),
         ..Default::default()
     }
+}
+
+// ---------------------------------------------------------------------------
+// Exact odds
+// ---------------------------------------------------------------------------
+
+/// The most dice paths an exact attack of the tests may take, as on the
+/// command line.
+pub const MAX_PATHS: u64 = 2_000_000;
+
+/// The data of record with critical hits switched off: no Effect reaches
+/// 30, and only the whole hull lost is the next "10%" (a wrecked ship takes
+/// no critical hit). Attacks on it are the attack and damage arithmetic
+/// alone, which a test can reckon by hand.
+pub fn without_criticals() -> &'static Crew2d6 {
+    static SYSTEM: OnceLock<Crew2d6> = OnceLock::new();
+    SYSTEM.get_or_init(|| {
+        let files = edited(&sources(), "criticals.toml", "effect = 6 ", "effect = 30 ");
+        load(&edited(
+            &files,
+            "criticals.toml",
+            "sustained-percent = 10 ",
+            "sustained-percent = 100 ",
+        ))
+    })
+}
+
+/// The data of record with only the critical hit of a high Effect: a
+/// tenth of the hull lost is no critical hit, so one attack takes at most
+/// one chain of critical hits and every attack can be enumerated quickly.
+pub fn attack_criticals_only() -> &'static Crew2d6 {
+    static SYSTEM: OnceLock<Crew2d6> = OnceLock::new();
+    SYSTEM.get_or_init(|| {
+        load(&edited(
+            &sources(),
+            "criticals.toml",
+            "sustained-percent = 10 ",
+            "sustained-percent = 100 ",
+        ))
+    })
+}
+
+/// The request of one attack, its options checked as the command line
+/// checks them.
+pub fn resolve_request(
+    system: &Crew2d6,
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+) -> Result<ResolveRequest, ResolveError> {
+    let options = options(pairs);
+    options.validate(Ruleset::resolve_options(system))?;
+    Ok(ResolveRequest {
+        attacker: attacker.to_owned(),
+        target: target.to_owned(),
+        options,
+    })
+}
+
+/// The exact distribution of one attack of `system`, as `resolve --exact`
+/// computes it: the rules code run over every path of its dice, reading
+/// each report's shared outcome.
+pub fn exact_in(
+    system: &Crew2d6,
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+) -> Result<ExactAttack, ResolveError> {
+    let request = resolve_request(system, attacker, target, pairs)?;
+    exact_attack(MAX_PATHS, |dice| outcome_of(system, &request, dice)).map_err(ResolveError::from)
+}
+
+/// What one resolution of a request came to, in the terms every system
+/// shares.
+pub fn outcome_of(
+    system: &Crew2d6,
+    request: &ResolveRequest,
+    dice: &mut dyn Dice,
+) -> Result<AttackOutcome, ResolveError> {
+    let report = Ruleset::resolve(system, request, dice, &mut NullSink)?;
+    report
+        .attack_outcome()
+        .ok_or_else(|| ResolveError::Internal("a resolve report without an outcome".into()))
+}
+
+/// Asserts that an exact distribution matches one reckoned in the test:
+/// the chance of a hit and of each hull damage, out of `ways` equally
+/// likely rolls of every die, and no critical hit.
+pub fn check_exact_against(exact: &ExactAttack, hits: u64, damage: &BTreeMap<i32, u64>, ways: u64) {
+    let close = |a: f64, b: f64, what: &str| {
+        assert!((a - b).abs() < 1e-12, "{what}: exact {a}, reckoned {b}");
+    };
+    let ways_f = ways as f64;
+    close(exact.p_hit, hits as f64 / ways_f, "P(hit)");
+    assert_eq!(
+        damage.values().sum::<u64>(),
+        ways,
+        "the reckoning covers every roll"
+    );
+    let mean: f64 = damage
+        .iter()
+        .map(|(&d, &n)| f64::from(d) * n as f64)
+        .sum::<f64>()
+        / ways_f;
+    close(exact.mean_hull_damage, mean, "mean hull damage");
+    let shown: BTreeMap<i32, f64> = exact.hull_damage.iter().copied().collect();
+    assert_eq!(
+        shown.keys().collect::<Vec<_>>(),
+        damage.keys().collect::<Vec<_>>(),
+        "the hull damages that can happen"
+    );
+    for (d, &n) in damage {
+        close(shown[d], n as f64 / ways_f, &format!("P(damage {d})"));
+    }
+    assert!(
+        exact.results.is_empty(),
+        "no critical hit: {:?}",
+        exact.results
+    );
+    let total: f64 = exact.hull_damage.iter().map(|(_, p)| p).sum();
+    close(total, 1.0, "the damages' probabilities");
+}
+
+/// Every way `count` d6 can fall, as lists of faces: a small independent
+/// enumeration for reckoning odds by hand.
+pub fn every_roll(count: usize) -> Vec<Vec<i32>> {
+    let mut rolls = vec![Vec::new()];
+    for _ in 0..count {
+        rolls = rolls
+            .into_iter()
+            .flat_map(|r| {
+                (1..=6).map(move |f| {
+                    let mut next = r.clone();
+                    next.push(f);
+                    next
+                })
+            })
+            .collect();
+    }
+    rolls
+}
+
+/// How many ways `count` d6 sum to each total.
+pub fn sums(count: usize) -> BTreeMap<i32, u64> {
+    let mut ways = BTreeMap::new();
+    for roll in every_roll(count) {
+        *ways.entry(roll.iter().sum()).or_insert(0) += 1;
+    }
+    ways
 }

@@ -1,0 +1,322 @@
+//! Exact odds of single attacks: the rules code run over every outcome of its dice, checked against odds reckoned in the test and against Monte Carlo.
+//!
+//! The reckonings below count every way the dice can fall (an independent
+//! enumeration of faces, written here) and apply the seed's arithmetic to
+//! each; they share nothing with the rules code but the numbers of the data.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use broadside_core::exact::{ExactAttack, ExactError, enumerate, exact_attack};
+use broadside_core::{ScriptedDice, SeededDice};
+use broadside_crew_2d6::check::{Ask, roll_check};
+use broadside_crew_2d6::model::BAND_IDS;
+use common::{
+    attack_criticals_only, check_exact_against, every_roll, exact_in, flag, num, outcome_of,
+    resolve_request, sums, text, without_criticals,
+};
+use proptest::prelude::*;
+
+/// A salvo of one smart missile from the scout (TL 12) at the escort (TL
+/// 13, armour 5) at Short range, where it attacks at once.
+///
+/// Seed 004 line 73: the salvo rolls 2D against Average 8+, with DM+1 per
+/// missile beyond the first (none here) and the TL difference DM kept
+/// within +1 and +6 (12 - 13 = -1 reads as +1); its Effect multiplies one
+/// missile's damage (4D less armour 5, the reference's per-missile armour).
+///
+/// By hand: a hit needs 2D >= 7, 21 rolls in 36, so P(hit) = 7/12. One
+/// missile does 4D - 5 (4D is never below 4, so the floor at 0 bites only
+/// at 4: E = 14 - 5 + 1/1296). The Effect 2D - 7 is 1 to 5 with 5, 4, 3,
+/// 2, 1 rolls in 36 (an Effect of 0 multiplies by 0), so the mean hull
+/// damage is (5 + 8 + 9 + 8 + 5)/36 x (9 + 1/1296) = 35/36 x 11665/1296.
+#[test]
+fn a_missile_salvo_against_the_escort() {
+    let exact = exact_in(
+        without_criticals(),
+        "scout",
+        "escort",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("short")),
+        ],
+    )
+    .unwrap();
+    assert_eq!(exact.fractions["p_hit"], "7/12");
+    assert_eq!(exact.fractions["mean_hull_damage"], "408275/46656");
+    let mut hits = 0;
+    let mut damage = BTreeMap::new();
+    let missile = sums(4);
+    for attack in every_roll(2) {
+        let effect = attack[0] + attack[1] + 1 - 8;
+        for (&sum, &ways) in &missile {
+            let d = if effect >= 0 {
+                (sum - 5).max(0) * effect
+            } else {
+                0
+            };
+            hits += u64::from(effect >= 0) * ways;
+            *damage.entry(d).or_insert(0) += ways;
+        }
+    }
+    check_exact_against(&exact, hits, &damage, 36 * 1296);
+    assert!(exact.paths < 1000, "{} paths", exact.paths);
+}
+
+/// The scout's pilot fires its fixed beam laser at the escort at Medium
+/// range, and the escort's pilot dodges.
+///
+/// Seed 004 line 52: Direct Fire is Gunnery, INT or DEX, Average 8+ (the
+/// scout's pilot: Gunner 0, DEX 9 +1, beam laser DM+4, Medium DM 0: +5);
+/// line 61: Dodge Attack is Pilot, INT or DEX, Difficult 10+ (the escort's
+/// pilot: Pilot 2, INT 9 +1: +3), and its positive Effect is a negative DM
+/// to the attack. Damage is the beam laser's 1D + the attack's Effect - the
+/// escort's armour 5 (reference, "Attacks and damage").
+#[test]
+fn a_beam_laser_against_a_dodging_escort() {
+    let exact = exact_in(
+        without_criticals(),
+        "scout",
+        "escort",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("medium")),
+            ("dodge", flag()),
+        ],
+    )
+    .unwrap();
+    let mut hits = 0;
+    let mut damage = BTreeMap::new();
+    for faces in every_roll(5) {
+        let attack = faces[0] + faces[1] + 5;
+        let dodged = (faces[2] + faces[3] + 3 - 10).max(0);
+        let effect = attack - dodged - 8;
+        let d = if effect >= 0 {
+            (faces[4] + effect - 5).max(0)
+        } else {
+            0
+        };
+        hits += u64::from(effect >= 0);
+        *damage.entry(d).or_insert(0) += 1;
+    }
+    check_exact_against(&exact, hits, &damage, 6u64.pow(5));
+    assert!(exact.paths < 5000, "{} paths", exact.paths);
+}
+
+/// The corvette's salvo of two missiles against the escort at Short range,
+/// met by point defence from the escort's triple beam-laser turret.
+///
+/// Seed 004 line 63: Point Defence is Gunnery, INT or DEX, Average 8+, with
+/// the mount's DM (the escort's gunner: Gunner 2, INT 7 +0, three lasers
+/// +2: +4), and its Effect is the missiles destroyed; line 73: what is left
+/// attacks with 2D + 1 per missile beyond the first + the TL DM (+1) against
+/// 8+, and the Effect multiplies one missile's 4D - 5. A salvo with no
+/// missile left makes no attack.
+#[test]
+fn a_salvo_of_two_against_point_defence() {
+    let exact = exact_in(
+        without_criticals(),
+        "corvette",
+        "escort",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("short")),
+            ("point-defense", num(1)),
+        ],
+    )
+    .unwrap();
+    let mut hits = 0;
+    let mut damage = BTreeMap::new();
+    let missile = sums(4);
+    for faces in every_roll(4) {
+        let destroyed = (faces[0] + faces[1] + 4 - 8).clamp(0, 2);
+        let attacking = 2 - destroyed;
+        let effect = faces[2] + faces[3] + (attacking - 1) + 1 - 8;
+        for (&sum, &ways) in &missile {
+            let hit = attacking > 0 && effect >= 0;
+            let d = if hit { (sum - 5).max(0) * effect } else { 0 };
+            hits += u64::from(hit) * ways;
+            *damage.entry(d).or_insert(0) += ways;
+        }
+    }
+    check_exact_against(&exact, hits, &damage, 6u64.pow(4) * 1296);
+    assert!(exact.paths < 5000, "{} paths", exact.paths);
+}
+
+const SHIPS: [&str; 4] = ["scout", "trader", "corvette", "escort"];
+const TRIALS: u64 = 3000;
+
+/// Counts of a Monte Carlo run of one attack.
+#[derive(Default)]
+struct Counts {
+    hits: u64,
+    damage: f64,
+    results: BTreeMap<String, u64>,
+}
+
+/// Asserts that a proportion from `TRIALS` trials lies within 4 standard
+/// errors of the exact probability, give or take one trial: counts are
+/// whole, so a result rarer than one in `TRIALS` may still turn up once
+/// (and one of probability 0 or 1 must never or always turn up).
+fn within(what: &str, exact: f64, count: u64) -> Result<(), TestCaseError> {
+    let n = TRIALS as f64;
+    let se = (exact * (1.0 - exact) / n).sqrt();
+    let seen = count as f64 / n;
+    let one = if exact > 0.0 && exact < 1.0 {
+        1.0 / n
+    } else {
+        0.0
+    };
+    prop_assert!(
+        (seen - exact).abs() <= 4.0 * se + one + 1e-9,
+        "{what}: exact {exact}, Monte Carlo {seen} (SE {se})"
+    );
+    Ok(())
+}
+
+fn compare(exact: &ExactAttack, counts: &Counts) -> Result<(), TestCaseError> {
+    within("P(hit)", exact.p_hit, counts.hits)?;
+    let variance: f64 = exact
+        .hull_damage
+        .iter()
+        .map(|&(d, p)| p * (f64::from(d) - exact.mean_hull_damage).powi(2))
+        .sum();
+    let se = (variance / TRIALS as f64).sqrt();
+    let mean = counts.damage / TRIALS as f64;
+    prop_assert!(
+        (mean - exact.mean_hull_damage).abs() <= 4.0 * se + 1e-9,
+        "mean hull damage: exact {}, Monte Carlo {mean} (SE {se})",
+        exact.mean_hull_damage
+    );
+    for (name, p) in &exact.results {
+        within(name, *p, counts.results.get(name).copied().unwrap_or(0))?;
+    }
+    for (name, &count) in &counts.results {
+        prop_assert!(
+            exact.results.iter().any(|(n, _)| n == name),
+            "Monte Carlo rolled {name} {count} times; exact odds never do"
+        );
+    }
+    Ok(())
+}
+
+/// Paths one attack of the property test may take: enough for a hit's
+/// chain of critical hits, few enough for a debug build.
+const PROPERTY_PATHS: u64 = 40_000;
+
+/// The reactions a target may make against one attack.
+const REACTIONS: [&str; 5] = ["", "dodge", "sand", "point-defense", "ecm"];
+
+proptest! {
+    // A fixed seed: the attacks drawn, and so the Monte Carlo runs, are the
+    // same on every run.
+    #![proptest_config(ProptestConfig {
+        cases: 6,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(2026),
+        ..ProptestConfig::default()
+    })]
+
+    /// A seeded Monte Carlo run of a random legal attack agrees with its
+    /// exact odds: P(hit), the mean hull damage and the chance of every
+    /// result within 4 standard errors. Critical hits of a high Effect
+    /// (reference, "Critical hits") are in play: their locations, severities
+    /// and dice; the tenths of the hull lost are not, so that one attack
+    /// takes one chain of critical hits and a debug build enumerates it
+    /// quickly. Attacks whose chains still take more paths are left out.
+    #[test]
+    fn monte_carlo_agrees_with_exact_odds(
+        attacker in 0..SHIPS.len(),
+        target in 0..SHIPS.len(),
+        weapon in 0..3usize,
+        band in 0..4usize,
+        aim in 0..=1i64,
+        reaction in 0..REACTIONS.len(),
+        seed: u64,
+    ) {
+        let system = attack_criticals_only();
+        let rules = &system.rules;
+        let class = rules.class(rules.class_id(SHIPS[attacker]).unwrap_or_default());
+        let mut weapons: Vec<&str> = class
+            .slots
+            .iter()
+            .map(|s| rules.weapon(s.weapon))
+            .filter(|w| w.damage.is_some())
+            .map(|w| w.id.as_str())
+            .collect();
+        weapons.dedup();
+        let mut pairs = vec![
+            ("weapon", text(weapons[weapon % weapons.len()])),
+            ("range-band", text(BAND_IDS[band])),
+            ("aim", num(aim)),
+        ];
+        match REACTIONS[reaction] {
+            "" => {}
+            "point-defense" => pairs.push(("point-defense", num(1))),
+            name => pairs.push((name, flag())),
+        }
+        let request = resolve_request(system, SHIPS[attacker], SHIPS[target], &pairs);
+        prop_assume!(request.is_ok());
+        let request = request.unwrap();
+        // Only attacks the rules allow: a refusal rolls nothing.
+        prop_assume!(outcome_of(system, &request, &mut SeededDice::new(seed)).is_ok());
+        let exact = exact_attack(PROPERTY_PATHS, |dice| outcome_of(system, &request, dice));
+        prop_assume!(!matches!(exact, Err(ExactError::TooManyPaths { .. })));
+        let exact = exact.unwrap();
+        let mut counts = Counts::default();
+        for trial in 0..TRIALS {
+            let outcome = outcome_of(system, &request, &mut SeededDice::for_trial(seed, trial)).unwrap();
+            counts.hits += u64::from(outcome.hit);
+            counts.damage += f64::from(outcome.hull_damage);
+            let mut seen: Vec<&String> = Vec::new();
+            for result in &outcome.results {
+                if !seen.contains(&result) {
+                    seen.push(result);
+                    *counts.results.entry(result.clone()).or_insert(0) += 1;
+                }
+            }
+        }
+        compare(&exact, &counts)?;
+    }
+}
+
+proptest! {
+    /// However a check asks for its dice, it consumes the same faces in the
+    /// same order, and scripted dice read the same roll and Effect; asked
+    /// by bands, the faces it keeps are the ones rolled (a report prints
+    /// them). Over every outcome, the Effect clamped as the caller reads it
+    /// has the same exact distribution asked by bands, by sum or die by die.
+    #[test]
+    fn every_way_of_asking_reads_the_same(
+        faces in proptest::array::uniform3(1..=6u32),
+        bane: bool,
+        dm in -6..8i32,
+        low in -3..3i32,
+        span in 0..8i32,
+    ) {
+        let high = low + span;
+        let count = if bane { 3 } else { 2 };
+        let asks = [Ask::Faces, Ask::Sum, Ask::Banded { low, high }];
+        let plain = roll_check(&mut ScriptedDice::new(faces), bane, dm, 8, Ask::Faces).unwrap();
+        for ask in asks {
+            let mut dice = ScriptedDice::new(faces);
+            let result = roll_check(&mut dice, bane, dm, 8, ask).unwrap();
+            prop_assert_eq!(dice.used(), count);
+            prop_assert_eq!(result.roll, plain.roll);
+            prop_assert_eq!(result.effect, plain.effect);
+            if ask != Ask::Sum || bane {
+                prop_assert_eq!(result.faces, plain.faces);
+            }
+        }
+        let read = |ask: Ask| {
+            enumerate(1000, |dice| {
+                Ok(roll_check(dice, bane, dm, 8, ask)?.effect.clamp(low, high))
+            })
+            .unwrap()
+            .0
+        };
+        let by_faces = read(Ask::Faces);
+        prop_assert_eq!(&read(Ask::Sum), &by_faces);
+        prop_assert_eq!(&read(Ask::Banded { low, high }), &by_faces);
+    }
+}
