@@ -486,50 +486,40 @@ fn only_living_enemies_are_targets() {
         )
     };
     let at = |target| cannon("frigate", "1,2", Mode::Multi, target, ShipSide::Fore, None);
-    let mut friend = layout();
-    let script = Script::firing(&[(0, at(1))]);
-    let err = play_phase(
-        &mut friend,
-        Phase::FirstFire,
-        Side::A,
-        [&script, &script],
-        &[],
-        &[],
-    );
-    assert!(
-        matches!(&err, Err(ResolveError::Internal(m)) if m.contains("not an enemy still in play")),
-        "{err:?}"
+    // Side A's first fire phase with `script` is refused as a bug of the
+    // tactics, with a message holding `fragment`.
+    let refused = |battle: &mut broadside_module_grid::Battle, script: &Script, fragment: &str| {
+        let err = play_phase(
+            battle,
+            Phase::FirstFire,
+            Side::A,
+            [script, script],
+            &[],
+            &[],
+        );
+        assert!(
+            matches!(&err, Err(ResolveError::Internal(m)) if m.contains(fragment)),
+            "{err:?}"
+        );
+    };
+    refused(
+        &mut layout(),
+        &Script::firing(&[(0, at(1))]),
+        "not an enemy still in play",
     );
 
     let mut gone = layout();
     gone.board.ships[2].exploded = true;
-    let script = Script::firing(&[(0, at(2))]);
-    let err = play_phase(
+    refused(
         &mut gone,
-        Phase::FirstFire,
-        Side::A,
-        [&script, &script],
-        &[],
-        &[],
-    );
-    assert!(
-        matches!(&err, Err(ResolveError::Internal(m)) if m.contains("not an enemy still in play")),
-        "{err:?}"
+        &Script::firing(&[(0, at(2))]),
+        "not an enemy still in play",
     );
 
-    let mut scan = layout();
-    let script = Script::firing(&[]).scanning(&[(0, 1)]);
-    let err = play_phase(
-        &mut scan,
-        Phase::FirstFire,
-        Side::A,
-        [&script, &script],
-        &[],
-        &[],
-    );
-    assert!(
-        matches!(&err, Err(ResolveError::Internal(m)) if m.contains("scan")),
-        "{err:?}"
+    refused(
+        &mut layout(),
+        &Script::firing(&[]).scanning(&[(0, 1)]),
+        "scan",
     );
 }
 
