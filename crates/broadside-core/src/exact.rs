@@ -478,7 +478,14 @@ where
     let mut pruned = BigRational::zero();
     let mut peak = states.len();
     for turn in 1..=setup.max_turns() {
-        for &phase in sequence.phases(turn) {
+        // Each step of a phase is enumerated from every state, and equal
+        // states merge between steps; the verdict is asked only after the
+        // phase's last step, as in play.
+        let steps = sequence.phases(turn).iter().flat_map(|&phase| {
+            let count = sequence.steps(phase, turn).max(1);
+            (0..count).map(move |step| (phase, step, step + 1 == count))
+        });
+        for (phase, step, last) in steps {
             if states.is_empty() {
                 break;
             }
@@ -490,12 +497,20 @@ where
                     left,
                     |dice| {
                         let mut s = state.clone();
-                        sequence.play_phase(phase, turn, &mut s, tactics, dice, &mut NullSink)?;
+                        sequence.play_step(
+                            phase,
+                            turn,
+                            step,
+                            &mut s,
+                            tactics,
+                            dice,
+                            &mut NullSink,
+                        )?;
                         Ok(s)
                     },
                     |s, q| {
                         let mass = &p * big(&q);
-                        match sequence.verdict(&s) {
+                        match sequence.verdict(&s).filter(|_| last) {
                             Some(verdict) => add(&mut finished, (verdict_key(verdict), turn), mass),
                             None => add_state(&mut next, s, mass),
                         }
@@ -765,6 +780,105 @@ mod tests {
         fn fates(&self, _state: &(u8, u8)) -> Vec<crate::ShipFate> {
             Vec::new()
         }
+    }
+
+    /// The same race as one phase of two steps, each side's shot a step; a
+    /// side with no hull left does not shoot.
+    struct SteppedRace(crate::Roster);
+    struct SteppedSequence;
+
+    impl TurnSequence for SteppedSequence {
+        type State = (u8, u8);
+        type Phase = &'static str;
+        type Tactics = ();
+
+        fn phases(&self, _turn: u32) -> &[&'static str] {
+            &["fire"]
+        }
+
+        fn play_phase(
+            &self,
+            phase: &'static str,
+            turn: u32,
+            state: &mut (u8, u8),
+            tactics: [&(); 2],
+            dice: &mut dyn Dice,
+            sink: &mut dyn crate::EventSink,
+        ) -> Result<(), ResolveError> {
+            for step in 0..2 {
+                self.play_step(phase, turn, step, state, tactics, dice, sink)?;
+            }
+            Ok(())
+        }
+
+        fn steps(&self, _phase: &'static str, _turn: u32) -> u32 {
+            2
+        }
+
+        fn play_step(
+            &self,
+            _phase: &'static str,
+            _turn: u32,
+            step: u32,
+            state: &mut (u8, u8),
+            _tactics: [&(); 2],
+            dice: &mut dyn Dice,
+            _sink: &mut dyn crate::EventSink,
+        ) -> Result<(), ResolveError> {
+            let (shooter, target) = if step == 0 {
+                (state.0, 3)
+            } else {
+                (state.1, 2)
+            };
+            if shooter > 0 && state.0 > 0 && state.1 > 0 && dice.check(Die::D6, target)?.passed {
+                match step {
+                    0 => state.1 -= 1,
+                    _ => state.0 -= 1,
+                }
+            }
+            Ok(())
+        }
+
+        fn verdict(&self, state: &(u8, u8)) -> Option<Verdict> {
+            Verdict::from_able(state.0 > 0, state.1 > 0)
+        }
+    }
+
+    impl Setup for SteppedRace {
+        type State = (u8, u8);
+        type Tactics = ();
+        type Sequence<'a> = SteppedSequence;
+
+        fn sequence(&self) -> SteppedSequence {
+            SteppedSequence
+        }
+        fn roster(&self) -> &crate::Roster {
+            &self.0
+        }
+        fn max_turns(&self) -> u32 {
+            3
+        }
+        fn tactics(&self) -> [&(); 2] {
+            [&(), &()]
+        }
+        fn begin(
+            &self,
+            _dice: &mut dyn Dice,
+            _sink: &mut dyn crate::EventSink,
+        ) -> Result<(u8, u8), ResolveError> {
+            Ok((2, 2))
+        }
+        fn fates(&self, _state: &(u8, u8)) -> Vec<crate::ShipFate> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_phase_played_in_steps_gives_the_odds_of_the_whole_phase() {
+        let whole = exact_battle(&Race(crate::Roster::default()), 100, 100).unwrap();
+        let stepped = exact_battle(&SteppedRace(crate::Roster::default()), 100, 100).unwrap();
+        assert_eq!(stepped.fractions, whole.fractions);
+        assert_eq!(stepped.decided_by, whole.decided_by);
     }
 
     #[test]

@@ -150,6 +150,12 @@ impl Verdict {
 ///   gravity, fire damage, missile arrival) are phases like any other.
 /// - [`TurnSequence::verdict`] is `None` while the engagement goes on; the
 ///   runner asks after every phase, so a ship destroyed mid-turn acts no more.
+/// - A phase may be split into steps ([`TurnSequence::steps`],
+///   [`TurnSequence::play_step`]) so that exact odds can merge equal states
+///   between them (one ship's fire, then the next). Playing steps `0..steps`
+///   in order must be exactly [`TurnSequence::play_phase`]: the same dice
+///   calls, the same events, the same state. Everything a later step needs
+///   from an earlier one is therefore in the state.
 pub trait TurnSequence {
     /// Everything that changes during an engagement.
     type State;
@@ -175,6 +181,30 @@ pub trait TurnSequence {
 
     /// How the engagement has ended, or `None` while it goes on.
     fn verdict(&self, state: &Self::State) -> Option<Verdict>;
+
+    /// How many steps `phase` of game turn `turn` is played in; one unless
+    /// the system splits it. It may not depend on dice or on the state.
+    fn steps(&self, phase: Self::Phase, turn: u32) -> u32 {
+        let _ = (phase, turn);
+        1
+    }
+
+    /// Plays step `step` (from 0) of a phase split by
+    /// [`TurnSequence::steps`]; a phase of one step is played whole.
+    #[allow(clippy::too_many_arguments)]
+    fn play_step(
+        &self,
+        phase: Self::Phase,
+        turn: u32,
+        step: u32,
+        state: &mut Self::State,
+        tactics: [&Self::Tactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let _ = step;
+        self.play_phase(phase, turn, state, tactics, dice, sink)
+    }
 }
 
 /// Plays an engagement through its turn sequence until it ends or `max_turns`
