@@ -30,8 +30,8 @@ use broadside_core::{
 use broadside_percentile::engagement::{FireOption, Minefield, Seeker, Sequence};
 use broadside_percentile::model::{Defence, WeaponId};
 use broadside_percentile::{
-    Battle, DefaultTactics, Maneuver, Percentile, PercentileTactics, Phase, Pose, PreparedBattle,
-    RepairAttempt, Repairable, Ship,
+    Battle, DefaultTactics, IcmLaunch, IcmLaunches, Maneuver, Percentile, PercentileTactics, Phase,
+    Pose, PreparedBattle, RepairAttempt, Repairable, Ship,
 };
 use serde_json::{Value, json};
 
@@ -460,8 +460,14 @@ impl PercentileTactics for Script {
         _battle: &Battle,
         _weapon: WeaponId,
         target: usize,
-    ) -> Vec<(usize, u16)> {
-        self.icms.get(&target).cloned().unwrap_or_default()
+    ) -> IcmLaunches {
+        let mut launches = IcmLaunches::new();
+        for &(ship, count) in self.icms.get(&target).into_iter().flatten() {
+            launches
+                .push(IcmLaunch { ship, count })
+                .expect("a script launches from at most a side's worth of ships");
+        }
+        launches
     }
 
     fn repairs(&self, _system: &Percentile, _battle: &Battle, ship: usize) -> Vec<RepairAttempt> {
@@ -1019,7 +1025,7 @@ impl PercentileTactics for Watching {
         battle: &Battle,
         weapon: WeaponId,
         target: usize,
-    ) -> Vec<(usize, u16)> {
+    ) -> IcmLaunches {
         self.see(battle);
         DefaultTactics.icms(system, battle, weapon, target)
     }

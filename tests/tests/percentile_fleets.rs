@@ -496,14 +496,15 @@ fn default_icms_are_drawn_from_the_hexmate_with_most_ready() {
     let mut b = battle("destroyer", "frigate", 2);
     let b2 = add_ship(&mut b, "destroyer", Side::B, hex(2, 0), W, 0);
     add_ship(&mut b, "battleship", Side::B, hex(3, 0), W, 0);
-    assert_eq!(
-        DefaultTactics.icms(system, &b, weapon("torpedo"), 1),
-        [(b2, 2), (1, 1)]
-    );
-    assert_eq!(
-        DefaultTactics.icms(system, &b, weapon("rocket-battery"), 1),
-        [(b2, 1)]
-    );
+    let launches = |w: &str| -> Vec<(usize, u16)> {
+        DefaultTactics
+            .icms(system, &b, weapon(w), 1)
+            .iter()
+            .map(|l| (l.ship, l.count))
+            .collect()
+    };
+    assert_eq!(launches("torpedo"), [(b2, 2), (1, 1)]);
+    assert_eq!(launches("rocket-battery"), [(b2, 1)]);
     assert!(
         DefaultTactics
             .icms(system, &b, weapon("laser-battery"), 1)

@@ -86,9 +86,16 @@ impl Hex {
     }
 
     /// The hex `n` steps away in direction `d`; a negative `n` steps backward.
+    #[inline]
     pub fn step(self, d: Direction, n: i32) -> Hex {
-        let offset = d.cube().map(|c| c * i64::from(n));
-        self.offset_by(offset)
+        // Every move ends with one of these, so only the two stored
+        // coordinates are worked out, exactly, then saturated.
+        let delta = d.delta();
+        let n = i64::from(n);
+        Hex {
+            q: saturate(i64::from(self.q) + i64::from(delta.q) * n),
+            r: saturate(i64::from(self.r) + i64::from(delta.r) * n),
+        }
     }
 
     /// The direction from `self` to `other` when `other` lies on one of the six
@@ -199,9 +206,12 @@ impl Direction {
 
     /// This direction turned by `sixths` of a full turn: positive turns right
     /// (clockwise), negative turns left.
+    #[inline]
     pub const fn turn(self, sixths: i32) -> Direction {
-        // Reducing `sixths` first keeps the sum far from overflow.
-        Direction::from_index(self.0 as i32 + sixths.rem_euclid(6))
+        // Reducing `sixths` first keeps the sum far from overflow, and below
+        // 12, so one subtraction finishes the reduction.
+        let i = self.0 + sixths.rem_euclid(6) as u8;
+        Direction(if i >= 6 { i - 6 } else { i })
     }
 
     /// The direction pointing the other way.

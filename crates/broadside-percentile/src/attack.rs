@@ -5,7 +5,7 @@ use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, MAX_SIDE, Re
 
 use crate::damage::{Applied, Hit};
 use crate::model::{Column, Defence, Rules, Weapon, WeaponId};
-use crate::ship::{Mounts, Ship};
+use crate::ship::Ship;
 use crate::{Percentile, count_of};
 
 /// The ships an attack is resolved among, with the names events use.
@@ -49,9 +49,24 @@ pub struct IcmLaunch {
 
 /// The ICMs launched against one strike, by launcher, in the order they are
 /// launched. A launcher is one ship of the target's side, so a side's size
-/// bounds the list; it is kept inline so that an attack stays `Copy`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct IcmLaunches(Mounts<IcmLaunch, MAX_SIDE>);
+/// bounds the list. It is kept inline so that an attack stays `Copy`, and
+/// packed (a board index fits a byte) because every strike copies it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IcmLaunches {
+    ships: [u8; MAX_SIDE],
+    counts: [u16; MAX_SIDE],
+    len: u8,
+}
+
+impl Default for IcmLaunches {
+    fn default() -> IcmLaunches {
+        IcmLaunches {
+            ships: [0; MAX_SIDE],
+            counts: [0; MAX_SIDE],
+            len: 0,
+        }
+    }
+}
 
 impl IcmLaunches {
     /// No launcher yet.
@@ -62,25 +77,50 @@ impl IcmLaunches {
     /// One ship launching `count`.
     pub fn one(ship: usize, count: u16) -> IcmLaunches {
         let mut launches = IcmLaunches::new();
-        // One entry always fits.
-        let _ = launches.0.push(IcmLaunch { ship, count });
+        // One entry always fits, and a board holds far fewer than 256 ships.
+        let _ = launches.push(IcmLaunch { ship, count });
         launches
     }
 
     /// Adds a launcher; gives it back when the list already holds a whole
-    /// side's worth.
+    /// side's worth, or when its index cannot be a board's.
     pub fn push(&mut self, launch: IcmLaunch) -> Result<(), IcmLaunch> {
-        self.0.push(launch)
+        let len = usize::from(self.len);
+        let Ok(ship) = u8::try_from(launch.ship) else {
+            return Err(launch);
+        };
+        if len == MAX_SIDE {
+            return Err(launch);
+        }
+        self.ships[len] = ship;
+        self.counts[len] = launch.count;
+        self.len += 1;
+        Ok(())
     }
 
     /// Every launch, in order.
-    pub fn as_slice(&self) -> &[IcmLaunch] {
-        &self.0
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = IcmLaunch> + Clone + '_ {
+        let len = usize::from(self.len);
+        self.ships[..len]
+            .iter()
+            .zip(&self.counts[..len])
+            .map(|(&ship, &count)| IcmLaunch {
+                ship: usize::from(ship),
+                count,
+            })
+    }
+
+    /// Whether no ship launches.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// ICMs launched by every ship together.
     pub fn total(&self) -> u32 {
-        self.0.iter().map(|l| u32::from(l.count)).sum()
+        self.counts[..usize::from(self.len)]
+            .iter()
+            .map(|&c| u32::from(c))
+            .sum()
     }
 }
 
@@ -357,13 +397,18 @@ impl Percentile {
 }
 
 /// Who launches the ICMs against a strike: the list given, or the target
-/// launching them all.
-fn launches_of(target: usize, icms: u16, given: Option<&IcmLaunches>) -> IcmLaunches {
-    match given {
-        Some(list) => *list,
-        None if icms > 0 => IcmLaunches::one(target, icms),
-        None => IcmLaunches::new(),
-    }
+/// launching them all. Read in place rather than copied, since every strike
+/// asks.
+fn launches_of(
+    target: usize,
+    icms: u16,
+    given: Option<&IcmLaunches>,
+) -> impl Iterator<Item = IcmLaunch> + Clone + '_ {
+    let alone = (given.is_none() && icms > 0).then_some(IcmLaunch {
+        ship: target,
+        count: icms,
+    });
+    given.into_iter().flat_map(IcmLaunches::iter).chain(alone)
 }
 
 /// Checks that every launcher is a ship of the board, launches at least one
@@ -375,16 +420,23 @@ fn check_icm_launches(
     icms: u16,
     given: Option<&IcmLaunches>,
 ) -> Result<(), ResolveError> {
+    if icms == 0 && given.is_none() {
+        // No launcher and nothing launched: the common strike.
+        return Ok(());
+    }
     let launches = launches_of(target, icms, given);
-    for (n, launch) in launches.as_slice().iter().enumerate() {
+    let mut total = 0u32;
+    for (n, launch) in launches.clone().enumerate() {
+        total += u32::from(launch.count);
         let Some(ship) = board.ships.get(launch.ship) else {
             return Err(ResolveError::Internal(
                 "an ICM launcher is not on the board".into(),
             ));
         };
         let name = &board.names[launch.ship];
-        if launches.as_slice()[..n]
-            .iter()
+        if launches
+            .clone()
+            .take(n)
             .any(|earlier| earlier.ship == launch.ship)
         {
             return Err(ResolveError::Refused(format!(
@@ -410,11 +462,10 @@ fn check_icm_launches(
             )));
         }
     }
-    if launches.total() != u32::from(icms) {
+    if total != u32::from(icms) {
         return Err(ResolveError::Internal(format!(
-            "{} declared against a strike, but the launchers launch {}",
+            "{} declared against a strike, but the launchers launch {total}",
             count_of(icms, "ICM", "ICMs"),
-            launches.total()
         )));
     }
     Ok(())
@@ -479,7 +530,7 @@ impl Percentile {
         let weapon = rules.weapon(strike.weapon);
         // Each launcher spends its own ICMs, in the order they are listed.
         let launches = launches_of(strike.target, strike.icms, strike.icm_launcher.as_ref());
-        for launch in launches.as_slice() {
+        for launch in launches {
             if let Some(icm) = board.ships[launch.ship].defence_mut(Defence::Icm)
                 && let Some(supply) = &mut icm.supply
             {

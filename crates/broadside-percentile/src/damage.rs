@@ -92,8 +92,13 @@ impl Percentile {
         let rules = &self.rules;
         // Only the row the modified roll falls in matters, so the roll is
         // asked for by the rows' bounds: an exact enumeration branches once
-        // per row instead of once per face.
-        let face = dice.band(Die::D100, &damage_bands(rules, hit.modifier))?;
+        // per row instead of once per face. Plain dice roll the same face
+        // either way, so they are spared working out the bounds.
+        let face = if dice.enumerates() {
+            dice.band(Die::D100, &damage_bands(rules, hit.modifier))?
+        } else {
+            dice.roll(Die::D100)?
+        };
         let roll = face as i32 + hit.modifier;
         sink.emit(|| Event::Roll {
             purpose: "Damage Table roll".into(),

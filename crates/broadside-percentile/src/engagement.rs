@@ -6,10 +6,11 @@
 //! [`PercentileTactics`]; this module checks them against the rules and
 //! resolves them.
 
+use arrayvec::ArrayVec;
 use broadside_core::hex::{self, Direction, Hex};
 use broadside_core::{
-    BattleRequest, Dice, Die, Engagement, Event, EventSink, Loss, ResolveError, Roster, Setup,
-    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Engagement, Event, EventSink, Loss, MAX_SIDE, ResolveError, Roster,
+    Setup, ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::attack::{Board, IcmLaunch, IcmLaunches, Strike};
@@ -401,7 +402,11 @@ impl Percentile {
         };
         let mut launches = IcmLaunches::new();
         let mut total: u16 = 0;
-        for (launcher, n) in answer {
+        for IcmLaunch {
+            ship: launcher,
+            count: n,
+        } in answer.iter()
+        {
             // Launching none is no launch at all.
             if n == 0 {
                 continue;
@@ -418,7 +423,7 @@ impl Percentile {
             if battle.board.ships[launcher].is_destroyed() {
                 return illegal("the launcher is destroyed");
             }
-            if launches.as_slice().iter().any(|l| l.ship == launcher) {
+            if launches.iter().any(|l| l.ship == launcher) {
                 return illegal("one launcher is listed twice");
             }
             if n > battle.board.ships[launcher].icms_ready() {
@@ -453,7 +458,7 @@ impl Percentile {
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let own = tactics[mover.index()];
-        let movers: Vec<usize> = battle.ships_of(mover).collect();
+        let movers: ArrayVec<usize, MAX_SIDE> = battle.ships_of(mover).take(MAX_SIDE).collect();
         for &i in &movers {
             battle.paths[i].clear();
             let here = battle.poses[i].hex;

@@ -314,7 +314,7 @@ impl ResolveReport {
             icm_launches: self
                 .icm_launcher
                 .iter()
-                .flat_map(|launches| launches.as_slice())
+                .flat_map(IcmLaunches::iter)
                 .map(|launch| LaunchReport {
                     ship: board.names[launch.ship].clone(),
                     launched: launch.count,

@@ -11,7 +11,7 @@ use broadside_core::hex::{self, Direction, Hex};
 use broadside_core::{MAX_SIDE, NullSink, Side};
 
 use crate::Percentile;
-use crate::attack::{Strike, cell_in_use};
+use crate::attack::{IcmLaunch, IcmLaunches, Strike, cell_in_use};
 use crate::engagement::{Battle, FireOption, Maneuver, Pose};
 use crate::hazards::RepairAttempt;
 use crate::model::{Column, Defence, WeaponId};
@@ -57,14 +57,14 @@ pub trait PercentileTactics: Send + Sync {
     /// ICMs against an incoming strike on `target`: each launching ship (of
     /// the target's side, in its hex, listed once) and how many it launches
     /// from those it has ready, in the order they are launched; empty for
-    /// none.
+    /// none. (A list kept inline: the question is asked of every strike.)
     fn icms(
         &self,
         system: &Percentile,
         battle: &Battle,
         weapon: WeaponId,
         target: usize,
-    ) -> Vec<(usize, u16)>;
+    ) -> IcmLaunches;
     /// The ship's repair attempts in a Repair Turn.
     fn repairs(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<RepairAttempt>;
     /// The order in which the side's ships in play move in its movement
@@ -640,10 +640,10 @@ impl PercentileTactics for DefaultTactics {
         battle: &Battle,
         weapon: WeaponId,
         target: usize,
-    ) -> Vec<(usize, u16)> {
+    ) -> IcmLaunches {
         let w = system.rules.weapon(weapon);
         if w.per_icm.is_none() {
-            return Vec::new();
+            return IcmLaunches::new();
         }
         let side = battle.sides[target];
         let at = battle.poses[target].hex;
@@ -664,23 +664,34 @@ impl PercentileTactics for DefaultTactics {
         };
         // One ICM at a time from whichever ship has the most left (the first
         // in roster order on a tie), so that no one ship is emptied first.
-        let mut out: Vec<(usize, u16)> = Vec::new();
+        // `launched[k]` counts the ICMs of `left[k]`; `order` lists the
+        // launchers by their first ICM.
+        let mut launched = [0u16; MAX_SIDE];
+        let mut order: ArrayVec<usize, MAX_SIDE> = ArrayVec::new();
         for _ in 0..wanted.min(ready) {
-            let Some(from) = left
+            let Some((k, from)) = left
                 .iter_mut()
-                .filter(|(_, n)| *n > 0)
-                .max_by_key(|(i, n)| (*n, Reverse(*i)))
+                .enumerate()
+                .filter(|(_, (_, n))| *n > 0)
+                .max_by_key(|(_, (i, n))| (*n, Reverse(*i)))
             else {
                 break;
             };
             from.1 -= 1;
-            let ship = from.0;
-            match out.iter_mut().find(|(i, _)| *i == ship) {
-                Some(entry) => entry.1 += 1,
-                None => out.push((ship, 1)),
+            if launched[k] == 0 {
+                order.push(k);
             }
+            launched[k] += 1;
         }
-        out
+        let mut launches = IcmLaunches::new();
+        for &k in &order {
+            // As many launchers as ships of a side: each fits.
+            let _ = launches.push(IcmLaunch {
+                ship: left[k].0,
+                count: launched[k],
+            });
+        }
+        launches
     }
 
     fn move_order(&self, system: &Percentile, battle: &Battle, side: Side) -> Vec<usize> {
