@@ -86,16 +86,9 @@ impl Hex {
     }
 
     /// The hex `n` steps away in direction `d`; a negative `n` steps backward.
-    #[inline]
     pub fn step(self, d: Direction, n: i32) -> Hex {
-        // Every move ends with one of these, so only the two stored
-        // coordinates are worked out, exactly, then saturated.
-        let delta = d.delta();
-        let n = i64::from(n);
-        Hex {
-            q: saturate(i64::from(self.q) + i64::from(delta.q) * n),
-            r: saturate(i64::from(self.r) + i64::from(delta.r) * n),
-        }
+        let offset = d.cube().map(|c| c * i64::from(n));
+        self.offset_by(offset)
     }
 
     /// The direction from `self` to `other` when `other` lies on one of the six
