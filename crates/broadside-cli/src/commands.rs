@@ -5,16 +5,17 @@ use std::io::Write;
 use std::path::Path;
 
 use broadside_core::dice::GENERATOR;
-use broadside_core::montecarlo::{Outcomes, Proportion, Summary};
+use broadside_core::montecarlo::Summary;
 use broadside_core::{
     BattleRequest, EventLog, Loss, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
     Side, SourceFile, TableView,
 };
 use clap::ArgMatches;
-use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use comfy_table::Table;
 use serde_json::{Value, json};
 
 use crate::cli::{self, system_options};
+use crate::report::{self, BattleRow, Run, Style};
 use crate::{Failure, data_failure, registry, scenario};
 
 type Out<'a> = &'a mut dyn Write;
@@ -122,11 +123,7 @@ fn systems_command(
 }
 
 fn text_table(headers: &[&str]) -> Table {
-    let mut table = Table::new();
-    table
-        .load_preset(UTF8_FULL_CONDENSED)
-        .set_header(headers.to_vec());
-    table
+    Style::Text.table(headers)
 }
 
 fn ships_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
@@ -544,6 +541,11 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
     let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
     let engagement = system.prepare_battle(&request)?;
     if m.get_flag("exact") {
+        if matches!(format(m), "csv" | "markdown") {
+            return Err(Failure::Input(
+                "--exact has no CSV or markdown report: use --format text or json".into(),
+            ));
+        }
         return exact_battle_report(id, &*engagement, request.max_turns, m, out);
     }
     let roster = engagement.roster();
@@ -559,7 +561,7 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
                 trials - 1
             )));
         }
-        if format(m) == "csv" {
+        if matches!(format(m), "csv" | "markdown") {
             return Err(Failure::Input(
                 "--replay prints an event log: use --format text or json".into(),
             ));
@@ -609,30 +611,13 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
         .copied()
         .unwrap_or(cli::DEFAULT_TRIALS);
     let summary = run_with_progress(&*engagement, seed, trials)?;
-    let row = BattleRow {
-        system: id.to_owned(),
-        a: label_a,
-        b: label_b,
-        summary,
+    let row = BattleRow::new(id, label_a, label_b, &request, summary);
+    let run = Run {
+        seed,
+        max_turns: request.max_turns,
+        rules: m.get_one::<String>("rules").map(String::as_str),
     };
-    match format(m) {
-        "json" => {
-            let mut value = row.json()?;
-            value["seed"] = json!(seed);
-            value["generator"] = json!(GENERATOR);
-            value["max_turns"] = json!(request.max_turns);
-            json_line(out, &value)
-        }
-        "csv" => BattleRow::write_csv(std::slice::from_ref(&row), seed, out),
-        _ => {
-            writeln!(
-                out,
-                "{id} battle: {} (A) against {} (B), {trials} trials, seed {seed} ({GENERATOR}), at most {} turns",
-                row.a, row.b, request.max_turns
-            )?;
-            row.write_text(out)
-        }
-    }
+    report::battle(format(m), &row, &run, out)
 }
 
 /// A side error's message without the option name a flag would carry.
@@ -685,218 +670,6 @@ fn run_with_progress(
     Ok(tally.summary(engagement.roster()))
 }
 
-/// One battle's figures, as `battle` prints them and as a row of `compare`.
-/// `a` and `b` are the sides as written (`3xfrigate,destroyer`).
-struct BattleRow {
-    system: String,
-    a: String,
-    b: String,
-    summary: Summary,
-}
-
-impl BattleRow {
-    const CSV_HEADER: [&'static str; 22] = [
-        "system",
-        "a",
-        "b",
-        "trials",
-        "seed",
-        "p_a_wins",
-        "a_wins_lo",
-        "a_wins_hi",
-        "p_b_wins",
-        "b_wins_lo",
-        "b_wins_hi",
-        "p_undecided",
-        "undecided_lo",
-        "undecided_hi",
-        "p_draw",
-        "mean_turns",
-        "median_turns",
-        "winner_hull_left_pct",
-        "ships_lost_a",
-        "ships_lost_b",
-        "mean_hull_left_a",
-        "mean_hull_left_b",
-    ];
-
-    fn json(&self) -> Result<Value, Failure> {
-        let s = &self.summary;
-        Ok(json!({
-            "system": self.system,
-            "a": self.a,
-            "b": self.b,
-            "trials": s.trials,
-            "outcomes": outcomes_json(&s.outcomes),
-            "turns_to_decision": to_json(&s.turns_to_decision)?,
-            "winner_hull_left_pct": s.winner_hull_left_pct.map(round2),
-            "losses": {"a": to_json(&s.losses_a)?, "b": to_json(&s.losses_b)?},
-            "ships_lost": to_json(&s.ships_lost)?,
-            "mean_hull_left": s.hull_by_ship.iter().map(|h| json!({
-                "side": h.side, "id": h.id, "ships": h.ships,
-                "hull": round2(h.mean_hull_left),
-                "pct": h.mean_hull_left_pct.map(round2),
-            })).collect::<Vec<_>>(),
-        }))
-    }
-
-    /// The row's fields, in the order of [`BattleRow::CSV_HEADER`].
-    fn csv_record(&self, seed: u64) -> Vec<String> {
-        let s = &self.summary;
-        let o = &s.outcomes;
-        let mut record = vec![
-            self.system.clone(),
-            self.a.clone(),
-            self.b.clone(),
-            s.trials.to_string(),
-            seed.to_string(),
-        ];
-        for x in [&o.a_wins, &o.b_wins, &o.undecided] {
-            record.extend([x.p, x.ci95[0], x.ci95[1]].map(|v| format!("{v:.4}")));
-        }
-        record.push(format!("{:.4}", o.draws.p));
-        match s.turns_to_decision {
-            Some(t) => record.extend([format!("{:.2}", t.mean), t.median.to_string()]),
-            None => record.extend([String::new(), String::new()]),
-        }
-        record.push(
-            s.winner_hull_left_pct
-                .map_or_else(String::new, |h| format!("{h:.1}")),
-        );
-        // Lists go in one field each, `;`-separated, so every row has the
-        // same columns whatever the fleets' sizes.
-        for side in Side::BOTH {
-            let counts: Vec<String> = s.ships_lost.of(side).iter().map(u64::to_string).collect();
-            record.push(counts.join(";"));
-        }
-        for side in Side::BOTH {
-            let hulls: Vec<String> = s
-                .hull_by_ship
-                .iter()
-                .filter(|h| h.side == side)
-                .map(|h| format!("{}={:.2}", h.id, h.mean_hull_left))
-                .collect();
-            record.push(hulls.join(";"));
-        }
-        record
-    }
-
-    /// Writes a header and one row per battle; the csv writer quotes any field
-    /// that needs it (an id holding a comma, a quote or a line break).
-    fn write_csv(rows: &[BattleRow], seed: u64, out: Out<'_>) -> Result<(), Failure> {
-        let mut writer = csv::WriterBuilder::new()
-            .terminator(csv::Terminator::Any(b'\n'))
-            .from_writer(Vec::new());
-        let internal = |e: csv::Error| Failure::Internal(format!("writing CSV: {e}"));
-        writer.write_record(Self::CSV_HEADER).map_err(internal)?;
-        for row in rows {
-            writer
-                .write_record(row.csv_record(seed))
-                .map_err(internal)?;
-        }
-        let bytes = writer
-            .into_inner()
-            .map_err(|e| Failure::Internal(format!("writing CSV: {e}")))?;
-        out.write_all(&bytes)?;
-        Ok(())
-    }
-
-    fn write_text(&self, out: Out<'_>) -> Result<(), Failure> {
-        let s = &self.summary;
-        let o = &s.outcomes;
-        let mut table = text_table(&["outcome", "p", "95% interval"]);
-        let mut add = |name: &str, x: &Proportion| {
-            table.add_row(vec![
-                name.to_owned(),
-                format!("{:.3}", x.p),
-                format!("{:.3} - {:.3}", x.ci95[0], x.ci95[1]),
-            ]);
-        };
-        add(&format!("A ({}) wins", self.a), &o.a_wins);
-        add(&format!("B ({}) wins", self.b), &o.b_wins);
-        add("undecided at the turn limit", &o.undecided);
-        if o.draws.count > 0 {
-            add("draw", &o.draws);
-        }
-        if o.a_escapes.count + o.b_escapes.count > 0 {
-            add("A escaped", &o.a_escapes);
-            add("B escaped", &o.b_escapes);
-        }
-        writeln!(out, "{table}")?;
-        if let Some(t) = s.turns_to_decision {
-            writeln!(
-                out,
-                "turns to decision: mean {:.1}, quartiles {} / {} / {}",
-                t.mean, t.q1, t.median, t.q3
-            )?;
-        }
-        if let Some(h) = s.winner_hull_left_pct {
-            writeln!(out, "winner's hull left: {h:.1}% of original")?;
-        }
-        for (side, name, l) in [("A", &self.a, &s.losses_a), ("B", &self.b, &s.losses_b)] {
-            writeln!(
-                out,
-                "{side} ({name}) ships lost: {} destroyed, {} broken apart, {} disarmed",
-                l.destroyed, l.broken_apart, l.disarmed
-            )?;
-        }
-        let most = s.ships_lost.a.len().max(s.ships_lost.b.len());
-        let mut headers = vec!["ships lost".to_owned()];
-        headers.extend((0..most).map(|k| k.to_string()));
-        headers.push("mean".into());
-        let mut lost = Table::new();
-        lost.load_preset(UTF8_FULL_CONDENSED).set_header(headers);
-        for side in Side::BOTH {
-            let counts = s.ships_lost.of(side);
-            let mut cells = vec![format!("side {side}")];
-            cells.extend((0..most).map(|k| match counts.get(k) {
-                Some(&n) => format!("{:.3}", Proportion::of(n, s.trials).p),
-                None => String::new(),
-            }));
-            cells.push(format!("{:.2}", s.ships_lost.mean(side)));
-            lost.add_row(cells);
-        }
-        writeln!(out, "share of trials in which a side lost k ships:")?;
-        writeln!(out, "{lost}")?;
-        let mut hulls = text_table(&["side", "ship", "ships", "mean hull left", "% of start"]);
-        for h in &s.hull_by_ship {
-            hulls.add_row(vec![
-                h.side.to_string(),
-                h.id.clone(),
-                h.ships.to_string(),
-                format!("{:.1}", h.mean_hull_left),
-                h.mean_hull_left_pct
-                    .map_or_else(|| "-".into(), |p| format!("{p:.0}%")),
-            ]);
-        }
-        writeln!(out, "{hulls}")?;
-        Ok(())
-    }
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-fn round4(x: f64) -> f64 {
-    (x * 10_000.0).round() / 10_000.0
-}
-
-fn proportion_json(p: &Proportion) -> Value {
-    json!({"p": round4(p.p), "ci95": [round4(p.ci95[0]), round4(p.ci95[1])], "count": p.count})
-}
-
-fn outcomes_json(o: &Outcomes) -> Value {
-    json!({
-        "a_wins": proportion_json(&o.a_wins),
-        "b_wins": proportion_json(&o.b_wins),
-        "undecided": proportion_json(&o.undecided),
-        "draws": proportion_json(&o.draws),
-        "a_escapes": proportion_json(&o.a_escapes),
-        "b_escapes": proportion_json(&o.b_escapes),
-    })
-}
-
 fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let (origin, text) = match m.get_one::<String>("scenario") {
         None => (
@@ -934,72 +707,22 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     for battle in &scenario.battles {
         let summary = run_with_progress(&*battle.engagement, seed, trials)?;
         let roster = battle.engagement.roster();
-        rows.push(BattleRow {
-            system: battle.system.to_owned(),
-            a: roster.label(Side::A),
-            b: roster.label(Side::B),
+        rows.push(BattleRow::new(
+            battle.system,
+            roster.label(Side::A),
+            roster.label(Side::B),
+            &battle.request,
             summary,
-        });
+        ));
     }
-    match format(m) {
-        "json" => {
-            let rows = rows
-                .iter()
-                .map(BattleRow::json)
-                .collect::<Result<Vec<_>, _>>()?;
-            json_line(
-                out,
-                &json!({"scenario": scenario.name, "description": scenario.description, "trials": trials,
-                        "seed": seed, "generator": GENERATOR, "max_turns": max_turns, "rows": rows}),
-            )
-        }
-        "csv" => BattleRow::write_csv(&rows, seed, out),
-        _ => {
-            writeln!(
-                out,
-                "{}: {trials} trials each, seed {seed} ({GENERATOR}), at most {max_turns} turns",
-                scenario.name
-            )?;
-            if !scenario.description.is_empty() {
-                writeln!(out, "{}", scenario.description)?;
-            }
-            let mut table = text_table(&[
-                "system",
-                "A",
-                "B",
-                "P(A wins)",
-                "P(B wins)",
-                "P(undecided)",
-                "P(draw)",
-                "P(escaped)",
-                "median turns",
-                "winner hull left",
-                "A ships lost",
-                "B ships lost",
-            ]);
-            for row in &rows {
-                let s = &row.summary;
-                let o = &s.outcomes;
-                let p = |x: &Proportion| format!("{:.3} ({:.3}-{:.3})", x.p, x.ci95[0], x.ci95[1]);
-                table.add_row(vec![
-                    row.system.clone(),
-                    row.a.clone(),
-                    row.b.clone(),
-                    p(&o.a_wins),
-                    p(&o.b_wins),
-                    p(&o.undecided),
-                    format!("{:.3}", o.draws.p),
-                    format!("{:.3}", o.a_escapes.p + o.b_escapes.p),
-                    s.turns_to_decision
-                        .map_or_else(|| "-".into(), |t| t.median.to_string()),
-                    s.winner_hull_left_pct
-                        .map_or_else(|| "-".into(), |h| format!("{h:.0}%")),
-                    format!("{:.2}", s.ships_lost.mean(Side::A)),
-                    format!("{:.2}", s.ships_lost.mean(Side::B)),
-                ]);
-            }
-            writeln!(out, "{table}")?;
-            Ok(())
-        }
-    }
+    let run = Run {
+        seed,
+        max_turns,
+        rules: None,
+    };
+    let title = report::ScenarioTitle {
+        name: &scenario.name,
+        description: &scenario.description,
+    };
+    report::compare(format(m), &title, &rows, trials, &run, out)
 }

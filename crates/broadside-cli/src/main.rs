@@ -6,6 +6,7 @@
 mod cli;
 mod commands;
 mod registry;
+mod report;
 mod scenario;
 
 use std::io::Write;

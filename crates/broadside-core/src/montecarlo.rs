@@ -124,6 +124,82 @@ pub trait Engagement: Send + Sync {
     }
 }
 
+/// Counts of trials by a small whole number (a turn, a hull total): entry
+/// `v` is the trials that came to `v`. Dense, since the numbers are small,
+/// and merged by addition, so it is exact whatever the order of the trials.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Histogram {
+    counts: Vec<u64>,
+}
+
+impl Histogram {
+    /// Counts one trial that came to `value`.
+    pub fn add(&mut self, value: usize) {
+        if self.counts.len() <= value {
+            self.counts.resize(value + 1, 0);
+        }
+        self.counts[value] += 1;
+    }
+
+    /// Adds another histogram's counts.
+    pub fn merge(&mut self, other: &Histogram) {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
+            *mine += theirs;
+        }
+    }
+
+    /// `counts()[v]`: the trials that came to `v`, up to the largest value
+    /// seen.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// The trials counted.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// The mean value, `None` if no trial was counted.
+    pub fn mean(&self) -> Option<f64> {
+        let total = self.total();
+        let sum: u64 = self
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(v, n)| v as u64 * n)
+            .sum();
+        (total > 0).then(|| sum as f64 / total as f64)
+    }
+
+    /// The nearest-rank quantile `num/den`: the smallest value whose
+    /// cumulative count reaches `ceil(total * num / den)`, at least the first
+    /// trial; `None` if no trial was counted.
+    pub fn quantile(&self, num: u64, den: u64) -> Option<u32> {
+        let rank = (self.total() * num).div_ceil(den).max(1);
+        let mut seen = 0;
+        for (value, count) in self.counts.iter().enumerate() {
+            seen += count;
+            if seen >= rank {
+                return Some(u32::try_from(value).unwrap_or(u32::MAX));
+            }
+        }
+        None
+    }
+
+    /// The histogram's length grown to at least `len` with empty counts.
+    fn padded(&self, len: usize) -> Vec<u64> {
+        let mut counts = self.counts.clone();
+        if counts.len() < len {
+            counts.resize(len, 0);
+        }
+        counts
+    }
+}
+
 /// Counts accumulated over trials. Merging is addition, so any split of the
 /// trials over threads gives the same tally.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -135,13 +211,17 @@ pub struct Tally {
     a_escapes: u64,
     b_escapes: u64,
     undecided: u64,
-    /// `turns_to_decision[t]`: decided trials that ended on turn t.
-    turns_to_decision: Vec<u64>,
+    /// Decided trials by the turn they ended on.
+    turns_to_decision: Histogram,
     winner_hull_left: i64,
     winner_hull_original: i64,
     losses: [[u64; Loss::ALL.len()]; 2],
-    /// `ships_lost[side][k]`: trials in which the side lost exactly k ships.
-    ships_lost: [Vec<u64>; 2],
+    /// Per side: trials by the number of ships the side lost.
+    ships_lost: [Histogram; 2],
+    /// Per side: trials by the hull the side had left, summed over its ships.
+    side_hull_left: [Histogram; 2],
+    /// Per side: the trials the side won, by the hull it had left.
+    side_hull_left_when_wins: [Histogram; 2],
     /// Per ship, in roster order: hull left (at least 0) summed over trials.
     hull_left: Vec<i64>,
     /// Per ship, in roster order: hull at the start summed over trials.
@@ -150,16 +230,6 @@ pub struct Tally {
 
 /// Adds `theirs` into `mine` element by element, growing `mine` as needed.
 fn add_counts(mine: &mut Vec<i64>, theirs: &[i64]) {
-    if mine.len() < theirs.len() {
-        mine.resize(theirs.len(), 0);
-    }
-    for (m, t) in mine.iter_mut().zip(theirs) {
-        *m += t;
-    }
-}
-
-/// [`add_counts`] for counts of trials.
-fn add_trials(mine: &mut Vec<u64>, theirs: &[u64]) {
     if mine.len() < theirs.len() {
         mine.resize(theirs.len(), 0);
     }
@@ -199,35 +269,36 @@ impl Tally {
             }
         };
         if decided {
-            let t = outcome.turns as usize;
-            if self.turns_to_decision.len() <= t {
-                self.turns_to_decision.resize(t + 1, 0);
-            }
-            self.turns_to_decision[t] += 1;
+            self.turns_to_decision.add(outcome.turns as usize);
         }
         if let Some((left, original)) = outcome.winner_hull {
             self.winner_hull_left += i64::from(left);
             self.winner_hull_original += i64::from(original);
         }
         let mut lost = [0usize; 2];
+        let mut side_left = [0usize; 2];
         if self.hull_left.len() < outcome.ships.len() {
             self.hull_left.resize(outcome.ships.len(), 0);
             self.hull_original.resize(outcome.ships.len(), 0);
         }
         for (i, fate) in outcome.ships.iter().enumerate() {
+            let side = fate.side.index();
             if let Some(loss) = fate.loss {
-                self.losses[fate.side.index()][loss.index()] += 1;
-                lost[fate.side.index()] += 1;
+                self.losses[side][loss.index()] += 1;
+                lost[side] += 1;
             }
-            self.hull_left[i] += i64::from(fate.hull.0.max(0));
+            let left = fate.hull.0.max(0);
+            side_left[side] += left as usize;
+            self.hull_left[i] += i64::from(left);
             self.hull_original[i] += i64::from(fate.hull.1);
         }
-        for (side, k) in lost.into_iter().enumerate() {
-            let counts = &mut self.ships_lost[side];
-            if counts.len() <= k {
-                counts.resize(k + 1, 0);
+        for side in Side::BOTH {
+            let i = side.index();
+            self.ships_lost[i].add(lost[i]);
+            self.side_hull_left[i].add(side_left[i]);
+            if outcome.verdict == Verdict::Winner(side) {
+                self.side_hull_left_when_wins[i].add(side_left[i]);
             }
-            counts[k] += 1;
         }
     }
 
@@ -240,14 +311,16 @@ impl Tally {
         self.a_escapes += other.a_escapes;
         self.b_escapes += other.b_escapes;
         self.undecided += other.undecided;
-        add_trials(&mut self.turns_to_decision, &other.turns_to_decision);
+        self.turns_to_decision.merge(&other.turns_to_decision);
         self.winner_hull_left += other.winner_hull_left;
         self.winner_hull_original += other.winner_hull_original;
         for side in 0..2 {
             for kind in 0..Loss::ALL.len() {
                 self.losses[side][kind] += other.losses[side][kind];
             }
-            add_trials(&mut self.ships_lost[side], &other.ships_lost[side]);
+            self.ships_lost[side].merge(&other.ships_lost[side]);
+            self.side_hull_left[side].merge(&other.side_hull_left[side]);
+            self.side_hull_left_when_wins[side].merge(&other.side_hull_left_when_wins[side]);
         }
         add_counts(&mut self.hull_left, &other.hull_left);
         add_counts(&mut self.hull_original, &other.hull_original);
@@ -257,23 +330,13 @@ impl Tally {
     /// The figures a report shows, for the ships of `roster`.
     pub fn summary(&self, roster: &Roster) -> Summary {
         let n = self.trials;
-        let decided: u64 = self.turns_to_decision.iter().sum();
-        let turns = if decided == 0 {
-            None
-        } else {
-            let weighted: u64 = self
-                .turns_to_decision
-                .iter()
-                .enumerate()
-                .map(|(t, c)| t as u64 * c)
-                .sum();
-            Some(TurnsToDecision {
-                mean: weighted as f64 / decided as f64,
-                q1: self.turn_quantile(decided, 1, 4),
-                median: self.turn_quantile(decided, 1, 2),
-                q3: self.turn_quantile(decided, 3, 4),
-            })
-        };
+        let turns = &self.turns_to_decision;
+        let turns_to_decision = turns.mean().map(|mean| TurnsToDecision {
+            mean,
+            q1: turns.quantile(1, 4).unwrap_or(0),
+            median: turns.quantile(1, 2).unwrap_or(0),
+            q3: turns.quantile(3, 4).unwrap_or(0),
+        });
         let winner_hull_left_pct = (self.winner_hull_original > 0)
             .then(|| 100.0 * self.winner_hull_left as f64 / self.winner_hull_original as f64);
         let losses = |side: Side| LossCounts {
@@ -291,7 +354,7 @@ impl Tally {
                 a_escapes: Proportion::of(self.a_escapes, n),
                 b_escapes: Proportion::of(self.b_escapes, n),
             },
-            turns_to_decision: turns,
+            turns_to_decision,
             winner_hull_left_pct,
             losses_a: losses(Side::A),
             losses_b: losses(Side::B),
@@ -300,18 +363,83 @@ impl Tally {
                 b: self.ships_lost_of(Side::B, roster),
             },
             hull_by_ship: self.hull_by_ship(roster),
+            decided_by_turn: self.decided_by_turn(),
+            loss_shares: SidePair {
+                a: self.loss_shares(Side::A, roster),
+                b: self.loss_shares(Side::B, roster),
+            },
+            side_hull: SidePair {
+                a: self.side_hull(Side::A, roster),
+                b: self.side_hull(Side::B, roster),
+            },
         }
     }
 
     /// `[n0, n1, ...]` up to the side's size: trials in which the side lost
     /// exactly k ships. Sums to the trials.
     fn ships_lost_of(&self, side: Side, roster: &Roster) -> Vec<u64> {
-        let mut counts = self.ships_lost[side.index()].clone();
-        let size = roster.side_len(side) + 1;
-        if counts.len() < size {
-            counts.resize(size, 0);
+        self.ships_lost[side.index()].padded(roster.side_len(side) + 1)
+    }
+
+    /// For each turn from the first to the last on which a trial was
+    /// decided (from turn 1, or turn 0 if a battle was over before it
+    /// began): the share of all trials decided by the end of that turn.
+    fn decided_by_turn(&self) -> Vec<DecidedBy> {
+        let counts = self.turns_to_decision.counts();
+        let first = usize::from(counts.first().is_none_or(|&n| n == 0)).min(counts.len());
+        let mut decided = counts[..first].iter().sum::<u64>();
+        counts[first..]
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| {
+                decided += n;
+                DecidedBy {
+                    turn: u32::try_from(first + k).unwrap_or(u32::MAX),
+                    decided: Proportion::of(decided, self.trials),
+                }
+            })
+            .collect()
+    }
+
+    /// A side's ships lost by cause, as shares of the ships it fielded over
+    /// all trials.
+    fn loss_shares(&self, side: Side, roster: &Roster) -> LossShares {
+        let ships = roster.side_len(side);
+        let of = |count: u64| Proportion::of_fleet(count, ships as u64, self.trials);
+        let counts = self.losses[side.index()];
+        LossShares {
+            ships,
+            lost: of(counts.iter().sum()),
+            destroyed: of(counts[Loss::Destroyed.index()]),
+            broken_apart: of(counts[Loss::BrokenApart.index()]),
+            disarmed: of(counts[Loss::Disarmed.index()]),
         }
-        counts
+    }
+
+    /// A side's hull left, summed over its ships: over all trials, and over
+    /// the trials it won.
+    fn side_hull(&self, side: Side, roster: &Roster) -> SideHull {
+        let original: i64 = roster
+            .ships()
+            .iter()
+            .enumerate()
+            .filter(|(_, ship)| ship.side == side)
+            .map(|(i, _)| self.hull_original.get(i).copied().unwrap_or(0))
+            .sum();
+        // Every trial starts from the same ships, so the sum over trials is
+        // the trials times the start.
+        let start = if self.trials == 0 {
+            0
+        } else {
+            original / self.trials as i64
+        };
+        let i = side.index();
+        let won = &self.side_hull_left_when_wins[i];
+        SideHull {
+            start,
+            overall: HullLeft::of(&self.side_hull_left[i], start),
+            when_wins: (won.total() > 0).then(|| HullLeft::of(won, start)),
+        }
     }
 
     /// Mean hull left per ship id and side, ids in roster order.
@@ -348,32 +476,17 @@ impl Tally {
         }
         rows
     }
-
-    /// The nearest-rank quantile `num/den` of turns to decision.
-    fn turn_quantile(&self, decided: u64, num: u64, den: u64) -> u32 {
-        // Nearest rank: the smallest turn whose cumulative count reaches
-        // ceil(decided * num / den), at least the first trial.
-        let rank = (decided * num).div_ceil(den).max(1);
-        let mut seen = 0;
-        for (turn, count) in self.turns_to_decision.iter().enumerate() {
-            seen += count;
-            if seen >= rank {
-                return u32::try_from(turn).unwrap_or(u32::MAX);
-            }
-        }
-        0
-    }
 }
 
 /// A count out of the trials, as a proportion with its 95% interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Proportion {
-    /// Trials with this outcome.
-    pub count: u64,
     /// count / trials.
     pub p: f64,
     /// Wilson score interval at 95%.
     pub ci95: [f64; 2],
+    /// Trials with this outcome.
+    pub count: u64,
 }
 
 impl Proportion {
@@ -386,21 +499,47 @@ impl Proportion {
                 ci95: [0.0, 1.0],
             };
         }
-        // The Wilson interval stays inside [0, 1] and behaves at p = 0 or 1,
-        // where the normal approximation collapses to a point.
-        const Z: f64 = 1.959_963_984_540_054;
-        let n_f = n as f64;
-        let p = count as f64 / n_f;
-        let z2 = Z * Z;
-        let denom = 1.0 + z2 / n_f;
-        let centre = (p + z2 / (2.0 * n_f)) / denom;
-        let half = Z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+        let p = count as f64 / n as f64;
         Proportion {
             count,
             p,
-            ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+            ci95: wilson(p, n),
         }
     }
+
+    /// `count` ships of a side of `ships` over `trials` trials: the share of
+    /// the ships the side fielded.
+    ///
+    /// The interval is Wilson's over the trials, not over the ships: ships of
+    /// one trial share its fortunes, so they are not independent samples, but
+    /// each trial's share of ships lies in [0, 1], so its variance is at most
+    /// p(1 - p), the variance the interval assumes. For one ship a side this
+    /// is [`Proportion::of`].
+    pub fn of_fleet(count: u64, ships: u64, trials: u64) -> Proportion {
+        let fielded = ships * trials;
+        if fielded == 0 {
+            return Proportion::of(count, 0);
+        }
+        let p = count as f64 / fielded as f64;
+        Proportion {
+            count,
+            p,
+            ci95: wilson(p, trials),
+        }
+    }
+}
+
+/// The Wilson score interval at 95% of a proportion `p` of `n` samples.
+fn wilson(p: f64, n: u64) -> [f64; 2] {
+    // The Wilson interval stays inside [0, 1] and behaves at p = 0 or 1,
+    // where the normal approximation collapses to a point.
+    const Z: f64 = 1.959_963_984_540_054;
+    let n_f = n as f64;
+    let z2 = Z * Z;
+    let denom = 1.0 + z2 / n_f;
+    let centre = (p + z2 / (2.0 * n_f)) / denom;
+    let half = Z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
 /// The probability of each way an engagement can end.
@@ -463,6 +602,109 @@ pub struct Summary {
     pub ships_lost: ShipsLost,
     /// Mean hull left of each ship id of each side, in roster order.
     pub hull_by_ship: Vec<ShipHull>,
+    /// The share of trials decided by the end of each turn, from the first
+    /// turn (turn 1, or 0 if a battle can be over before it begins) to the
+    /// last on which a trial was decided; empty if none was.
+    pub decided_by_turn: Vec<DecidedBy>,
+    /// Each side's ships lost, by cause, as shares of the ships it fielded.
+    pub loss_shares: SidePair<LossShares>,
+    /// Each side's hull left, summed over its ships: over all trials and
+    /// over the trials it won.
+    pub side_hull: SidePair<SideHull>,
+}
+
+/// One figure for each side.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SidePair<T> {
+    /// Side A's.
+    pub a: T,
+    /// Side B's.
+    pub b: T,
+}
+
+impl<T> SidePair<T> {
+    /// A side's figure.
+    pub fn of(&self, side: Side) -> &T {
+        match side {
+            Side::A => &self.a,
+            Side::B => &self.b,
+        }
+    }
+}
+
+/// The trials decided by the end of one turn.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DecidedBy {
+    /// The game turn.
+    pub turn: u32,
+    /// Trials decided on it or before, out of all trials.
+    pub decided: Proportion,
+}
+
+/// A side's ships lost, as shares of the ships it fielded over all trials
+/// (each a [`Proportion::of_fleet`], whose `count` is of ships).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LossShares {
+    /// Ships the side fielded in each trial.
+    pub ships: usize,
+    /// Lost in any way.
+    pub lost: Proportion,
+    /// Destroyed outright.
+    pub destroyed: Proportion,
+    /// Broken apart while manoeuvring.
+    pub broken_apart: Proportion,
+    /// Left with no usable weapon.
+    pub disarmed: Proportion,
+}
+
+/// A side's hull left at the end of a trial, summed over its ships (a lost
+/// ship counting 0, or what its system leaves on a ship out of the fight).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideHull {
+    /// The side's hull at the start, summed over its ships.
+    pub start: i64,
+    /// Over all trials.
+    pub overall: HullLeft,
+    /// Over the trials the side won; `None` if it won none.
+    pub when_wins: Option<HullLeft>,
+}
+
+/// The distribution of a side's hull left over some trials.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HullLeft {
+    /// The trials it is taken over.
+    pub trials: u64,
+    /// Mean hull left.
+    pub mean: f64,
+    /// The mean as a percentage of the hull at the start.
+    pub mean_pct: Option<f64>,
+    /// First quartile (nearest rank).
+    pub q1: u32,
+    /// Median (nearest rank).
+    pub median: u32,
+    /// Third quartile (nearest rank).
+    pub q3: u32,
+    /// `counts[h]`: trials that ended with hull `h` left, from 0 to the
+    /// hull at the start.
+    pub counts: Vec<u64>,
+}
+
+impl HullLeft {
+    /// The figures of a histogram of hull left, for a side that starts with
+    /// `start`.
+    fn of(histogram: &Histogram, start: i64) -> HullLeft {
+        let mean = histogram.mean().unwrap_or(0.0);
+        let len = usize::try_from(start).unwrap_or(0) + 1;
+        HullLeft {
+            trials: histogram.total(),
+            mean,
+            mean_pct: (start > 0).then(|| 100.0 * mean / start as f64),
+            q1: histogram.quantile(1, 4).unwrap_or(0),
+            median: histogram.quantile(1, 2).unwrap_or(0),
+            q3: histogram.quantile(3, 4).unwrap_or(0),
+            counts: histogram.padded(len),
+        }
+    }
 }
 
 /// For each side, `[n0, n1, ...]`: `n_k` trials in which it lost exactly
@@ -643,6 +885,88 @@ mod tests {
         );
         let expected = 5.0 * (1000 - summary.losses_a.destroyed) as f64 / 1000.0;
         assert!((scouts.mean_hull_left - expected).abs() < 1e-9);
+    }
+
+    /// The toy's per-side distributions against a count made here from the
+    /// trials' outcomes directly: each side's hull left summed over its
+    /// ships, over all trials and over its wins, the trials decided by each
+    /// turn, and ships lost as shares of the ships fielded.
+    #[test]
+    fn side_distributions_count_every_trial() {
+        let coin = coin();
+        let trials = 400;
+        let outcomes: Vec<TrialOutcome> = (0..trials)
+            .map(|i| play_trial(&coin, 3, i, &mut NullSink).unwrap())
+            .collect();
+        let summary = run_trials(&coin, 3, trials, &|_| {})
+            .unwrap()
+            .summary(&coin.0);
+        for side in Side::BOTH {
+            let left = |o: &TrialOutcome| -> usize {
+                o.ships
+                    .iter()
+                    .filter(|f| f.side == side)
+                    .map(|f| f.hull.0 as usize)
+                    .sum()
+            };
+            // Two ships of 10 a side: 0, 5 or 10 left.
+            let mut overall = vec![0u64; 21];
+            let mut won = vec![0u64; 21];
+            for o in &outcomes {
+                overall[left(o)] += 1;
+                if o.verdict == Verdict::Winner(side) {
+                    won[left(o)] += 1;
+                }
+            }
+            let hull = summary.side_hull.of(side);
+            assert_eq!(hull.start, 20);
+            assert_eq!(hull.overall.counts, overall);
+            assert_eq!(hull.overall.trials, trials);
+            let when_wins = hull.when_wins.as_ref().unwrap();
+            assert_eq!(when_wins.counts, won);
+            // A winner keeps both ships at 5 of 10 each.
+            assert_eq!((when_wins.q1, when_wins.median, when_wins.q3), (10, 10, 10));
+            assert_eq!(when_wins.mean_pct, Some(50.0));
+            let lost: u64 = outcomes.iter().map(|o| o.lost(side) as u64).sum();
+            let shares = summary.loss_shares.of(side);
+            assert_eq!((shares.ships, shares.lost.count), (2, lost));
+            assert_eq!(shares.destroyed.p, lost as f64 / (2 * trials) as f64);
+        }
+        // The toy lasts 1 to 6 turns, and every trial has a winner.
+        let by_turn: Vec<(u32, u64)> = summary
+            .decided_by_turn
+            .iter()
+            .map(|d| (d.turn, d.decided.count))
+            .collect();
+        let expected: Vec<(u32, u64)> = (1..=6)
+            .map(|t| (t, outcomes.iter().filter(|o| o.turns <= t).count() as u64))
+            .collect();
+        assert_eq!(by_turn, expected);
+        assert_eq!(by_turn[5].1, trials);
+    }
+
+    /// Nearest rank over a histogram of 0, 0, 5, 10: ranks 1, 2 and 3 of 4.
+    #[test]
+    fn histogram_quartiles_and_mean() {
+        let mut histogram = Histogram::default();
+        for value in [10, 0, 5, 0] {
+            histogram.add(value);
+        }
+        let quartiles = [(1, 4), (1, 2), (3, 4)].map(|(num, den)| histogram.quantile(num, den));
+        assert_eq!(quartiles, [Some(0), Some(0), Some(5)]);
+        assert_eq!(histogram.mean(), Some(3.75));
+        assert_eq!(Histogram::default().quantile(1, 2), None);
+        assert_eq!(Histogram::default().mean(), None);
+    }
+
+    /// A fleet's share of ships lost takes Wilson's interval over the trials:
+    /// 100 of 2 ships over 100 trials is p = 0.5 with the interval of 50 of
+    /// 100, and one ship a side is a plain proportion of the trials.
+    #[test]
+    fn fleet_shares_take_the_interval_of_the_trials() {
+        let fleet = Proportion::of_fleet(100, 2, 100);
+        assert_eq!((fleet.p, fleet.ci95), (0.5, Proportion::of(50, 100).ci95));
+        assert_eq!(Proportion::of_fleet(7, 1, 40), Proportion::of(7, 40));
     }
 
     #[test]
