@@ -14,9 +14,10 @@
 
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
 use num_rational::{BigRational, Ratio};
 use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive, Zero};
 use serde::Serialize;
@@ -1029,7 +1030,269 @@ pub struct ExactOdds {
     pub decided_by: Vec<f64>,
 }
 
-type StableMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+/// A map of battle states. Every state reached on a dice path is hashed
+/// here, and the states are large, so the hash is a cheap one with fixed
+/// keys: the order the map keeps changes no figure, since masses add
+/// exactly and pruning ranks by mass and [`stable_hash`].
+type StateMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+
+/// FxHash, as the Rust compiler hashes its tables: per word, a rotation,
+/// an exclusive or and a multiplication.
+#[derive(Default, Clone, Copy)]
+struct WordHasher {
+    hash: u64,
+}
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut le = [0u8; 8];
+            le.copy_from_slice(word);
+            self.add(u64::from_le_bytes(le));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut le = [0u8; 8];
+            le[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(le));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// How many verdicts [`verdict_key`] tells apart.
+const VERDICTS: usize = 6;
+
+/// Where a path of one step ends: in a state still in play, or decided.
+#[derive(Clone)]
+enum Reached<S> {
+    State(S),
+    Decided(u8),
+}
+
+/// What a [`Reach`] could not hold: one place reached and its masses as
+/// fractions (zero numerators are none).
+struct Leftover<S> {
+    to: Reached<S>,
+    masses: [(u128, u128); 2],
+}
+
+/// The masses one state reaches in one step, as numerators over one common
+/// denominator, the least common multiple of its paths'. Adding a path's
+/// weight is then an integer addition, and the state's own mass multiplies
+/// each place it reaches once rather than each path.
+struct Reach<S> {
+    den: u128,
+    states: StateMap<S, u128>,
+    decided: [u128; VERDICTS],
+}
+
+impl<S: Eq + Hash> Reach<S> {
+    fn new() -> Reach<S> {
+        Reach {
+            den: 1,
+            states: StateMap::default(),
+            decided: [0; VERDICTS],
+        }
+    }
+
+    /// Adds a path's weight `num / den` to the mass of `to`; what would not
+    /// fit 128 bits is handed back.
+    fn add(&mut self, to: Reached<S>, num: u128, den: u128) -> Option<Leftover<S>> {
+        let leftover = |to| {
+            Some(Leftover {
+                to,
+                masses: [(num, den), (0, 1)],
+            })
+        };
+        let Some((share, wider, factor)) = widen(num, den, self.den) else {
+            return leftover(to);
+        };
+        if factor != 1 {
+            let mut held = self.states.values().chain(&self.decided);
+            if !held.all(|&n| n.checked_mul(factor).is_some()) {
+                return leftover(to);
+            }
+            for n in self.states.values_mut().chain(&mut self.decided) {
+                *n *= factor;
+            }
+            self.den = wider;
+        }
+        let common = self.den;
+        match to {
+            Reached::State(state) => match self.states.entry(state) {
+                std::collections::hash_map::Entry::Vacant(entry) => {
+                    entry.insert(share);
+                    None
+                }
+                std::collections::hash_map::Entry::Occupied(mut entry) => {
+                    match u128::checked_add(*entry.get(), share) {
+                        Some(sum) => {
+                            *entry.get_mut() = sum;
+                            None
+                        }
+                        None => {
+                            let (state, held) = entry.remove_entry();
+                            Some(Leftover {
+                                to: Reached::State(state),
+                                masses: [(held, common), (num, den)],
+                            })
+                        }
+                    }
+                }
+            },
+            Reached::Decided(key) => {
+                let slot = &mut self.decided[usize::from(key)];
+                match slot.checked_add(share) {
+                    Some(sum) => {
+                        *slot = sum;
+                        None
+                    }
+                    None => {
+                        let held = std::mem::take(slot);
+                        Some(Leftover {
+                            to: Reached::Decided(key),
+                            masses: [(held, common), (num, den)],
+                        })
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The masses every state of a step reaches, as numerators over the
+/// denominator of the states' masses times `scale`: integers added and
+/// multiplied, never reduced until the step is over.
+struct Step<S> {
+    scale: BigUint,
+    states: StateMap<S, BigUint>,
+    decided: [BigUint; VERDICTS],
+}
+
+impl<S: Clone + Eq + Hash> Step<S> {
+    fn new() -> Step<S> {
+        Step {
+            scale: BigUint::one(),
+            states: StateMap::default(),
+            decided: Default::default(),
+        }
+    }
+
+    /// Takes in what a state of mass `mass` (a numerator) reached, leaving
+    /// `reach` empty.
+    fn absorb(&mut self, reach: &mut Reach<S>, mass: &BigUint) {
+        let factor = self.widen(reach.den) * mass;
+        for (state, n) in reach.states.drain() {
+            *self.states.entry(state).or_default() += &factor * n;
+        }
+        for (slot, n) in self.decided.iter_mut().zip(&mut reach.decided) {
+            if *n != 0 {
+                *slot += &factor * std::mem::take(n);
+            }
+        }
+        reach.den = 1;
+    }
+
+    /// Takes in what a [`Reach`] of a state of mass `mass` could not hold.
+    fn absorb_leftover(&mut self, leftover: Leftover<S>, mass: &BigUint) {
+        for (num, den) in leftover.masses {
+            if num != 0 {
+                let n = self.widen(den) * mass * num;
+                match leftover.to.clone() {
+                    Reached::State(state) => *self.states.entry(state).or_default() += n,
+                    Reached::Decided(key) => self.decided[usize::from(key)] += n,
+                }
+            }
+        }
+    }
+
+    /// Makes `scale` a multiple of `den`, scaling the masses held to match;
+    /// returns `scale / den`.
+    fn widen(&mut self, den: u128) -> BigUint {
+        let den = BigUint::from(den);
+        let (quotient, rest) = self.scale.div_rem(&den);
+        if rest.is_zero() {
+            return quotient;
+        }
+        let wider = self.scale.lcm(&den);
+        let factor = &wider / &self.scale;
+        for n in self.states.values_mut().chain(&mut self.decided) {
+            *n *= &factor;
+        }
+        self.scale = wider;
+        &self.scale / den
+    }
+
+    /// The step's masses as numerators over one denominator, the states'
+    /// `den` times `scale`, reduced by what they all share so that the
+    /// numbers stay as small as the fractions they stand for.
+    fn finish(mut self, den: &BigUint) -> (BigUint, StateMap<S, BigUint>, [BigUint; VERDICTS]) {
+        let mut den = den * &self.scale;
+        let mut common = den.clone();
+        for n in self.states.values().chain(&self.decided) {
+            if common.is_one() {
+                break;
+            }
+            if !n.is_zero() {
+                common = common.gcd(n);
+            }
+        }
+        if !common.is_one() {
+            for n in self.states.values_mut().chain(&mut self.decided) {
+                *n /= &common;
+            }
+            den /= &common;
+        }
+        (den, self.states, self.decided)
+    }
+}
+
+/// Adds the masses decided in a step, numerators over `den`, to
+/// `finished` under `turn`.
+fn record(
+    finished: &mut BTreeMap<(u8, u32), BigRational>,
+    decided: [BigUint; VERDICTS],
+    den: &BigUint,
+    turn: u32,
+) {
+    for (key, n) in (0u8..).zip(decided) {
+        if !n.is_zero() {
+            let p = BigRational::new(BigInt::from(n), BigInt::from(den.clone()));
+            add(finished, (key, turn), p);
+        }
+    }
+}
 
 /// The exact odds of a set-up battle: every phase played over all its dice
 /// outcomes, equal states merged after each phase, and at most `max_states`
@@ -1049,18 +1312,27 @@ where
     let tactics = setup.tactics();
     let mut finished: BTreeMap<(u8, u32), BigRational> = BTreeMap::new();
     let mut paths = 0u64;
-    let mut states: StableMap<S::State, BigRational> = StableMap::default();
-    paths += visit_paths(
+    let one = BigUint::one();
+    let mut step = Step::new();
+    let mut reach = Reach::new();
+    paths += visit_weights(
         max_paths,
         |dice| setup.begin(dice, &mut NullSink),
-        |state, p| {
-            let p = big(&p);
-            match sequence.verdict(&state) {
-                Some(verdict) => add(&mut finished, (verdict_key(verdict), 0), p),
-                None => add_state(&mut states, state, p),
+        |state, num, den| {
+            let to = match sequence.verdict(&state) {
+                Some(verdict) => Reached::Decided(verdict_key(verdict)),
+                None => Reached::State(state),
+            };
+            if let Some(leftover) = reach.add(to, num, den) {
+                step.absorb(&mut reach, &one);
+                step.absorb_leftover(leftover, &one);
             }
         },
     )?;
+    step.absorb(&mut reach, &one);
+    // The states in play, their masses numerators over `den`.
+    let (mut den, mut states, decided) = step.finish(&one);
+    record(&mut finished, decided, &den, 0);
     let mut pruned = BigRational::zero();
     let mut peak = states.len();
     for turn in 1..=setup.max_turns() {
@@ -1071,22 +1343,22 @@ where
             let count = sequence.steps(phase, turn).max(1);
             (0..count).map(move |step| (phase, step, step + 1 == count))
         });
-        for (phase, step, last) in steps {
+        for (phase, step_index, last) in steps {
             if states.is_empty() {
                 break;
             }
-            let mut next: StableMap<S::State, BigRational> = StableMap::default();
-            let current: Vec<(S::State, BigRational)> = states.drain().collect();
-            for (state, p) in current {
+            let mut step = Step::new();
+            let current: Vec<(S::State, BigUint)> = states.drain().collect();
+            for (state, mass) in current {
                 let left = max_paths.saturating_sub(paths);
-                paths += visit_paths(
+                paths += visit_weights(
                     left,
                     |dice| {
                         let mut s = state.clone();
                         sequence.play_step(
                             phase,
                             turn,
-                            step,
+                            step_index,
                             &mut s,
                             tactics,
                             dice,
@@ -1094,11 +1366,14 @@ where
                         )?;
                         Ok(s)
                     },
-                    |s, q| {
-                        let mass = &p * big(&q);
-                        match sequence.verdict(&s).filter(|_| last) {
-                            Some(verdict) => add(&mut finished, (verdict_key(verdict), turn), mass),
-                            None => add_state(&mut next, s, mass),
+                    |s, num, den| {
+                        let to = match sequence.verdict(&s).filter(|_| last) {
+                            Some(verdict) => Reached::Decided(verdict_key(verdict)),
+                            None => Reached::State(s),
+                        };
+                        if let Some(leftover) = reach.add(to, num, den) {
+                            step.absorb(&mut reach, &mass);
+                            step.absorb_leftover(leftover, &mass);
                         }
                     },
                 )
@@ -1108,23 +1383,28 @@ where
                     }
                     other => other,
                 })?;
+                step.absorb(&mut reach, &mass);
             }
+            let (step_den, mut next, decided) = step.finish(&den);
+            record(&mut finished, decided, &step_den, turn);
             if next.len() > max_states {
-                let mut ranked: Vec<(u64, S::State, BigRational)> =
-                    next.drain().map(|(s, p)| (stable_hash(&s), s, p)).collect();
-                // Most likely first; equal masses by a hash with fixed keys,
-                // so the same states are kept on every run.
+                let mut ranked: Vec<(u64, S::State, BigUint)> =
+                    next.drain().map(|(s, n)| (stable_hash(&s), s, n)).collect();
+                // Most likely first (the masses share one denominator, so
+                // their numerators compare); equal masses by a hash with
+                // fixed keys, so the same states are kept on every run.
                 ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
-                for (_, _, p) in ranked.drain(max_states..) {
-                    pruned += p;
-                }
-                next.extend(ranked.into_iter().map(|(_, s, p)| (s, p)));
+                let dropped: BigUint = ranked.drain(max_states..).map(|(_, _, n)| n).sum();
+                pruned += BigRational::new(BigInt::from(dropped), BigInt::from(step_den.clone()));
+                next.extend(ranked.into_iter().map(|(_, s, n)| (s, n)));
             }
             peak = peak.max(next.len());
             states = next;
+            den = step_den;
         }
     }
-    let undecided: BigRational = states.values().fold(BigRational::zero(), |a, p| a + p);
+    let held: BigUint = states.values().sum();
+    let undecided = BigRational::new(BigInt::from(held), BigInt::from(den));
     let total = |key: u8| -> BigRational {
         finished
             .iter()
@@ -1178,15 +1458,7 @@ fn verdict_key(verdict: Verdict) -> u8 {
     }
 }
 
-fn big(p: &Prob) -> BigRational {
-    BigRational::new(BigInt::from(*p.numer()), BigInt::from(*p.denom()))
-}
-
 fn add<K: Ord>(map: &mut BTreeMap<K, BigRational>, key: K, p: BigRational) {
-    *map.entry(key).or_insert_with(BigRational::zero) += p;
-}
-
-fn add_state<K: Eq + Hash>(map: &mut StableMap<K, BigRational>, key: K, p: BigRational) {
     *map.entry(key).or_insert_with(BigRational::zero) += p;
 }
 
@@ -1688,6 +1960,134 @@ mod tests {
         fn fates(&self, _state: &(u8, u8)) -> Vec<crate::ShipFate> {
             Vec::new()
         }
+    }
+
+    /// One turn of the huge gamble as a battle: side A wins when three of
+    /// its checks pass; otherwise the battle goes on, its state the passes
+    /// or 10 and the d7 face.
+    struct Gamble(crate::Roster);
+    struct GambleSequence;
+
+    impl TurnSequence for GambleSequence {
+        type State = u32;
+        type Phase = Side;
+        type Tactics = ();
+
+        fn phases(&self, _turn: u32) -> &[Side] {
+            &[Side::A]
+        }
+
+        fn play_phase(
+            &self,
+            _phase: Side,
+            _turn: u32,
+            state: &mut u32,
+            _tactics: [&(); 2],
+            dice: &mut dyn Dice,
+            _sink: &mut dyn crate::EventSink,
+        ) -> Result<(), ResolveError> {
+            *state = match huge_gamble(dice)? {
+                ("checks", passes) => passes,
+                (_, face) => 10 + face,
+            };
+            Ok(())
+        }
+
+        fn verdict(&self, state: &u32) -> Option<Verdict> {
+            (3..10).contains(state).then_some(Verdict::Winner(Side::A))
+        }
+    }
+
+    impl Setup for Gamble {
+        type State = u32;
+        type Tactics = ();
+        type Sequence<'a> = GambleSequence;
+
+        fn sequence(&self) -> GambleSequence {
+            GambleSequence
+        }
+        fn roster(&self) -> &crate::Roster {
+            &self.0
+        }
+        fn max_turns(&self) -> u32 {
+            1
+        }
+        fn tactics(&self) -> [&(); 2] {
+            [&(), &()]
+        }
+        fn begin(
+            &self,
+            _dice: &mut dyn Dice,
+            _sink: &mut dyn crate::EventSink,
+        ) -> Result<u32, ResolveError> {
+            Ok(0)
+        }
+        fn fates(&self, _state: &u32) -> Vec<crate::ShipFate> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_battle_too_fine_for_one_denominator_is_still_exact() {
+        // The states one state reaches have no common denominator of 128
+        // bits; their masses are carried over in big integers instead.
+        let odds = exact_battle(&Gamble(crate::Roster::default()), 100, 100).unwrap();
+        let wins: Prob = huge_gamble_odds()
+            .iter()
+            .filter(|((kind, n), _)| *kind == "checks" && *n >= 3)
+            .map(|(_, q)| *q)
+            .sum();
+        let text = |q: Prob| format!("{}/{}", q.numer(), q.denom());
+        check("a wins", odds.fractions["a_wins"].clone(), text(wins));
+        check(
+            "undecided",
+            odds.fractions["undecided"].clone(),
+            text(Prob::one() - wins),
+        );
+        // Two counts of passes short of three, and seven faces of the d7.
+        check("states", odds.peak_states, 9);
+        check("paths", odds.paths, 1 + 15);
+    }
+
+    #[test]
+    fn a_battle_s_odds_are_exact_fractions() {
+        // The race of `a_battle_is_played_over_every_outcome`, reckoned
+        // independently in exact fractions: the chance of each (hull A,
+        // hull B) after every phase.
+        let (half, third) = (p(1, 2), p(1, 3));
+        let mut dist = BTreeMap::from([((2u8, 2u8), Prob::one())]);
+        let (mut a_wins, mut b_wins) = (Prob::zero(), Prob::zero());
+        for _turn in 0..3 {
+            for (shooter, hit) in [(0, half), (1, third)] {
+                let mut next = BTreeMap::new();
+                for ((ha, hb), q) in dist {
+                    let after = if shooter == 0 {
+                        (ha, hb - 1)
+                    } else {
+                        (ha - 1, hb)
+                    };
+                    for (state, r) in [(after, hit), ((ha, hb), Prob::one() - hit)] {
+                        match state {
+                            (_, 0) => a_wins += q * r,
+                            (0, _) => b_wins += q * r,
+                            s => *next.entry(s).or_insert_with(Prob::zero) += q * r,
+                        }
+                    }
+                }
+                dist = next;
+            }
+        }
+        let undecided: Prob = dist.values().copied().sum();
+        let odds = exact_battle(&Race(crate::Roster::default()), 100, 100).unwrap();
+        let text = |q: Prob| format!("{}/{}", q.numer(), q.denom());
+        check("a wins", odds.fractions["a_wins"].clone(), text(a_wins));
+        check("b wins", odds.fractions["b_wins"].clone(), text(b_wins));
+        check(
+            "undecided",
+            odds.fractions["undecided"].clone(),
+            text(undecided),
+        );
+        check("draws", odds.fractions["draws"].as_str(), "0/1");
     }
 
     #[test]
