@@ -12,10 +12,12 @@
 //! merging equal states after every phase so that the work grows with the
 //! number of distinct states rather than with the number of dice paths.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
 use num_rational::{BigRational, Ratio};
 use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive, Zero};
 use serde::Serialize;
@@ -64,20 +66,69 @@ impl From<ExactError> for ResolveError {
     }
 }
 
-/// One dice call on a path: its outcomes (the value handed back, its weight
-/// out of `den`) and which one this path takes.
+/// One dice call on a path: what it was, where its outcomes are kept, and
+/// which one this path takes.
 #[derive(Debug, Clone)]
 struct Node {
     /// What the call was, to check that a replay makes the same call.
     call: (u8, u32, i64),
-    outcomes: Vec<(u32, u64)>,
+    /// Where the call's outcomes start in [`Path::outcomes`].
+    first: usize,
+    /// How many outcomes the call has.
+    count: usize,
+    /// Whether the outcomes are the faces of a die, each of weight 1 (then
+    /// they are not written out: a d100 would be a hundred entries).
+    faces: bool,
+    /// The weights' denominator.
     den: u64,
     chosen: usize,
 }
 
+/// The dice calls of the path being followed. Every call's outcomes (the
+/// value handed back and its weight out of the call's `den`) live in one
+/// list, so that a call new to the path allocates nothing once the lists
+/// have grown.
+#[derive(Debug, Default)]
+struct Path {
+    nodes: Vec<Node>,
+    outcomes: Vec<(u32, u64)>,
+}
+
+impl Path {
+    /// Forgets the calls from `depth` on.
+    fn truncate(&mut self, depth: usize) {
+        if let Some(node) = self.nodes.get(depth) {
+            self.outcomes.truncate(node.first);
+            self.nodes.truncate(depth);
+        }
+    }
+
+    /// Steps to the next path like an odometer: the last call with an
+    /// outcome left takes it, and the calls after it are forgotten. False
+    /// when every path has been taken.
+    fn advance(&mut self) -> bool {
+        while let Some(last) = self.nodes.last_mut() {
+            if last.chosen + 1 < last.count {
+                last.chosen += 1;
+                return true;
+            }
+            let first = last.first;
+            self.nodes.pop();
+            self.outcomes.truncate(first);
+        }
+        false
+    }
+}
+
 /// Dice that follow a path, extending it with first outcomes where it ends.
+///
+/// The path's weight is kept as a numerator and a denominator multiplied
+/// along the path without reducing them: reducing on every call costs a
+/// greatest common divisor each time, and the sums of weights are reduced
+/// once, at the end. Only when a product would not fit 128 bits is the
+/// fraction reduced, so a path fits exactly when its reduced weight does.
 struct PathDice<'a> {
-    path: &'a mut Vec<Node>,
+    path: &'a mut Path,
     depth: usize,
     num: u128,
     den: u128,
@@ -85,48 +136,114 @@ struct PathDice<'a> {
 }
 
 impl PathDice<'_> {
-    /// The outcome this path takes at the next call.
+    /// The outcome this path takes at the next call, the call's outcomes
+    /// given as a list and their denominator.
+    #[allow(
+        dead_code,
+        reason = "the form for a call whose outcomes come as a list; the calls here write theirs in place"
+    )]
     fn next(
         &mut self,
         call: (u8, u32, i64),
         outcomes: impl FnOnce() -> (Vec<(u32, u64)>, u64),
     ) -> Result<u32, DiceError> {
-        if self.depth == self.path.len() {
+        self.next_into(call, |list| {
             let (outcomes, den) = outcomes();
-            self.path.push(Node {
+            list.extend(outcomes);
+            den
+        })
+    }
+
+    /// As [`PathDice::next`], the call's outcomes written by `fill` straight
+    /// onto the end of the path's list of outcomes; `fill` returns their
+    /// denominator.
+    fn next_into(
+        &mut self,
+        call: (u8, u32, i64),
+        fill: impl FnOnce(&mut Vec<(u32, u64)>) -> u64,
+    ) -> Result<u32, DiceError> {
+        if self.depth == self.path.nodes.len() {
+            let first = self.path.outcomes.len();
+            let den = fill(&mut self.path.outcomes);
+            let count = self.path.outcomes.len() - first;
+            self.path.nodes.push(Node {
                 call,
-                outcomes,
+                first,
+                count,
+                faces: false,
                 den,
                 chosen: 0,
             });
         }
-        let node = &self.path[self.depth];
+        self.take(call)
+    }
+
+    /// As [`PathDice::next`] for a call whose outcomes are the faces of a
+    /// die of `sides`, each face of weight 1.
+    fn next_face(&mut self, call: (u8, u32, i64), sides: u32) -> Result<u32, DiceError> {
+        if self.depth == self.path.nodes.len() {
+            self.path.nodes.push(Node {
+                call,
+                first: self.path.outcomes.len(),
+                count: sides as usize,
+                faces: true,
+                den: u64::from(sides),
+                chosen: 0,
+            });
+        }
+        self.take(call)
+    }
+
+    /// Takes the path's outcome at the call at `depth`, which must be `call`.
+    fn take(&mut self, call: (u8, u32, i64)) -> Result<u32, DiceError> {
+        let node = &self.path.nodes[self.depth];
         if node.call != call {
             self.error = Some(ExactError::NotRepeatable);
             return Err(DiceError::Stopped);
         }
-        let (value, weight) = node.outcomes[node.chosen];
+        let (value, weight) = if node.faces {
+            // At most `sides` faces, so the index fits a u32.
+            (node.chosen as u32 + 1, 1)
+        } else {
+            self.path.outcomes[node.first + node.chosen]
+        };
+        let den = node.den;
         self.depth += 1;
-        match (
-            self.num.checked_mul(u128::from(weight)),
-            self.den.checked_mul(u128::from(node.den)),
-        ) {
-            (Some(num), Some(den)) => {
-                // Keep the fraction small so long paths fit.
-                let g = gcd(num, den);
-                self.num = num / g.max(1);
-                self.den = den / g.max(1);
-            }
-            _ => {
-                self.error = Some(ExactError::TooDeep);
-                return Err(DiceError::Stopped);
-            }
+        if !self.weigh(u128::from(weight), u128::from(den)) {
+            self.error = Some(ExactError::TooDeep);
+            return Err(DiceError::Stopped);
         }
         Ok(value)
     }
+
+    /// Multiplies the path's weight by `weight / den`; false when even the
+    /// reduced product does not fit.
+    fn weigh(&mut self, weight: u128, den: u128) -> bool {
+        if let (Some(num), Some(den)) = (self.num.checked_mul(weight), self.den.checked_mul(den)) {
+            (self.num, self.den) = (num, den);
+            return true;
+        }
+        let g = gcd(self.num, self.den).max(1);
+        (self.num, self.den) = (self.num / g, self.den / g);
+        match (self.num.checked_mul(weight), self.den.checked_mul(den)) {
+            (Some(num), Some(den)) => {
+                (self.num, self.den) = (num, den);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
+/// The greatest common divisor, in 64-bit arithmetic when both fit it.
 fn gcd(mut a: u128, mut b: u128) -> u128 {
+    if (a | b) >> 64 == 0 {
+        let (mut a, mut b) = (a as u64, b as u64);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        return u128::from(a);
+    }
     while b != 0 {
         (a, b) = (b, a % b);
     }
@@ -140,28 +257,22 @@ impl Dice for PathDice<'_> {
 
     fn roll(&mut self, die: Die) -> Result<u32, DiceError> {
         let sides = die.sides();
-        self.next((0, sides, 0), || {
-            (
-                (1..=sides).map(|face| (face, 1)).collect(),
-                u64::from(sides),
-            )
-        })
+        self.next_face((0, sides, 0), sides)
     }
 
     fn check(&mut self, die: Die, target: i32) -> Result<Check, DiceError> {
         let sides = die.sides();
-        let face = self.next((1, sides, i64::from(target)), || {
+        let face = self.next_into((1, sides, i64::from(target)), |outcomes| {
             // Two outcomes: a face at or under the target, and one over it.
             // Each hands back a face of its kind, for logs.
             let passing = i64::from(target).clamp(0, i64::from(sides)) as u32;
-            let mut outcomes = Vec::with_capacity(2);
             if passing > 0 {
                 outcomes.push((passing, u64::from(passing)));
             }
             if passing < sides {
                 outcomes.push((passing + 1, u64::from(sides - passing)));
             }
-            (outcomes, u64::from(sides))
+            u64::from(sides)
         })?;
         Ok(Check {
             face,
@@ -193,10 +304,9 @@ impl Dice for PathDice<'_> {
                 max: Pool::CAPACITY,
             });
         }
-        self.next((2, sides, i64::from(count)), || {
-            let counts = sum_counts(count, sides);
-            let den = u64::from(sides).pow(count);
-            (counts, den)
+        self.next_into((2, sides, i64::from(count)), |outcomes| {
+            push_sum_counts(outcomes, count, sides);
+            u64::from(sides).pow(count)
         })
     }
 
@@ -205,8 +315,7 @@ impl Dice for PathDice<'_> {
         let key = tops
             .iter()
             .fold(0i64, |h, &t| h.wrapping_mul(131).wrapping_add(i64::from(t)));
-        self.next((3, sides, key), || {
-            let mut outcomes = Vec::new();
+        self.next_into((3, sides, key), |outcomes| {
             let mut low = 1;
             for &top in tops.iter().chain(std::iter::once(&sides)) {
                 let top = top.min(sides);
@@ -215,28 +324,171 @@ impl Dice for PathDice<'_> {
                     low = top + 1;
                 }
             }
-            (outcomes, u64::from(sides))
+            u64::from(sides)
         })
     }
 }
 
-/// `(sum, ways)` for `count` dice of `sides` faces, every sum that can occur.
-fn sum_counts(count: u32, sides: u32) -> Vec<(u32, u64)> {
-    let mut ways = vec![1u64];
-    for _ in 0..count {
-        let mut next = vec![0u64; ways.len() + sides as usize];
-        for (sum, &w) in ways.iter().enumerate() {
-            for face in 1..=sides as usize {
-                next[sum + face] += w;
-            }
+/// Pushes `(sum, ways)` for `count` dice of `sides` faces onto `outcomes`,
+/// every sum that can occur, in ascending order.
+fn push_sum_counts(outcomes: &mut Vec<(u32, u64)>, count: u32, sides: u32) {
+    // Counted as dice of faces 0 to sides - 1, every sum from 0 to the top
+    // can occur; each sum is `count` more with faces from 1. Each die
+    // multiplies the generating polynomial by 1 + x + ... + x^(sides - 1):
+    // in place, over the prefix sums of the ways so far, from the top down.
+    let start = outcomes.len();
+    let (count, sides) = (count as usize, sides as usize);
+    let top = count * (sides - 1);
+    outcomes.extend((0..=top).map(|s| ((count + s) as u32, 0)));
+    let ways = &mut outcomes[start..];
+    ways[0].1 = 1;
+    for rolled in 1..=count {
+        let reach = rolled * (sides - 1);
+        for s in 1..=reach {
+            ways[s].1 += ways[s - 1].1;
         }
-        ways = next;
+        for s in (sides..=reach).rev() {
+            ways[s].1 -= ways[s - sides].1;
+        }
     }
-    ways.into_iter()
-        .enumerate()
-        .filter(|&(_, w)| w > 0)
-        .map(|(sum, w)| (sum as u32, w))
-        .collect()
+}
+
+/// Masses by key, exact. While it fits 128 bits they are numerators over
+/// one common denominator, the least common multiple of the denominators
+/// added, so adding a path's weight is an integer addition; past that they
+/// are reduced fractions, added as before.
+enum Masses<T> {
+    Common {
+        den: u128,
+        nums: BTreeMap<T, u128>,
+    },
+    Reduced {
+        probs: BTreeMap<T, Prob>,
+        overflow: bool,
+    },
+}
+
+impl<T: Ord> Masses<T> {
+    fn new() -> Masses<T> {
+        Masses::Common {
+            den: 1,
+            nums: BTreeMap::new(),
+        }
+    }
+
+    /// Adds `num / den` to the mass of `key`.
+    fn add(&mut self, key: T, num: u128, den: u128) {
+        let (probs, overflow) = match self {
+            Masses::Common { den: common, nums } => {
+                let Some((share, wider, factor)) = widen(num, den, *common).filter(|&(_, _, f)| {
+                    f == 1 || nums.values().all(|&n| n.checked_mul(f).is_some())
+                }) else {
+                    self.reduce();
+                    return self.add(key, num, den);
+                };
+                if factor != 1 {
+                    nums.values_mut().for_each(|n| *n *= factor);
+                    *common = wider;
+                }
+                match nums.entry(key) {
+                    Entry::Vacant(entry) => {
+                        entry.insert(share);
+                        return;
+                    }
+                    Entry::Occupied(mut entry) => match u128::checked_add(*entry.get(), share) {
+                        Some(sum) => {
+                            *entry.get_mut() = sum;
+                            return;
+                        }
+                        None => {
+                            // Give the key back to add it as a fraction.
+                            let (key, held) = entry.remove_entry();
+                            let common = *common;
+                            self.reduce();
+                            if let Masses::Reduced { probs, overflow } = self {
+                                let entry = probs.entry(key).or_insert_with(Prob::zero);
+                                for p in [Prob::new(held, common), Prob::new(num, den)] {
+                                    match entry.checked_add(&p) {
+                                        Some(sum) => *entry = sum,
+                                        None => *overflow = true,
+                                    }
+                                }
+                            }
+                            return;
+                        }
+                    },
+                }
+            }
+            Masses::Reduced { probs, overflow } => (probs, overflow),
+        };
+        let entry = probs.entry(key).or_insert_with(Prob::zero);
+        match entry.checked_add(&Prob::new(num, den)) {
+            Some(sum) => *entry = sum,
+            None => *overflow = true,
+        }
+    }
+
+    /// Turns the masses into reduced fractions, to be added as such from
+    /// now on.
+    fn reduce(&mut self) {
+        if let Masses::Common { den, nums } = self {
+            let probs = std::mem::take(nums)
+                .into_iter()
+                .map(|(k, n)| (k, Prob::new(n, *den)))
+                .collect();
+            *self = Masses::Reduced {
+                probs,
+                overflow: false,
+            };
+        }
+    }
+
+    /// The masses as reduced fractions.
+    fn into_probs(self) -> Result<BTreeMap<T, Prob>, ExactError> {
+        match self {
+            Masses::Common { den, nums } => Ok(nums
+                .into_iter()
+                .map(|(k, n)| (k, Prob::new(n, den)))
+                .collect()),
+            Masses::Reduced { overflow: true, .. } => Err(ExactError::TooDeep),
+            Masses::Reduced { probs, .. } => Ok(probs),
+        }
+    }
+}
+
+/// `num / den` over a denominator shared with other masses, now over
+/// `common`: `(share, wider, factor)`, the numerator over `wider`, the least
+/// common multiple of `common` and `den`, and the factor that takes the
+/// other numerators from `common` to `wider`. `None` when that does not fit
+/// 128 bits.
+fn widen(num: u128, den: u128, common: u128) -> Option<(u128, u128, u128)> {
+    if den == 0 {
+        return None;
+    }
+    if let Some(q) = exact_quotient(common, den) {
+        return Some((num.checked_mul(q)?, common, 1));
+    }
+    // A path's weight is kept unreduced; reduced, its denominator may
+    // already divide the common one.
+    let g = gcd(num, den).max(1);
+    let (num, den) = (num / g, den / g);
+    if let Some(q) = exact_quotient(common, den) {
+        return Some((num.checked_mul(q)?, common, 1));
+    }
+    let wider = (common / gcd(common, den)).checked_mul(den)?;
+    Some((num.checked_mul(wider / den)?, wider, wider / common))
+}
+
+/// `a / b` when `b` divides `a`, in 64-bit arithmetic when both fit it.
+fn exact_quotient(a: u128, b: u128) -> Option<u128> {
+    if b == 0 {
+        return None;
+    }
+    if (a | b) >> 64 == 0 {
+        let (a, b) = (a as u64, b as u64);
+        return a.is_multiple_of(b).then(|| u128::from(a / b));
+    }
+    a.is_multiple_of(b).then(|| a / b)
 }
 
 /// Every outcome of `run` over all its dice paths, with its exact
@@ -248,29 +500,33 @@ pub fn enumerate<T: Ord>(
     max_paths: u64,
     run: impl FnMut(&mut dyn Dice) -> Result<T, ResolveError>,
 ) -> Result<(BTreeMap<T, Prob>, u64), ExactError> {
-    let mut outcomes: BTreeMap<T, Prob> = BTreeMap::new();
-    let mut overflow = false;
-    let paths = visit_paths(max_paths, run, |outcome, weight| {
-        let entry = outcomes.entry(outcome).or_insert_with(Prob::zero);
-        match entry.checked_add(&weight) {
-            Some(sum) => *entry = sum,
-            None => overflow = true,
-        }
+    let mut masses = Masses::new();
+    let paths = visit_weights(max_paths, run, |outcome, num, den| {
+        masses.add(outcome, num, den);
     })?;
-    if overflow {
-        return Err(ExactError::TooDeep);
-    }
-    Ok((outcomes, paths))
+    Ok((masses.into_probs()?, paths))
 }
 
 /// Runs `run` over every dice path, handing each path's outcome and
 /// probability to `visit`; returns the number of paths.
 pub fn visit_paths<T>(
     max_paths: u64,
-    mut run: impl FnMut(&mut dyn Dice) -> Result<T, ResolveError>,
+    run: impl FnMut(&mut dyn Dice) -> Result<T, ResolveError>,
     mut visit: impl FnMut(T, Prob),
 ) -> Result<u64, ExactError> {
-    let mut path: Vec<Node> = Vec::new();
+    visit_weights(max_paths, run, |outcome, num, den| {
+        visit(outcome, Prob::new(num, den));
+    })
+}
+
+/// As [`visit_paths`], each path's probability handed over as a numerator
+/// and a denominator, not necessarily reduced.
+fn visit_weights<T>(
+    max_paths: u64,
+    mut run: impl FnMut(&mut dyn Dice) -> Result<T, ResolveError>,
+    mut visit: impl FnMut(T, u128, u128),
+) -> Result<u64, ExactError> {
+    let mut path = Path::default();
     let mut paths = 0u64;
     loop {
         if paths == max_paths {
@@ -288,19 +544,12 @@ pub fn visit_paths<T>(
         if let Some(error) = dice.error {
             return Err(error);
         }
-        let (depth, weight) = (dice.depth, Prob::new(dice.num, dice.den));
-        visit(result?, weight);
+        let (depth, num, den) = (dice.depth, dice.num, dice.den);
+        visit(result?, num, den);
         // The path's calls beyond what this run made belong to another
-        // branch; then step to the next path like an odometer.
+        // branch; then step to the next path.
         path.truncate(depth);
-        while let Some(last) = path.last_mut() {
-            if last.chosen + 1 < last.outcomes.len() {
-                last.chosen += 1;
-                break;
-            }
-            path.pop();
-        }
-        if path.is_empty() {
+        if !path.advance() {
             return Ok(paths);
         }
     }
@@ -346,9 +595,347 @@ pub struct ExactAttack {
 /// once with the dice given: the rules code itself, run over every outcome.
 pub fn exact_attack(
     max_paths: u64,
-    resolve: impl FnMut(&mut dyn Dice) -> Result<AttackOutcome, ResolveError>,
+    mut resolve: impl FnMut(&mut dyn Dice) -> Result<AttackOutcome, ResolveError>,
 ) -> Result<ExactAttack, ExactError> {
+    let mut figures = Figures::new();
+    let paths = visit_weights(max_paths, &mut resolve, |outcome, num, den| {
+        figures.add(outcome, num, den);
+    })?;
+    if let Some(exact) = figures.finish(paths) {
+        return Ok(exact);
+    }
+    // Masses too fine to share one denominator of 128 bits: the same paths
+    // again, each outcome's probability kept as a reduced fraction.
     let (outcomes, paths) = enumerate(max_paths, resolve)?;
+    gather_reduced(&outcomes, paths)
+}
+
+/// An attack's figures gathered path by path, each mass a numerator over
+/// one common denominator (the least common multiple of the paths'), so
+/// that adding a path's weight is an integer addition and each figure is
+/// reduced once, for its report.
+struct Figures {
+    den: u128,
+    p_hit: u128,
+    /// Hull damage times its mass, summed.
+    mean: u128,
+    damage: BTreeMap<i32, u128>,
+    results: Vec<Named>,
+    destroyed: Vec<Named>,
+    /// False once a mass would not fit 128 bits.
+    fits: bool,
+}
+
+/// The mass of a result or a system destroyed, and where it first appears
+/// among the outcomes in their order: the least outcome naming it, and
+/// its place in that outcome's list.
+struct Named {
+    name: String,
+    mass: u128,
+    first: AttackOutcome,
+    at: usize,
+}
+
+impl Figures {
+    fn new() -> Figures {
+        Figures {
+            den: 1,
+            p_hit: 0,
+            mean: 0,
+            damage: BTreeMap::new(),
+            results: Vec::new(),
+            destroyed: Vec::new(),
+            fits: true,
+        }
+    }
+
+    /// Adds an outcome of probability `num / den`.
+    fn add(&mut self, outcome: AttackOutcome, num: u128, den: u128) {
+        if self.fits {
+            self.fits = self.try_add(&outcome, num, den).is_some();
+        }
+    }
+
+    fn try_add(&mut self, outcome: &AttackOutcome, num: u128, den: u128) -> Option<()> {
+        let (share, wider, factor) = widen(num, den, self.den)?;
+        if factor != 1 {
+            self.scale(factor)?;
+            self.den = wider;
+        }
+        if outcome.hit {
+            self.p_hit = self.p_hit.checked_add(share)?;
+        }
+        let d = self.damage.entry(outcome.hull_damage).or_insert(0);
+        *d = d.checked_add(share)?;
+        let hull = u128::try_from(outcome.hull_damage.max(0)).unwrap_or(0);
+        self.mean = self.mean.checked_add(hull.checked_mul(share)?)?;
+        // A result rolled twice in one attack counts once: the figure is the
+        // chance the attack rolls it at all. A system destroyed counts each
+        // time, as listed.
+        for (at, result) in outcome.results.iter().enumerate() {
+            if !outcome.results[..at].contains(result) {
+                note(&mut self.results, outcome, at, share)?;
+            }
+        }
+        for at in 0..outcome.destroyed.len() {
+            note_destroyed(&mut self.destroyed, outcome, at, share)?;
+        }
+        Some(())
+    }
+
+    /// Multiplies every mass by `factor`, or changes nothing and returns
+    /// `None` when one would not fit.
+    fn scale(&mut self, factor: u128) -> Option<()> {
+        let masses = || {
+            [self.p_hit, self.mean]
+                .into_iter()
+                .chain(self.damage.values().copied())
+                .chain(self.results.iter().map(|n| n.mass))
+                .chain(self.destroyed.iter().map(|n| n.mass))
+        };
+        if masses().any(|m| m.checked_mul(factor).is_none()) {
+            return None;
+        }
+        self.p_hit *= factor;
+        self.mean *= factor;
+        self.damage.values_mut().for_each(|m| *m *= factor);
+        for named in self.results.iter_mut().chain(&mut self.destroyed) {
+            named.mass *= factor;
+        }
+        Some(())
+    }
+
+    /// The report, or `None` when a mass did not fit.
+    fn finish(mut self, paths: u64) -> Option<ExactAttack> {
+        if !self.fits {
+            return None;
+        }
+        let den = self.den;
+        // Results and systems in the order they first appear among the
+        // outcomes in order, as a list of the distinct outcomes reads.
+        for list in [&mut self.results, &mut self.destroyed] {
+            list.sort_by(|a, b| a.first.cmp(&b.first).then(a.at.cmp(&b.at)));
+        }
+        // The figures as fractions, by name: built in the map's order, so
+        // that it takes them in one pass. "damage N" come first, ordered as
+        // the text of N orders; then "destroyed", "mean_hull_damage",
+        // "p_hit" and "result", each group by name.
+        let fraction = |name: String, n: u128| {
+            let p = reduced(n, den);
+            (to_f64(&p), (name, fraction_text(&p)))
+        };
+        let mut by_text: Vec<(u64, (String, String))> = Vec::with_capacity(self.damage.len());
+        let hull_damage = self
+            .damage
+            .iter()
+            .map(|(&d, &n)| {
+                let (p, entry) = fraction(named("damage ", d), n);
+                by_text.push((text_order(d), entry));
+                (d, p)
+            })
+            .collect();
+        by_text.sort_unstable_by_key(|&(key, _)| key);
+        let mut fractions: Vec<(String, String)> = by_text.into_iter().map(|(_, e)| e).collect();
+        let named_list = |list: Vec<Named>, prefix: &str| {
+            let mut entries = Vec::with_capacity(list.len());
+            let figures = list
+                .into_iter()
+                .map(|n| {
+                    let (p, entry) = fraction(prefixed(prefix, &n.name), n.mass);
+                    entries.push(entry);
+                    (n.name, p)
+                })
+                .collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            (figures, entries)
+        };
+        let (destroyed, destroyed_entries) = named_list(self.destroyed, "destroyed ");
+        let (results, result_entries) = named_list(self.results, "result ");
+        fractions.extend(destroyed_entries);
+        let (mean_hull_damage, mean_entry) = fraction("mean_hull_damage".into(), self.mean);
+        let (p_hit, p_hit_entry) = fraction("p_hit".into(), self.p_hit);
+        fractions.push(mean_entry);
+        fractions.push(p_hit_entry);
+        fractions.extend(result_entries);
+        Some(ExactAttack {
+            p_hit,
+            hull_damage,
+            mean_hull_damage,
+            results,
+            destroyed,
+            fractions: fractions.into_iter().collect(),
+            paths,
+        })
+    }
+}
+
+/// Adds `share` to the result `outcome.results[at]`.
+fn note(list: &mut Vec<Named>, outcome: &AttackOutcome, at: usize, share: u128) -> Option<()> {
+    note_name(list, &outcome.results[at], outcome, at, share)
+}
+
+/// Adds `share` to the system `outcome.destroyed[at]`.
+fn note_destroyed(
+    list: &mut Vec<Named>,
+    outcome: &AttackOutcome,
+    at: usize,
+    share: u128,
+) -> Option<()> {
+    note_name(list, &outcome.destroyed[at], outcome, at, share)
+}
+
+/// Adds `share` to the mass of `name`, named at `at` in `outcome`.
+fn note_name(
+    list: &mut Vec<Named>,
+    name: &str,
+    outcome: &AttackOutcome,
+    at: usize,
+    share: u128,
+) -> Option<()> {
+    match list.iter_mut().find(|n| n.name == name) {
+        Some(named) => {
+            named.mass = named.mass.checked_add(share)?;
+            if *outcome < named.first {
+                named.first = outcome.clone();
+                named.at = at;
+            }
+        }
+        None => list.push(Named {
+            name: name.to_owned(),
+            mass: share,
+            first: outcome.clone(),
+            at,
+        }),
+    }
+    Some(())
+}
+
+/// `num / den` in lowest terms.
+fn reduced(num: u128, den: u128) -> Prob {
+    let g = gcd(num, den).max(1);
+    match (exact_quotient(num, g), exact_quotient(den, g)) {
+        (Some(n), Some(d)) => Prob::new_raw(n, d),
+        // A common divisor divides both; kept total all the same.
+        _ => Prob::new(num, den),
+    }
+}
+
+/// A fraction as `"num/den"`.
+fn fraction_text(p: &Prob) -> String {
+    let (Ok(num), Ok(den)) = (u64::try_from(*p.numer()), u64::try_from(*p.denom())) else {
+        // Dividing in 128 bits is slow, and rare enough to leave to `Display`.
+        return format!("{}/{}", p.numer(), p.denom());
+    };
+    // Written from the right into one buffer, then copied once.
+    let mut text = Backwards::<41>::new();
+    text.digits(den);
+    text.push(b'/');
+    text.digits(num);
+    text.into_string()
+}
+
+/// `prefix` followed by `n` in decimal.
+fn named(prefix: &str, n: i32) -> String {
+    let mut text = Backwards::<32>::new();
+    text.digits(u64::from(n.unsigned_abs()));
+    if n < 0 {
+        text.push(b'-');
+    }
+    let digits = text.as_str();
+    let mut named = String::with_capacity(prefix.len() + digits.len());
+    named.push_str(prefix);
+    named.push_str(digits);
+    named
+}
+
+/// Text written from the right, as decimal digits come: the formatting
+/// machinery costs more than the digits, and a report prints some two
+/// hundred numbers.
+struct Backwards<const N: usize> {
+    bytes: [u8; N],
+    at: usize,
+}
+
+impl<const N: usize> Backwards<N> {
+    fn new() -> Self {
+        Backwards {
+            bytes: [b'0'; N],
+            at: N,
+        }
+    }
+
+    /// Puts `byte` before the text; ignored when the buffer is full.
+    fn push(&mut self, byte: u8) {
+        if self.at > 0 {
+            self.at -= 1;
+            self.bytes[self.at] = byte;
+        }
+    }
+
+    /// Puts `n` in decimal before the text.
+    fn digits(&mut self, mut n: u64) {
+        loop {
+            self.push(b'0' + (n % 10) as u8);
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        // Only ASCII is ever written.
+        std::str::from_utf8(&self.bytes[self.at..]).unwrap_or_default()
+    }
+
+    fn into_string(self) -> String {
+        self.as_str().to_owned()
+    }
+}
+
+/// A key that orders numbers as their decimal text orders ("10" before
+/// "4"): each character a hexadecimal digit from the left, the end of the
+/// text lowest, then '-', then '0' to '9'.
+fn text_order(n: i32) -> u64 {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let sign = (n < 0).then_some(1u64);
+    let places = sign
+        .into_iter()
+        .chain(digits[at..].iter().map(|&d| u64::from(d) + 2));
+    // Eleven places at most (a sign and ten digits), four bits each.
+    let mut key = 0u64;
+    let mut filled = 0;
+    for place in places {
+        key = key << 4 | place;
+        filled += 1;
+    }
+    key << (4 * (11 - filled))
+}
+
+/// `prefix` followed by `name`.
+fn prefixed(prefix: &str, name: &str) -> String {
+    let mut text = String::with_capacity(prefix.len() + name.len());
+    text.push_str(prefix);
+    text.push_str(name);
+    text
+}
+
+/// The figures of an attack from the probabilities of its outcomes as
+/// reduced fractions, for masses too fine to share one denominator.
+fn gather_reduced(
+    outcomes: &BTreeMap<AttackOutcome, Prob>,
+    paths: u64,
+) -> Result<ExactAttack, ExactError> {
     let mut fractions = BTreeMap::new();
     let mut p_hit = Prob::zero();
     let mut damage: BTreeMap<i32, Prob> = BTreeMap::new();
@@ -362,7 +949,7 @@ pub fn exact_attack(
         }
         Ok(())
     };
-    for (outcome, p) in &outcomes {
+    for (outcome, p) in outcomes {
         if outcome.hit {
             p_hit = p_hit.checked_add(p).ok_or(ExactError::TooDeep)?;
         }
@@ -386,7 +973,7 @@ pub fn exact_attack(
         }
     }
     let mut fraction = |name: String, p: &Prob| {
-        fractions.insert(name, format!("{}/{}", p.numer(), p.denom()));
+        fractions.insert(name, fraction_text(p));
         to_f64(p)
     };
     let p_hit_f = fraction("p_hit".into(), &p_hit);
@@ -443,7 +1030,269 @@ pub struct ExactOdds {
     pub decided_by: Vec<f64>,
 }
 
-type StableMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+/// A map of battle states. Every state reached on a dice path is hashed
+/// here, and the states are large, so the hash is a cheap one with fixed
+/// keys: the order the map keeps changes no figure, since masses add
+/// exactly and pruning ranks by mass and [`stable_hash`].
+type StateMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+
+/// FxHash, as the Rust compiler hashes its tables: per word, a rotation,
+/// an exclusive or and a multiplication.
+#[derive(Default, Clone, Copy)]
+struct WordHasher {
+    hash: u64,
+}
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut le = [0u8; 8];
+            le.copy_from_slice(word);
+            self.add(u64::from_le_bytes(le));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut le = [0u8; 8];
+            le[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(le));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// How many verdicts [`verdict_key`] tells apart.
+const VERDICTS: usize = 6;
+
+/// Where a path of one step ends: in a state still in play, or decided.
+#[derive(Clone)]
+enum Reached<S> {
+    State(S),
+    Decided(u8),
+}
+
+/// What a [`Reach`] could not hold: one place reached and its masses as
+/// fractions (zero numerators are none).
+struct Leftover<S> {
+    to: Reached<S>,
+    masses: [(u128, u128); 2],
+}
+
+/// The masses one state reaches in one step, as numerators over one common
+/// denominator, the least common multiple of its paths'. Adding a path's
+/// weight is then an integer addition, and the state's own mass multiplies
+/// each place it reaches once rather than each path.
+struct Reach<S> {
+    den: u128,
+    states: StateMap<S, u128>,
+    decided: [u128; VERDICTS],
+}
+
+impl<S: Eq + Hash> Reach<S> {
+    fn new() -> Reach<S> {
+        Reach {
+            den: 1,
+            states: StateMap::default(),
+            decided: [0; VERDICTS],
+        }
+    }
+
+    /// Adds a path's weight `num / den` to the mass of `to`; what would not
+    /// fit 128 bits is handed back.
+    fn add(&mut self, to: Reached<S>, num: u128, den: u128) -> Option<Leftover<S>> {
+        let leftover = |to| {
+            Some(Leftover {
+                to,
+                masses: [(num, den), (0, 1)],
+            })
+        };
+        let Some((share, wider, factor)) = widen(num, den, self.den) else {
+            return leftover(to);
+        };
+        if factor != 1 {
+            let mut held = self.states.values().chain(&self.decided);
+            if !held.all(|&n| n.checked_mul(factor).is_some()) {
+                return leftover(to);
+            }
+            for n in self.states.values_mut().chain(&mut self.decided) {
+                *n *= factor;
+            }
+            self.den = wider;
+        }
+        let common = self.den;
+        match to {
+            Reached::State(state) => match self.states.entry(state) {
+                std::collections::hash_map::Entry::Vacant(entry) => {
+                    entry.insert(share);
+                    None
+                }
+                std::collections::hash_map::Entry::Occupied(mut entry) => {
+                    match u128::checked_add(*entry.get(), share) {
+                        Some(sum) => {
+                            *entry.get_mut() = sum;
+                            None
+                        }
+                        None => {
+                            let (state, held) = entry.remove_entry();
+                            Some(Leftover {
+                                to: Reached::State(state),
+                                masses: [(held, common), (num, den)],
+                            })
+                        }
+                    }
+                }
+            },
+            Reached::Decided(key) => {
+                let slot = &mut self.decided[usize::from(key)];
+                match slot.checked_add(share) {
+                    Some(sum) => {
+                        *slot = sum;
+                        None
+                    }
+                    None => {
+                        let held = std::mem::take(slot);
+                        Some(Leftover {
+                            to: Reached::Decided(key),
+                            masses: [(held, common), (num, den)],
+                        })
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The masses every state of a step reaches, as numerators over the
+/// denominator of the states' masses times `scale`: integers added and
+/// multiplied, never reduced until the step is over.
+struct Step<S> {
+    scale: BigUint,
+    states: StateMap<S, BigUint>,
+    decided: [BigUint; VERDICTS],
+}
+
+impl<S: Clone + Eq + Hash> Step<S> {
+    fn new() -> Step<S> {
+        Step {
+            scale: BigUint::one(),
+            states: StateMap::default(),
+            decided: Default::default(),
+        }
+    }
+
+    /// Takes in what a state of mass `mass` (a numerator) reached, leaving
+    /// `reach` empty.
+    fn absorb(&mut self, reach: &mut Reach<S>, mass: &BigUint) {
+        let factor = self.widen(reach.den) * mass;
+        for (state, n) in reach.states.drain() {
+            *self.states.entry(state).or_default() += &factor * n;
+        }
+        for (slot, n) in self.decided.iter_mut().zip(&mut reach.decided) {
+            if *n != 0 {
+                *slot += &factor * std::mem::take(n);
+            }
+        }
+        reach.den = 1;
+    }
+
+    /// Takes in what a [`Reach`] of a state of mass `mass` could not hold.
+    fn absorb_leftover(&mut self, leftover: Leftover<S>, mass: &BigUint) {
+        for (num, den) in leftover.masses {
+            if num != 0 {
+                let n = self.widen(den) * mass * num;
+                match leftover.to.clone() {
+                    Reached::State(state) => *self.states.entry(state).or_default() += n,
+                    Reached::Decided(key) => self.decided[usize::from(key)] += n,
+                }
+            }
+        }
+    }
+
+    /// Makes `scale` a multiple of `den`, scaling the masses held to match;
+    /// returns `scale / den`.
+    fn widen(&mut self, den: u128) -> BigUint {
+        let den = BigUint::from(den);
+        let (quotient, rest) = self.scale.div_rem(&den);
+        if rest.is_zero() {
+            return quotient;
+        }
+        let wider = self.scale.lcm(&den);
+        let factor = &wider / &self.scale;
+        for n in self.states.values_mut().chain(&mut self.decided) {
+            *n *= &factor;
+        }
+        self.scale = wider;
+        &self.scale / den
+    }
+
+    /// The step's masses as numerators over one denominator, the states'
+    /// `den` times `scale`, reduced by what they all share so that the
+    /// numbers stay as small as the fractions they stand for.
+    fn finish(mut self, den: &BigUint) -> (BigUint, StateMap<S, BigUint>, [BigUint; VERDICTS]) {
+        let mut den = den * &self.scale;
+        let mut common = den.clone();
+        for n in self.states.values().chain(&self.decided) {
+            if common.is_one() {
+                break;
+            }
+            if !n.is_zero() {
+                common = common.gcd(n);
+            }
+        }
+        if !common.is_one() {
+            for n in self.states.values_mut().chain(&mut self.decided) {
+                *n /= &common;
+            }
+            den /= &common;
+        }
+        (den, self.states, self.decided)
+    }
+}
+
+/// Adds the masses decided in a step, numerators over `den`, to
+/// `finished` under `turn`.
+fn record(
+    finished: &mut BTreeMap<(u8, u32), BigRational>,
+    decided: [BigUint; VERDICTS],
+    den: &BigUint,
+    turn: u32,
+) {
+    for (key, n) in (0u8..).zip(decided) {
+        if !n.is_zero() {
+            let p = BigRational::new(BigInt::from(n), BigInt::from(den.clone()));
+            add(finished, (key, turn), p);
+        }
+    }
+}
 
 /// The exact odds of a set-up battle: every phase played over all its dice
 /// outcomes, equal states merged after each phase, and at most `max_states`
@@ -463,18 +1312,27 @@ where
     let tactics = setup.tactics();
     let mut finished: BTreeMap<(u8, u32), BigRational> = BTreeMap::new();
     let mut paths = 0u64;
-    let mut states: StableMap<S::State, BigRational> = StableMap::default();
-    paths += visit_paths(
+    let one = BigUint::one();
+    let mut step = Step::new();
+    let mut reach = Reach::new();
+    paths += visit_weights(
         max_paths,
         |dice| setup.begin(dice, &mut NullSink),
-        |state, p| {
-            let p = big(&p);
-            match sequence.verdict(&state) {
-                Some(verdict) => add(&mut finished, (verdict_key(verdict), 0), p),
-                None => add_state(&mut states, state, p),
+        |state, num, den| {
+            let to = match sequence.verdict(&state) {
+                Some(verdict) => Reached::Decided(verdict_key(verdict)),
+                None => Reached::State(state),
+            };
+            if let Some(leftover) = reach.add(to, num, den) {
+                step.absorb(&mut reach, &one);
+                step.absorb_leftover(leftover, &one);
             }
         },
     )?;
+    step.absorb(&mut reach, &one);
+    // The states in play, their masses numerators over `den`.
+    let (mut den, mut states, decided) = step.finish(&one);
+    record(&mut finished, decided, &den, 0);
     let mut pruned = BigRational::zero();
     let mut peak = states.len();
     for turn in 1..=setup.max_turns() {
@@ -485,22 +1343,22 @@ where
             let count = sequence.steps(phase, turn).max(1);
             (0..count).map(move |step| (phase, step, step + 1 == count))
         });
-        for (phase, step, last) in steps {
+        for (phase, step_index, last) in steps {
             if states.is_empty() {
                 break;
             }
-            let mut next: StableMap<S::State, BigRational> = StableMap::default();
-            let current: Vec<(S::State, BigRational)> = states.drain().collect();
-            for (state, p) in current {
+            let mut step = Step::new();
+            let current: Vec<(S::State, BigUint)> = states.drain().collect();
+            for (state, mass) in current {
                 let left = max_paths.saturating_sub(paths);
-                paths += visit_paths(
+                paths += visit_weights(
                     left,
                     |dice| {
                         let mut s = state.clone();
                         sequence.play_step(
                             phase,
                             turn,
-                            step,
+                            step_index,
                             &mut s,
                             tactics,
                             dice,
@@ -508,11 +1366,14 @@ where
                         )?;
                         Ok(s)
                     },
-                    |s, q| {
-                        let mass = &p * big(&q);
-                        match sequence.verdict(&s).filter(|_| last) {
-                            Some(verdict) => add(&mut finished, (verdict_key(verdict), turn), mass),
-                            None => add_state(&mut next, s, mass),
+                    |s, num, den| {
+                        let to = match sequence.verdict(&s).filter(|_| last) {
+                            Some(verdict) => Reached::Decided(verdict_key(verdict)),
+                            None => Reached::State(s),
+                        };
+                        if let Some(leftover) = reach.add(to, num, den) {
+                            step.absorb(&mut reach, &mass);
+                            step.absorb_leftover(leftover, &mass);
                         }
                     },
                 )
@@ -522,23 +1383,28 @@ where
                     }
                     other => other,
                 })?;
+                step.absorb(&mut reach, &mass);
             }
+            let (step_den, mut next, decided) = step.finish(&den);
+            record(&mut finished, decided, &step_den, turn);
             if next.len() > max_states {
-                let mut ranked: Vec<(u64, S::State, BigRational)> =
-                    next.drain().map(|(s, p)| (stable_hash(&s), s, p)).collect();
-                // Most likely first; equal masses by a hash with fixed keys,
-                // so the same states are kept on every run.
+                let mut ranked: Vec<(u64, S::State, BigUint)> =
+                    next.drain().map(|(s, n)| (stable_hash(&s), s, n)).collect();
+                // Most likely first (the masses share one denominator, so
+                // their numerators compare); equal masses by a hash with
+                // fixed keys, so the same states are kept on every run.
                 ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
-                for (_, _, p) in ranked.drain(max_states..) {
-                    pruned += p;
-                }
-                next.extend(ranked.into_iter().map(|(_, s, p)| (s, p)));
+                let dropped: BigUint = ranked.drain(max_states..).map(|(_, _, n)| n).sum();
+                pruned += BigRational::new(BigInt::from(dropped), BigInt::from(step_den.clone()));
+                next.extend(ranked.into_iter().map(|(_, s, n)| (s, n)));
             }
             peak = peak.max(next.len());
             states = next;
+            den = step_den;
         }
     }
-    let undecided: BigRational = states.values().fold(BigRational::zero(), |a, p| a + p);
+    let held: BigUint = states.values().sum();
+    let undecided = BigRational::new(BigInt::from(held), BigInt::from(den));
     let total = |key: u8| -> BigRational {
         finished
             .iter()
@@ -592,15 +1458,7 @@ fn verdict_key(verdict: Verdict) -> u8 {
     }
 }
 
-fn big(p: &Prob) -> BigRational {
-    BigRational::new(BigInt::from(*p.numer()), BigInt::from(*p.denom()))
-}
-
 fn add<K: Ord>(map: &mut BTreeMap<K, BigRational>, key: K, p: BigRational) {
-    *map.entry(key).or_insert_with(BigRational::zero) += p;
-}
-
-fn add_state<K: Eq + Hash>(map: &mut StableMap<K, BigRational>, key: K, p: BigRational) {
     *map.entry(key).or_insert_with(BigRational::zero) += p;
 }
 
@@ -618,6 +1476,237 @@ mod tests {
 
     fn p(n: u128, d: u128) -> Prob {
         Prob::new(n, d)
+    }
+
+    fn check<T: PartialEq + std::fmt::Debug>(case: &str, got: T, want: T) {
+        assert_eq!(got, want, "{case}");
+    }
+
+    /// A die of 3^20 faces, the most faces a power of three can give a die:
+    /// four checks at 1 on it weigh a path 1/3^80, which fits 128 bits,
+    /// and a d7 after one check weighs it in sevenths of 1/3^20; the two
+    /// share no denominator of 128 bits.
+    fn huge_die() -> Die {
+        Die::new(3u32.pow(20)).unwrap()
+    }
+
+    /// Checks at 1 on the huge die: the first, and if it passes three
+    /// more, counting passes; if it fails, a d7. `("checks", passes)` or
+    /// `("d7", face)`.
+    fn huge_gamble(dice: &mut dyn Dice) -> Result<(&'static str, u32), DiceError> {
+        if dice.check(huge_die(), 1)?.passed {
+            let mut passes = 1;
+            for _ in 0..3 {
+                passes += u32::from(dice.check(huge_die(), 1)?.passed);
+            }
+            Ok(("checks", passes))
+        } else {
+            Ok(("d7", dice.roll(Die::new(7).unwrap())?))
+        }
+    }
+
+    /// The odds of [`huge_gamble`], reckoned by hand: `n` = 3^20, the first
+    /// check passes 1/n of the time, then k of 3 pass with the binomial
+    /// odds; a d7 face after a failed first check is (n - 1) / 7n.
+    fn huge_gamble_odds() -> BTreeMap<(&'static str, u32), Prob> {
+        let n = 3u128.pow(20);
+        let choose = [1, 3, 3, 1];
+        let mut odds = BTreeMap::new();
+        for k in 0..=3u32 {
+            let ways = choose[k as usize] * (n - 1).pow(3 - k);
+            odds.insert(("checks", 1 + k), p(ways, n.pow(4)));
+        }
+        for face in 1..=7 {
+            odds.insert(("d7", face), p(n - 1, 7 * n));
+        }
+        odds
+    }
+
+    #[test]
+    fn sums_of_dice_count_every_way_to_roll_them() {
+        for (count, sides) in [(0, 6), (1, 6), (2, 6), (3, 6), (4, 10), (5, 2), (2, 100)] {
+            let mut counted = Vec::new();
+            push_sum_counts(&mut counted, count, sides);
+            // Every roll of the dice, face by face.
+            let mut ways: BTreeMap<u32, u64> = BTreeMap::new();
+            for roll in 0..sides.pow(count) {
+                let (mut rest, mut sum) = (roll, 0);
+                for _ in 0..count {
+                    sum += rest % sides + 1;
+                    rest /= sides;
+                }
+                *ways.entry(sum).or_insert(0) += 1;
+            }
+            check(
+                &format!("{count}d{sides}"),
+                counted,
+                ways.into_iter().collect(),
+            );
+        }
+    }
+
+    #[test]
+    fn a_call_given_as_a_list_branches_like_one_written_in_place() {
+        // A d6 read in bands 1-2 and 3-6, once as a band and once as a list
+        // of outcomes: the same values with the same weights, path by path.
+        let (mut listed, mut written) = (Path::default(), Path::default());
+        let mut paths = 0;
+        loop {
+            let mut dice = PathDice {
+                path: &mut listed,
+                depth: 0,
+                num: 1,
+                den: 1,
+                error: None,
+            };
+            let got = (
+                dice.next((3, 6, 2), || (vec![(2, 2), (6, 4)], 6)),
+                dice.num,
+                dice.den,
+            );
+            let mut dice = PathDice {
+                path: &mut written,
+                depth: 0,
+                num: 1,
+                den: 1,
+                error: None,
+            };
+            let want = (dice.band(Die::D6, &[2]), dice.num, dice.den);
+            check(&format!("path {paths}"), got, want);
+            paths += 1;
+            let (more, also) = (listed.advance(), written.advance());
+            check("both end together", more, also);
+            if !more {
+                break;
+            }
+        }
+        check("paths", paths, 2);
+    }
+
+    #[test]
+    fn masses_too_fine_for_one_denominator_add_as_fractions() {
+        // The paths' denominators have no common multiple in 128 bits, so
+        // the masses are added as reduced fractions, exactly all the same.
+        let (odds, paths) = enumerate(100, |dice| Ok(huge_gamble(dice)?)).unwrap();
+        check("paths", paths, 15);
+        check("odds", odds, huge_gamble_odds());
+    }
+
+    #[test]
+    fn an_attack_too_fine_for_one_denominator_is_gathered_as_fractions() {
+        // The huge gamble as an attack: a hit when the first check passes,
+        // the passes as hull damage; a miss rolls its d7 as a result. No
+        // figure adds masses of both kinds of path but the damage-free mean.
+        let exact = exact_attack(100, |dice| {
+            let (kind, n) = huge_gamble(dice)?;
+            let hit = kind == "checks";
+            Ok(AttackOutcome {
+                hit,
+                results: vec![format!("{kind} {n}")],
+                hull_damage: if hit { n as i32 } else { 0 },
+                destroyed: Vec::new(),
+            })
+        })
+        .unwrap();
+        let text = |q: &Prob| format!("{}/{}", q.numer(), q.denom());
+        let odds = huge_gamble_odds();
+        let mut mean = Prob::zero();
+        let mut p_hit = Prob::zero();
+        for (&(kind, n), q) in &odds {
+            check(
+                &format!("{kind} {n}"),
+                exact.fractions[&format!("result {kind} {n}")].clone(),
+                text(q),
+            );
+            if kind == "checks" {
+                check(
+                    &format!("damage {n}"),
+                    exact.fractions[&format!("damage {n}")].clone(),
+                    text(q),
+                );
+                mean += q * Prob::from(u128::from(n));
+                p_hit += q;
+            }
+        }
+        check("p_hit", exact.fractions["p_hit"].clone(), text(&p_hit));
+        check(
+            "mean",
+            exact.fractions["mean_hull_damage"].clone(),
+            text(&mean),
+        );
+        check(
+            "miss",
+            exact.fractions["damage 0"].clone(),
+            text(&(Prob::one() - p_hit)),
+        );
+        check("paths", exact.paths, 15);
+    }
+
+    #[test]
+    fn results_are_listed_in_the_order_of_the_outcomes() {
+        // A d6: a 1 rolls "zeta", a 2 "alpha" then "zeta", anything else
+        // "beta". The outcomes in order are (alpha, zeta) < (beta) < (zeta),
+        // so the results first appear as alpha, zeta, beta, though the
+        // paths meet zeta first.
+        let exact = exact_attack(100, |dice| {
+            let results = match dice.roll(Die::D6)? {
+                1 => vec!["zeta"],
+                2 => vec!["alpha", "zeta"],
+                _ => vec!["beta"],
+            };
+            Ok(AttackOutcome {
+                hit: true,
+                results: results.into_iter().map(String::from).collect(),
+                hull_damage: 0,
+                destroyed: Vec::new(),
+            })
+        })
+        .unwrap();
+        let names: Vec<&str> = exact.results.iter().map(|(n, _)| n.as_str()).collect();
+        check("order", names, vec!["alpha", "zeta", "beta"]);
+        check("zeta", exact.fractions["result zeta"].as_str(), "1/3");
+        check("beta", exact.fractions["result beta"].as_str(), "2/3");
+    }
+
+    #[test]
+    fn figures_print_as_display_prints_them() {
+        let big = u128::from(u64::MAX);
+        for (num, den) in [
+            (0, 1),
+            (1, 10),
+            (9, 10),
+            (12_345, 67_890),
+            (big, big + 1),
+            (big + 1, big + 2),
+        ] {
+            let q = Prob::new_raw(num, den);
+            check("fraction", fraction_text(&q), format!("{num}/{den}"));
+        }
+        let numbers = [
+            i32::MIN,
+            -100,
+            -10,
+            -9,
+            -1,
+            0,
+            1,
+            4,
+            9,
+            10,
+            12,
+            100,
+            123,
+            i32::MAX,
+        ];
+        for n in numbers {
+            check("named", named("damage ", n), format!("damage {n}"));
+        }
+        // Ordered by `text_order`, numbers fall as their text sorts.
+        let mut by_key = numbers.to_vec();
+        by_key.sort_by_key(|&n| text_order(n));
+        let mut by_text = numbers.to_vec();
+        by_text.sort_by_key(|n| n.to_string());
+        check("text order", by_key, by_text);
     }
 
     #[test]
@@ -871,6 +1960,134 @@ mod tests {
         fn fates(&self, _state: &(u8, u8)) -> Vec<crate::ShipFate> {
             Vec::new()
         }
+    }
+
+    /// One turn of the huge gamble as a battle: side A wins when three of
+    /// its checks pass; otherwise the battle goes on, its state the passes
+    /// or 10 and the d7 face.
+    struct Gamble(crate::Roster);
+    struct GambleSequence;
+
+    impl TurnSequence for GambleSequence {
+        type State = u32;
+        type Phase = Side;
+        type Tactics = ();
+
+        fn phases(&self, _turn: u32) -> &[Side] {
+            &[Side::A]
+        }
+
+        fn play_phase(
+            &self,
+            _phase: Side,
+            _turn: u32,
+            state: &mut u32,
+            _tactics: [&(); 2],
+            dice: &mut dyn Dice,
+            _sink: &mut dyn crate::EventSink,
+        ) -> Result<(), ResolveError> {
+            *state = match huge_gamble(dice)? {
+                ("checks", passes) => passes,
+                (_, face) => 10 + face,
+            };
+            Ok(())
+        }
+
+        fn verdict(&self, state: &u32) -> Option<Verdict> {
+            (3..10).contains(state).then_some(Verdict::Winner(Side::A))
+        }
+    }
+
+    impl Setup for Gamble {
+        type State = u32;
+        type Tactics = ();
+        type Sequence<'a> = GambleSequence;
+
+        fn sequence(&self) -> GambleSequence {
+            GambleSequence
+        }
+        fn roster(&self) -> &crate::Roster {
+            &self.0
+        }
+        fn max_turns(&self) -> u32 {
+            1
+        }
+        fn tactics(&self) -> [&(); 2] {
+            [&(), &()]
+        }
+        fn begin(
+            &self,
+            _dice: &mut dyn Dice,
+            _sink: &mut dyn crate::EventSink,
+        ) -> Result<u32, ResolveError> {
+            Ok(0)
+        }
+        fn fates(&self, _state: &u32) -> Vec<crate::ShipFate> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_battle_too_fine_for_one_denominator_is_still_exact() {
+        // The states one state reaches have no common denominator of 128
+        // bits; their masses are carried over in big integers instead.
+        let odds = exact_battle(&Gamble(crate::Roster::default()), 100, 100).unwrap();
+        let wins: Prob = huge_gamble_odds()
+            .iter()
+            .filter(|((kind, n), _)| *kind == "checks" && *n >= 3)
+            .map(|(_, q)| *q)
+            .sum();
+        let text = |q: Prob| format!("{}/{}", q.numer(), q.denom());
+        check("a wins", odds.fractions["a_wins"].clone(), text(wins));
+        check(
+            "undecided",
+            odds.fractions["undecided"].clone(),
+            text(Prob::one() - wins),
+        );
+        // Two counts of passes short of three, and seven faces of the d7.
+        check("states", odds.peak_states, 9);
+        check("paths", odds.paths, 1 + 15);
+    }
+
+    #[test]
+    fn a_battle_s_odds_are_exact_fractions() {
+        // The race of `a_battle_is_played_over_every_outcome`, reckoned
+        // independently in exact fractions: the chance of each (hull A,
+        // hull B) after every phase.
+        let (half, third) = (p(1, 2), p(1, 3));
+        let mut dist = BTreeMap::from([((2u8, 2u8), Prob::one())]);
+        let (mut a_wins, mut b_wins) = (Prob::zero(), Prob::zero());
+        for _turn in 0..3 {
+            for (shooter, hit) in [(0, half), (1, third)] {
+                let mut next = BTreeMap::new();
+                for ((ha, hb), q) in dist {
+                    let after = if shooter == 0 {
+                        (ha, hb - 1)
+                    } else {
+                        (ha - 1, hb)
+                    };
+                    for (state, r) in [(after, hit), ((ha, hb), Prob::one() - hit)] {
+                        match state {
+                            (_, 0) => a_wins += q * r,
+                            (0, _) => b_wins += q * r,
+                            s => *next.entry(s).or_insert_with(Prob::zero) += q * r,
+                        }
+                    }
+                }
+                dist = next;
+            }
+        }
+        let undecided: Prob = dist.values().copied().sum();
+        let odds = exact_battle(&Race(crate::Roster::default()), 100, 100).unwrap();
+        let text = |q: Prob| format!("{}/{}", q.numer(), q.denom());
+        check("a wins", odds.fractions["a_wins"].clone(), text(a_wins));
+        check("b wins", odds.fractions["b_wins"].clone(), text(b_wins));
+        check(
+            "undecided",
+            odds.fractions["undecided"].clone(),
+            text(undecided),
+        );
+        check("draws", odds.fractions["draws"].as_str(), "0/1");
     }
 
     #[test]

@@ -5,7 +5,6 @@
 //! as data, so the outer crate builds its flags from them without knowing the
 //! system.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::dice::Dice;
@@ -60,9 +59,28 @@ pub enum OptionValue {
 }
 
 /// The options given to one request, by name.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct Options {
-    values: BTreeMap<String, OptionValue>,
+    /// By name, ascending, each name once. A request has a handful of
+    /// options and rules code reads them on every resolution (an exact
+    /// resolution reads them once per dice path), so a list scanned
+    /// name by name beats a tree of strings.
+    values: Vec<(String, OptionValue)>,
+}
+
+impl fmt::Debug for Options {
+    /// As the map of names it stands for.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        struct ByName<'a>(&'a Options);
+        impl fmt::Debug for ByName<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_map().entries(self.0.iter()).finish()
+            }
+        }
+        f.debug_struct("Options")
+            .field("values", &ByName(self))
+            .finish()
+    }
 }
 
 impl Options {
@@ -73,7 +91,10 @@ impl Options {
 
     /// Sets an option, replacing any earlier value.
     pub fn set(&mut self, name: &str, value: OptionValue) -> &mut Options {
-        self.values.insert(name.to_owned(), value);
+        match self.values.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            Ok(at) => self.values[at].1 = value,
+            Err(at) => self.values.insert(at, (name.to_owned(), value)),
+        }
         self
     }
 
@@ -83,14 +104,21 @@ impl Options {
         self
     }
 
+    /// The value given for `name`.
+    fn get(&self, name: &str) -> Option<&OptionValue> {
+        self.values
+            .iter()
+            .find_map(|(n, value)| (n == name).then_some(value))
+    }
+
     /// Whether a flag (or any value) was given.
     pub fn flag(&self, name: &str) -> bool {
-        self.values.contains_key(name)
+        self.get(name).is_some()
     }
 
     /// A number option; an error if it was given as something else.
     pub fn number(&self, name: &str) -> Result<Option<i64>, ResolveError> {
-        match self.values.get(name) {
+        match self.get(name) {
             None => Ok(None),
             Some(OptionValue::Number(n)) => Ok(Some(*n)),
             Some(OptionValue::Text(t)) => t.parse().map(Some).map_err(|_| {
@@ -118,7 +146,7 @@ impl Options {
 
     /// A text option.
     pub fn text(&self, name: &str) -> Option<&str> {
-        match self.values.get(name) {
+        match self.get(name) {
             Some(OptionValue::Text(t)) => Some(t),
             _ => None,
         }
@@ -138,7 +166,7 @@ impl Options {
     /// Checks every value against the specs: unknown names, numbers out of
     /// range, choices not on the list, missing required options.
     pub fn validate(&self, specs: &[OptionSpec]) -> Result<(), ResolveError> {
-        for (name, value) in &self.values {
+        for (name, value) in self.iter() {
             let Some(spec) = specs.iter().find(|s| s.name == name) else {
                 let known = specs.iter().map(|s| s.name);
                 return Err(ResolveError::unknown("option", name, known));
@@ -166,7 +194,7 @@ impl Options {
             }
         }
         for spec in specs.iter().filter(|s| s.required) {
-            if !self.values.contains_key(spec.name) {
+            if !self.flag(spec.name) {
                 return Err(ResolveError::bad_option(spec.name, "is required"));
             }
         }
@@ -514,6 +542,25 @@ mod tests {
         assert_eq!(label_range("12+"), Some((12, i64::MAX)));
         assert_eq!(label_range("0-"), Some((i64::MIN, 0)));
         assert_eq!(label_range("hull"), None);
+    }
+
+    #[test]
+    fn options_hold_one_value_a_name_in_name_order() {
+        let mut options = Options::new()
+            .with("range", OptionValue::Number(3))
+            .with("icm", OptionValue::Number(2));
+        options.set("range", OptionValue::Number(5));
+        options.set("head-on", OptionValue::Flag);
+        let names: Vec<&str> = options.iter().map(|(name, _)| name).collect();
+        assert_eq!(names, ["head-on", "icm", "range"]);
+        assert_eq!(options.number("range").unwrap(), Some(5));
+        assert!(options.flag("head-on"));
+        assert!(!options.flag("screen"));
+        // Printed for a person as a map of names.
+        assert_eq!(
+            format!("{options:?}"),
+            r#"Options { values: {"head-on": Flag, "icm": Number(2), "range": Number(5)} }"#
+        );
     }
 
     #[test]
