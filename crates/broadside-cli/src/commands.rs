@@ -334,13 +334,9 @@ fn exact_resolve(
     m: &ArgMatches,
     out: Out<'_>,
 ) -> Result<(), Failure> {
-    let exact = broadside_core::exact::exact_attack(MAX_PATHS, |dice| {
-        let report = system.resolve(request, dice, &mut broadside_core::NullSink)?;
-        report.attack_outcome().ok_or_else(|| {
-            ResolveError::Refused(format!("{id} does not yet report its attacks for --exact"))
-        })
-    })
-    .map_err(ResolveError::from)?;
+    let exact = system
+        .resolve_exact(request, MAX_PATHS)
+        .map_err(ResolveError::from)?;
     if format(m) == "json" {
         return json_line(
             out,

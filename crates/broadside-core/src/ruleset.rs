@@ -9,7 +9,8 @@ use std::fmt;
 
 use crate::dice::Dice;
 use crate::error::{DataErrors, ResolveError};
-use crate::event::EventSink;
+use crate::event::{EventSink, NullSink};
+use crate::exact::{ExactAttack, ExactError, exact_attack};
 use crate::fleet::{Roster, check_side_size};
 use crate::montecarlo::Engagement;
 use crate::rules::Side;
@@ -460,6 +461,26 @@ pub trait Ruleset: Send + Sync {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Box<dyn Sheet>, ResolveError>;
+    /// The exact distribution of one attack's outcomes, within `max_paths`
+    /// dice paths: by default [`Ruleset::resolve`] run over every path of
+    /// its dice, reading each report's [`Sheet::attack_outcome`]. A system
+    /// may play its attacks in steps instead, merging equal states between
+    /// them ([`crate::exact::exact_attack_in_steps`]).
+    fn resolve_exact(
+        &self,
+        request: &ResolveRequest,
+        max_paths: u64,
+    ) -> Result<ExactAttack, ExactError> {
+        exact_attack(max_paths, |dice| {
+            let report = self.resolve(request, dice, &mut NullSink)?;
+            report.attack_outcome().ok_or_else(|| {
+                ResolveError::Refused(format!(
+                    "{} does not yet report its attacks for --exact",
+                    self.id()
+                ))
+            })
+        })
+    }
     /// The options `battle` takes besides the two sides and the turn limit.
     fn battle_options(&self) -> &'static [OptionSpec];
     /// The set-up each side may be given on its own (a formation, mines

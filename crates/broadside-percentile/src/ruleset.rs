@@ -1,9 +1,11 @@
 //! The percentile system behind core's object-safe `Ruleset`: ship sheets,
 //! tables, options and the resolve report.
 
+use broadside_core::exact::{ExactAttack, ExactError, exact_attack};
 use broadside_core::{
-    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind,
-    OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, EventSink, NullSink,
+    OptionKind, OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView,
+    TableView,
 };
 use std::sync::Arc;
 
@@ -462,32 +464,37 @@ impl Sheet for ResolveReport {
         self.view().lines()
     }
 
-    /// The attack in shared terms: the Damage Table row in its printed
-    /// words, then "a hull hit instead" when the row could not apply and a
-    /// normal hull hit was made for it; the hull points it took; the weapon
-    /// or defence system it destroyed, by id.
+    /// The attack in shared terms ([`shared_outcome`]).
     fn attack_outcome(&self) -> Option<AttackOutcome> {
-        let damage = self.outcome.damage.as_ref();
-        let mut results = Vec::new();
-        let mut destroyed = Vec::new();
-        if let Some(d) = damage {
-            results.push(self.labels.row(d.row).text.clone());
-            if d.fell_back {
-                results.push(HULL_HIT_INSTEAD.to_owned());
-            }
-            if let Some(lost) = d.system_lost {
-                destroyed.push(match lost {
-                    SystemLost::Weapon(w) => self.labels.weapon(w).to_owned(),
-                    SystemLost::Defence(d) => d.id().to_owned(),
-                });
-            }
+        Some(shared_outcome(&self.labels, &self.outcome))
+    }
+}
+
+/// An attack's outcome in shared terms: the Damage Table row in its printed
+/// words, then "a hull hit instead" when the row could not apply and a
+/// normal hull hit was made for it; the hull points it took; the weapon or
+/// defence system it destroyed, by id.
+fn shared_outcome(labels: &Labels, outcome: &crate::AttackOutcome) -> AttackOutcome {
+    let damage = outcome.damage.as_ref();
+    let mut results = Vec::new();
+    let mut destroyed = Vec::new();
+    if let Some(d) = damage {
+        results.push(labels.row(d.row).text.clone());
+        if d.fell_back {
+            results.push(HULL_HIT_INSTEAD.to_owned());
         }
-        Some(AttackOutcome {
-            hit: self.outcome.hit,
-            results,
-            hull_damage: damage.map_or(0, |d| d.hull_damage),
-            destroyed,
-        })
+        if let Some(lost) = d.system_lost {
+            destroyed.push(match lost {
+                SystemLost::Weapon(w) => labels.weapon(w).to_owned(),
+                SystemLost::Defence(d) => d.id().to_owned(),
+            });
+        }
+    }
+    AttackOutcome {
+        hit: outcome.hit,
+        results,
+        hull_damage: damage.map_or(0, |d| d.hull_damage),
+        destroyed,
     }
 }
 
@@ -651,6 +658,63 @@ impl Ruleset for Percentile {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Box<dyn Sheet>, ResolveError> {
+        let ResolveSetup {
+            mut board,
+            attack,
+            weapon,
+        } = self.resolve_setup(request)?;
+        let outcome = self.resolve_attack(&mut board, &attack, dice, sink)?;
+        Ok(Box::new(ResolveReport {
+            labels: Arc::clone(&self.labels),
+            weapon,
+            range: attack.range,
+            outcome,
+            board,
+            icm_launcher: attack.icm_launcher,
+        }))
+    }
+
+    /// The board is set up once and copied back before each dice path, and
+    /// each path's outcome is read without building a report.
+    fn resolve_exact(
+        &self,
+        request: &ResolveRequest,
+        max_paths: u64,
+    ) -> Result<ExactAttack, ExactError> {
+        let ResolveSetup { board, attack, .. } = self.resolve_setup(request)?;
+        let mut scratch = board.clone();
+        exact_attack(max_paths, |dice| {
+            // The attack changes ships, never names or the ships' number.
+            scratch.ships.copy_from_slice(&board.ships);
+            let outcome = self.resolve_attack(&mut scratch, &attack, dice, &mut NullSink)?;
+            Ok(shared_outcome(&self.labels, &outcome))
+        })
+    }
+
+    fn battle_options(&self) -> &'static [OptionSpec] {
+        BATTLE_OPTIONS
+    }
+
+    fn side_options(&self) -> &'static [OptionSpec] {
+        crate::setup::SIDE_OPTIONS
+    }
+
+    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
+        crate::engagement::prepare(self, request)
+    }
+}
+
+/// A `resolve` request read into a board and an attack on it.
+struct ResolveSetup {
+    /// The attacker, the target and the hexmates, in that order.
+    board: Board,
+    attack: Attack,
+    weapon: WeaponId,
+}
+
+impl Percentile {
+    /// Reads a `resolve` request: fresh ships, the weapon and the options.
+    fn resolve_setup(&self, request: &ResolveRequest) -> Result<ResolveSetup, ResolveError> {
         let rules = &self.rules;
         let options = &request.options;
         let known_ships = || rules.ships.iter().map(|s| s.id.as_str());
@@ -750,31 +814,13 @@ impl Ruleset for Percentile {
             icms,
             icm_launcher,
         };
-        let outcome = self.resolve_attack(&mut board, &attack, dice, sink)?;
-        Ok(Box::new(ResolveReport {
-            labels: Arc::clone(&self.labels),
-            weapon,
-            range,
-            outcome,
+        Ok(ResolveSetup {
             board,
-            icm_launcher,
-        }))
+            attack,
+            weapon,
+        })
     }
 
-    fn battle_options(&self) -> &'static [OptionSpec] {
-        BATTLE_OPTIONS
-    }
-
-    fn side_options(&self) -> &'static [OptionSpec] {
-        crate::setup::SIDE_OPTIONS
-    }
-
-    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
-        crate::engagement::prepare(self, request)
-    }
-}
-
-impl Percentile {
     /// The hexmates `resolve --hexmate-icms` names: `SHIP:N` entries,
     /// comma-separated, each a fresh ship of that class launching N of its
     /// ICMs. A class named more than once is that many ships, numbered as a
