@@ -649,11 +649,7 @@ impl ActionD10 {
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let die = self.rules.constants.initiative_die;
-        loop {
-            let a = dice.roll(die)?;
-            // Only whether side B rolled under, the same as or over side A
-            // is read from its die.
-            let b = crate::reading::die_by_class(dice, die, |face| face.cmp(&a))?;
+        let log = |sink: &mut dyn EventSink, a: u32, b: u32| {
             for (side, face) in [(Side::A, a), (Side::B, b)] {
                 sink.emit(|| Event::Roll {
                     purpose: format!("initiative, side {side}"),
@@ -662,19 +658,35 @@ impl ActionD10 {
                     total: face as i32,
                 });
             }
-            if a != b {
-                battle.first = if a > b { Side::A } else { Side::B };
-                let first = battle.first;
-                sink.emit(|| Event::Declared {
-                    actor: format!("side {first}"),
-                    action: "wins initiative and acts first".into(),
+        };
+        let (a, b) = if dice.enumerates() || !sink.enabled() {
+            // One call for the rolls until the dice differ, so an exact
+            // source weighs the limit of the ties rolled again (half and
+            // half) instead of branching for ever; only which side rolled
+            // higher is read.
+            dice.apart(die)?
+        } else {
+            // A log shows every tie, so plain dice are rolled pair by pair:
+            // the faces `apart` would roll, in the same order.
+            loop {
+                let (a, b) = (dice.roll(die)?, dice.roll(die)?);
+                if a != b {
+                    break (a, b);
+                }
+                log(sink, a, b);
+                sink.emit(|| Event::Ruling {
+                    text: "initiative tied: both sides roll again".into(),
                 });
-                return Ok(());
             }
-            sink.emit(|| Event::Ruling {
-                text: "initiative tied: both sides roll again".into(),
-            });
-        }
+        };
+        log(sink, a, b);
+        battle.first = if a > b { Side::A } else { Side::B };
+        let first = battle.first;
+        sink.emit(|| Event::Declared {
+            actor: format!("side {first}"),
+            action: "wins initiative and acts first".into(),
+        });
+        Ok(())
     }
 
     fn side_has_actions(&self, battle: &Battle, side: Side) -> bool {
