@@ -24,6 +24,11 @@ pub(crate) fn die_by_class<K: PartialEq>(
     die: Die,
     class: impl Fn(u32) -> K,
 ) -> Result<u32, DiceError> {
+    if !dice.enumerates() {
+        // A plain source rolls the same face whatever the bands: working
+        // them out would be wasted.
+        return dice.roll(die);
+    }
     let sides = die.sides();
     let mut tops: ArrayVec<u32, MOST_BANDS> = ArrayVec::new();
     let mut previous = class(1);
