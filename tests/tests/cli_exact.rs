@@ -110,3 +110,35 @@ fn a_small_battle_exactly() {
         "{tight}"
     );
 }
+
+/// Seed 002, line 68: an Internal Damage result the escort lacks is
+/// rolled again. The frigate's heavy laser bank at the escort, range 2,
+/// locked: each laser hits on 1-6 of 1d10; two hits (9/25) mark the U box,
+/// whose Surface Features roll of 6 (1/6, a shield emitter the escort
+/// lacks) goes to Internal Damage, where only Thruster, Crew Deck and
+/// Troops apply, each 1/3 in the limit of rolling again: 9/25 * 1/6 * 1/3
+/// = 1/50 each, in a finite number of dice paths.
+#[test]
+fn an_action_d10_roll_again_exactly() {
+    let report = cli_json(&[
+        "resolve",
+        "action-d10",
+        "--attacker",
+        "frigate",
+        "--target",
+        "escort",
+        "--weapon",
+        "heavy-laser",
+        "--range",
+        "2",
+        "--locked",
+        "--exact",
+        "--format",
+        "json",
+    ]);
+    let exact = &report["exact"];
+    assert_eq!(exact["fractions"]["p_hit"], "21/25");
+    assert_eq!(exact["fractions"]["result Internal Damage: Troops"], "1/50");
+    assert_eq!(exact["paths"], 17);
+    assert!(sums_to_one(&exact["hull_damage"]), "{exact}");
+}

@@ -72,13 +72,24 @@ fn exact_spinal_railgun_vs_frigate(bencher: Bencher<'_, '_>) {
     );
 }
 
-/// A gunboat's rocket pack against a carrier at range 0, lock held: the
-/// largest attack of the data, up to ten boxes with Hangar and Surface
-/// Features rolls, 226 paths.
+/// A gunboat's rocket pack against a carrier at range 0, lock held: up to
+/// ten boxes with Hangar and Surface Features rolls, 226 paths.
 #[divan::bench]
 fn exact_rocket_pack_vs_carrier(bencher: Bencher<'_, '_>) {
     bench_exact(
         bencher,
         request("gunboat", "carrier", "rocket-pack", 0, true),
+    );
+}
+
+/// A gunboat's rocket pack against a gunboat at range 0, lock held: the
+/// largest attack of the data, 257 paths. The gunboat lacks most Surface
+/// Features rows and three Internal Damage rows, whose roll again is one
+/// call of three outcomes.
+#[divan::bench]
+fn exact_rocket_pack_vs_gunboat(bencher: Bencher<'_, '_>) {
+    bench_exact(
+        bencher,
+        request("gunboat", "gunboat", "rocket-pack", 0, true),
     );
 }

@@ -141,12 +141,6 @@ pub struct Applied {
     pub tables: Vec<(TableId, Option<System>)>,
 }
 
-/// How many rolls a "roll again" may take before the ruling stops it.
-/// Each roll has at least one row that can apply, so with fair dice the
-/// limit is never reached; it only guards against a dice source that
-/// repeats one face for ever.
-const ROLL_AGAIN_LIMIT: u32 = 1000;
-
 impl ActionD10 {
     /// Allocates the hits of one attack to a ship whose name events use.
     ///
@@ -443,15 +437,28 @@ impl ActionD10 {
         let rules = &self.rules;
         let mut table = table;
         let mut modifier = modifier;
-        for _ in 0..ROLL_AGAIN_LIMIT {
+        let mut again = false;
+        // Table fall-backs never come back to a table (validation), and a
+        // roll again is made only while some row can apply, so this ends.
+        loop {
             let t = rules.table(table);
             // Only what the row does to this ship is read: neighbouring rows
             // with one result are one outcome, and so are neighbouring rows
             // the ship cannot take, which all fall back alike.
-            let face = crate::reading::die_by_class(dice, t.die, |face| {
+            let class = |face: u32| {
                 let row = t.row(face as i32 + modifier);
                 target.can_lose(row.result).then_some(*row)
-            })?;
+            };
+            // A roll again is asked for as one call, the roll until a row
+            // the ship can take, so an exact source weighs its limit
+            // instead of branching for ever. A log shows every roll, so
+            // with one kept plain dice are rolled one roll at a time: the
+            // same faces either way.
+            let face = if again && (dice.enumerates() || !sink.enabled()) {
+                crate::reading::die_by_class_until(dice, t.die, class, Option::is_some)?
+            } else {
+                crate::reading::die_by_class(dice, t.die, class)?
+            };
             let roll = face as i32 + modifier;
             sink.emit(|| Event::Roll {
                 purpose: format!("{} roll", t.name),
@@ -539,14 +546,10 @@ impl ActionD10 {
                     sink.emit(|| Event::Ruling {
                         text: format!("{why} {}: roll again", row.result.name()),
                     });
+                    again = true;
                 }
             }
         }
-        sink.emit(|| Event::Ruling {
-            text: format!("{ROLL_AGAIN_LIMIT} rolls found nothing to hit: nothing more happens"),
-        });
-        applied.tables.push((table, None));
-        Ok(())
     }
 
     /// Destroys `count` of a system the ship can lose, with its consequences.

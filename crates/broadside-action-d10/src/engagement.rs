@@ -408,7 +408,52 @@ pub struct Battle {
     /// Each side that stopped being able to fight in a Record Keeping in
     /// which its last fighting ships jumped away: it escaped.
     pub left_by_jump: [bool; 2],
+    /// Where an Actions phase played in steps stands between two of them;
+    /// `None` outside one (a phase played whole keeps it to itself).
+    pub actions_round: Option<ActionsRound>,
 }
+
+/// Where the Actions phase stands between two decisions: whose turn it is
+/// to decide, which sides are done, which waited at their last decision,
+/// and how many rounds have been played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ActionsRound {
+    /// The side asked next.
+    pub side: Side,
+    /// Each side that has finished its actions.
+    pub done: [bool; 2],
+    /// Each side whose last decision was to wait.
+    pub waited: [bool; 2],
+    /// Rounds played so far.
+    pub rounds: u16,
+}
+
+impl ActionsRound {
+    /// The phase's start: the initiative winner decides first.
+    pub fn start(first: Side) -> ActionsRound {
+        ActionsRound {
+            side: first,
+            done: [false; 2],
+            waited: [false; 2],
+            rounds: 0,
+        }
+    }
+}
+
+/// What one round of the Actions phase did.
+enum Round {
+    /// A ship acted.
+    Acted,
+    /// A side waited, finished or was passed over, acting not at all.
+    Passed,
+    /// Both sides are done: the ships' part of the phase is over.
+    Over,
+}
+
+/// Every Act spends an action and a side that waits twice in a row is
+/// done, so the Actions phase ends; this bound on its rounds only guards
+/// that reasoning.
+const MOST_ROUNDS: u16 = 10_000;
 
 impl Battle {
     /// Whether a ship is in the fight and on the map (not on a carrier's clamps).
@@ -649,11 +694,7 @@ impl ActionD10 {
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let die = self.rules.constants.initiative_die;
-        loop {
-            let a = dice.roll(die)?;
-            // Only whether side B rolled under, the same as or over side A
-            // is read from its die.
-            let b = crate::reading::die_by_class(dice, die, |face| face.cmp(&a))?;
+        let log = |sink: &mut dyn EventSink, a: u32, b: u32| {
             for (side, face) in [(Side::A, a), (Side::B, b)] {
                 sink.emit(|| Event::Roll {
                     purpose: format!("initiative, side {side}"),
@@ -662,19 +703,35 @@ impl ActionD10 {
                     total: face as i32,
                 });
             }
-            if a != b {
-                battle.first = if a > b { Side::A } else { Side::B };
-                let first = battle.first;
-                sink.emit(|| Event::Declared {
-                    actor: format!("side {first}"),
-                    action: "wins initiative and acts first".into(),
+        };
+        let (a, b) = if dice.enumerates() || !sink.enabled() {
+            // One call for the rolls until the dice differ, so an exact
+            // source weighs the limit of the ties rolled again (half and
+            // half) instead of branching for ever; only which side rolled
+            // higher is read.
+            dice.apart(die)?
+        } else {
+            // A log shows every tie, so plain dice are rolled pair by pair:
+            // the faces `apart` would roll, in the same order.
+            loop {
+                let (a, b) = (dice.roll(die)?, dice.roll(die)?);
+                if a != b {
+                    break (a, b);
+                }
+                log(sink, a, b);
+                sink.emit(|| Event::Ruling {
+                    text: "initiative tied: both sides roll again".into(),
                 });
-                return Ok(());
             }
-            sink.emit(|| Event::Ruling {
-                text: "initiative tied: both sides roll again".into(),
-            });
-        }
+        };
+        log(sink, a, b);
+        battle.first = if a > b { Side::A } else { Side::B };
+        let first = battle.first;
+        sink.emit(|| Event::Declared {
+            actor: format!("side {first}"),
+            action: "wins initiative and acts first".into(),
+        });
+        Ok(())
     }
 
     fn side_has_actions(&self, battle: &Battle, side: Side) -> bool {
@@ -690,57 +747,108 @@ impl ActionD10 {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        let mut done = [false; 2];
-        let mut waited = [false; 2];
-        let mut side = battle.first;
-        // Every Act spends an action and a side that waits twice in a row
-        // is done, so the loop ends; the bound only guards that reasoning.
-        for _ in 0..10_000 {
-            for s in Side::BOTH {
-                if !done[s.index()] && !self.side_has_actions(battle, s) {
-                    done[s.index()] = true;
-                }
-            }
-            if done[0] && done[1] {
+        let mut at = ActionsRound::start(battle.first);
+        while at.rounds < MOST_ROUNDS {
+            at.rounds += 1;
+            if let Round::Over = self.action_round(battle, &mut at, tactics, dice, sink)? {
                 return self.flights_act(battle, tactics, dice, sink);
             }
-            if done[side.index()] {
-                side = side.other();
-                continue;
-            }
-            let other = side.other();
-            let last_chance = done[other.index()] || waited[other.index()];
-            match tactics[side.index()].next_action(self, battle, side, last_chance) {
-                Decision::Done => done[side.index()] = true,
-                Decision::Wait if last_chance => done[side.index()] = true,
-                Decision::Wait => waited[side.index()] = true,
-                Decision::Act(i, action) => {
-                    waited[side.index()] = false;
-                    if battle.sides.get(i) != Some(&side)
-                        || !battle.on_map(i)
-                        || battle.turn[i].actions == 0
-                    {
-                        return Err(ResolveError::Internal(format!(
-                            "side {side}'s tactics chose ship {i}, which cannot act now"
-                        )));
-                    }
-                    self.act(battle, i, action, dice, sink)
-                        .map_err(|e| match e {
-                            ResolveError::Refused(why) => ResolveError::Internal(format!(
-                                "tactics chose an illegal {} for the {}: {why}",
-                                action.name(),
-                                battle.board.names[i]
-                            )),
-                            other => other,
-                        })?;
-                    self.settle_riders(battle, sink);
-                }
-            }
-            side = other;
         }
         Err(ResolveError::Internal(
             "the Actions phase did not end".into(),
         ))
+    }
+
+    /// Step `step` of the Actions phase played in steps: the rounds up to
+    /// and including the next ship's action, so that exact odds merge equal
+    /// states after every action. The last step plays every round left and
+    /// the flights. Steps `0..last` in order play the same rounds, dice and
+    /// events as [`ActionD10::actions_phase`], and leave the same state.
+    fn actions_step(
+        &self,
+        battle: &mut Battle,
+        step: u32,
+        last: bool,
+        tactics: [&dyn ActionTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let mut at = match battle.actions_round.take() {
+            Some(at) => at,
+            None if step == 0 => ActionsRound::start(battle.first),
+            // The ships' part ended in an earlier step.
+            None => return Ok(()),
+        };
+        while at.rounds < MOST_ROUNDS {
+            at.rounds += 1;
+            match self.action_round(battle, &mut at, tactics, dice, sink)? {
+                Round::Over => return self.flights_act(battle, tactics, dice, sink),
+                Round::Acted if !last => {
+                    battle.actions_round = Some(at);
+                    return Ok(());
+                }
+                Round::Acted | Round::Passed => {}
+            }
+        }
+        Err(ResolveError::Internal(
+            "the Actions phase did not end".into(),
+        ))
+    }
+
+    /// One round of the Actions phase: the side whose turn it is decides
+    /// and acts, waits or finishes.
+    fn action_round(
+        &self,
+        battle: &mut Battle,
+        at: &mut ActionsRound,
+        tactics: [&dyn ActionTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Round, ResolveError> {
+        for s in Side::BOTH {
+            if !at.done[s.index()] && !self.side_has_actions(battle, s) {
+                at.done[s.index()] = true;
+            }
+        }
+        if at.done[0] && at.done[1] {
+            return Ok(Round::Over);
+        }
+        let side = at.side;
+        if at.done[side.index()] {
+            at.side = side.other();
+            return Ok(Round::Passed);
+        }
+        let other = side.other();
+        let last_chance = at.done[other.index()] || at.waited[other.index()];
+        at.side = other;
+        match tactics[side.index()].next_action(self, battle, side, last_chance) {
+            Decision::Done => at.done[side.index()] = true,
+            Decision::Wait if last_chance => at.done[side.index()] = true,
+            Decision::Wait => at.waited[side.index()] = true,
+            Decision::Act(i, action) => {
+                at.waited[side.index()] = false;
+                if battle.sides.get(i) != Some(&side)
+                    || !battle.on_map(i)
+                    || battle.turn[i].actions == 0
+                {
+                    return Err(ResolveError::Internal(format!(
+                        "side {side}'s tactics chose ship {i}, which cannot act now"
+                    )));
+                }
+                self.act(battle, i, action, dice, sink)
+                    .map_err(|e| match e {
+                        ResolveError::Refused(why) => ResolveError::Internal(format!(
+                            "tactics chose an illegal {} for the {}: {why}",
+                            action.name(),
+                            battle.board.names[i]
+                        )),
+                        other => other,
+                    })?;
+                self.settle_riders(battle, sink);
+                return Ok(Round::Acted);
+            }
+        }
+        Ok(Round::Passed)
     }
 
     /// Carries out one action of ship `i`, checked against the rules: an
@@ -2021,6 +2129,43 @@ impl ActionD10 {
 pub struct Sequence<'a> {
     /// The rules.
     pub system: &'a ActionD10,
+    /// The steps the Actions phase is played in (see
+    /// [`TurnSequence::steps`]): one per action the battle's ships could
+    /// take in a turn, and one more to finish; 1 plays it whole.
+    pub actions_steps: u32,
+}
+
+impl<'a> Sequence<'a> {
+    /// The sequence with each phase played whole.
+    pub fn new(system: &'a ActionD10) -> Sequence<'a> {
+        Sequence {
+            system,
+            actions_steps: 1,
+        }
+    }
+
+    /// The sequence for a battle that starts as `start`, its Actions phase
+    /// played in steps, one per action its ships could take in a turn.
+    pub fn for_battle(system: &'a ActionD10, start: &Battle) -> Sequence<'a> {
+        let c = &system.rules.constants;
+        // Actions only ever fall: boxes are not repaired in battle, and no
+        // ship buys more extra actions than the rules allow or its Command
+        // Points pay for.
+        let actions: u32 = start
+            .board
+            .ships
+            .iter()
+            .map(|ship| {
+                let points = ship.command_points(&system.rules);
+                let extra = c.extra_actions.min(points / c.extra_action_cost.max(1));
+                u32::from(ship.actions_per_turn(&system.rules)) + u32::from(extra)
+            })
+            .sum();
+        Sequence {
+            system,
+            actions_steps: actions.saturating_add(1),
+        }
+    }
 }
 
 impl TurnSequence for Sequence<'_> {
@@ -2058,6 +2203,32 @@ impl TurnSequence for Sequence<'_> {
             Phase::MissileResolution => system.missile_phase(battle, dice, sink),
             Phase::RecordKeeping => system.record_phase(battle, dice, sink),
         }
+    }
+
+    fn steps(&self, phase: Phase, _turn: u32) -> u32 {
+        match phase {
+            Phase::Actions => self.actions_steps.max(1),
+            _ => 1,
+        }
+    }
+
+    fn play_step(
+        &self,
+        phase: Phase,
+        turn: u32,
+        step: u32,
+        battle: &mut Battle,
+        tactics: [&Self::Tactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let steps = self.steps(phase, turn);
+        if phase == Phase::Actions && steps > 1 {
+            return self
+                .system
+                .actions_step(battle, step, step + 1 >= steps, tactics, dice, sink);
+        }
+        self.play_phase(phase, turn, battle, tactics, dice, sink)
     }
 
     fn verdict(&self, battle: &Battle) -> Option<Verdict> {

@@ -364,6 +364,7 @@ impl ActionD10 {
             first: Side::A,
             gravity_well: None,
             left_by_jump: [false; 2],
+            actions_round: None,
         };
         let mut roster = Vec::with_capacity(total);
         let mut named_index = 0;
@@ -487,9 +488,7 @@ impl Setup for BattleSetup {
     type Sequence<'a> = Sequence<'a>;
 
     fn sequence(&self) -> Sequence<'_> {
-        Sequence {
-            system: &self.system,
-        }
+        Sequence::for_battle(&self.system, &self.start)
     }
 
     fn roster(&self) -> &Roster {

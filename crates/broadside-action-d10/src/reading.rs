@@ -24,6 +24,11 @@ pub(crate) fn die_by_class<K: PartialEq>(
     die: Die,
     class: impl Fn(u32) -> K,
 ) -> Result<u32, DiceError> {
+    if !dice.enumerates() {
+        // A plain source rolls the same face whatever the bands: working
+        // them out would be wasted.
+        return dice.roll(die);
+    }
     let sides = die.sides();
     let mut tops: ArrayVec<u32, MOST_BANDS> = ArrayVec::new();
     let mut previous = class(1);
@@ -39,6 +44,34 @@ pub(crate) fn die_by_class<K: PartialEq>(
         return dice.roll(die);
     }
     dice.band(die, &tops)
+}
+
+/// Rolls one die again and again until `keep(class(face))`, of which the
+/// rules read only `class(face)`: a "roll again" asked for as one call
+/// (`Dice::band_until`), so an exact source branches once per kept class
+/// instead of once per roll. Runs of neighbouring faces in one class are
+/// one band, as for [`die_by_class`]; a die split into more bands than it
+/// holds is rolled face by face, every face its own band.
+pub(crate) fn die_by_class_until<K: PartialEq>(
+    dice: &mut dyn Dice,
+    die: Die,
+    class: impl Fn(u32) -> K,
+    keep: impl Fn(&K) -> bool,
+) -> Result<u32, DiceError> {
+    // Rare (a result the ship cannot take), so the bands may allocate.
+    let mut tops = Vec::new();
+    let mut kept = Vec::new();
+    let mut previous = class(1);
+    for face in 1..die.sides() {
+        let next = class(face + 1);
+        if next != previous {
+            tops.push(face);
+            kept.push(keep(&previous));
+        }
+        previous = next;
+    }
+    kept.push(keep(&previous));
+    dice.band_until(die, &tops, &kept)
 }
 
 /// What a roll like `1d6-3` came to: the faces (when a log is kept) and the

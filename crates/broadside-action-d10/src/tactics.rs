@@ -300,11 +300,11 @@ impl DefaultTactics {
             .map(|j| battle.poses[j].dest)
             .collect();
         let reach = i64::from(rules.constants.coordinate_range);
-        let score = |c: Hex| -> i64 {
+        // `d` is the thrust to `c`: its distance from the destination.
+        let score = |c: Hex, d: i64| -> i64 {
             let v = c - pose.hex;
             let r1 = i64::from(c.distance(f));
             let r2 = i64::from((c + v).distance(f + w));
-            let d = i64::from(pose.dest.distance(c));
             let mut s = -10 * (r1 - preferred).abs() - 4 * (r2 - preferred).abs();
             s += if spare { 2 * d } else { -d };
             if avoid(c) {
@@ -319,8 +319,8 @@ impl DefaultTactics {
         let dest = if friends.is_empty() {
             Self::best_hex(pose.dest, thrust, toward, score)
         } else {
-            Self::best_hex(pose.dest, thrust, toward, |c| {
-                score(c) + Self::formation(&friends, reach, c)
+            Self::best_hex(pose.dest, thrust, toward, |c, d| {
+                score(c, d) + Self::formation(&friends, reach, c)
             })
         };
         let facing = if me.can_turn() {
@@ -334,14 +334,27 @@ impl DefaultTactics {
     /// The best-scoring hex within `thrust` of `dest`, the first found on a
     /// tie: every hex is weighed row by row in a frame turned toward the
     /// enemy (hexside `toward`), so that ties are broken the same way for
-    /// both sides of a mirror match.
-    fn best_hex(dest: Hex, thrust: u32, toward: i32, score: impl Fn(Hex) -> i64) -> Hex {
-        let mut best = (score(dest), dest);
+    /// both sides of a mirror match. `score` is given each hex and its
+    /// distance from `dest`.
+    fn best_hex(dest: Hex, thrust: u32, toward: i32, score: impl Fn(Hex, i64) -> i64) -> Hex {
+        let mut best = (score(dest, 0), dest);
         let t = i32::try_from(thrust).unwrap_or(0);
+        // Turning is linear: the turned offset (dq, dr) is dq times the
+        // turned east step plus dr times the turned south-east step, so the
+        // two steps are turned once rather than every hex.
+        let east = Hex::new(1, 0).rotate_around(Hex::ORIGIN, toward);
+        let south_east = Hex::new(0, 1).rotate_around(Hex::ORIGIN, toward);
         for dq in -t..=t {
             for dr in (-t).max(-dq - t)..=t.min(-dq + t) {
-                let c = dest + Hex::new(dq, dr).rotate_around(Hex::ORIGIN, toward);
-                let s = score(c);
+                let c = dest
+                    + Hex::new(
+                        dq * east.q + dr * south_east.q,
+                        dq * east.r + dr * south_east.r,
+                    );
+                // Turning keeps distances: the hex is as far from `dest`
+                // as the offset (dq, dr) is long.
+                let d = i64::from((dq.abs() + dr.abs() + (dq + dr).abs()) / 2);
+                let s = score(c, d);
                 if s > best.0 {
                     best = (s, c);
                 }

@@ -552,7 +552,7 @@ fn activate_hyperdrive_leaves_the_fight_at_the_end_of_the_turn() {
     s.act(1, Action::ActivateHyperdrive);
     s.phase(Phase::RecordKeeping, 1);
     assert_eq!(s.battle.board.ships[1].status, Status::Escaped);
-    let sequence = Sequence { system: system() };
+    let sequence = Sequence::new(system());
     assert_eq!(sequence.verdict(&s.battle), Some(Verdict::Escaped(Side::B)));
 }
 
@@ -574,7 +574,7 @@ fn scuttle_destroys_the_ship_at_the_end_of_the_turn() {
     assert_eq!(s.battle.board.ships[1].status, Status::Active);
     s.phase(Phase::RecordKeeping, 1);
     assert_eq!(s.battle.board.ships[1].status, Status::Scuttled);
-    let sequence = Sequence { system: system() };
+    let sequence = Sequence::new(system());
     assert_eq!(sequence.verdict(&s.battle), Some(Verdict::Winner(Side::A)));
 }
 

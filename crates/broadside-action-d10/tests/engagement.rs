@@ -227,7 +227,7 @@ fn boarding_by_transporter_captures_the_escort() {
         script.battle.board.ships[1].status,
         broadside_action_d10::Status::Captured
     );
-    let sequence = Sequence { system: system() };
+    let sequence = Sequence::new(system());
     assert_eq!(
         sequence.verdict(&script.battle),
         Some(Verdict::Winner(Side::A))
@@ -340,7 +340,7 @@ fn illegal_tactics_are_an_internal_error() {
 
 #[test]
 fn the_sequence_of_play_is_the_rules_eight_phases() {
-    let sequence = Sequence { system: system() };
+    let sequence = Sequence::new(system());
     let names: Vec<String> = sequence.phases(1).iter().map(ToString::to_string).collect();
     assert_eq!(
         names,
@@ -597,7 +597,7 @@ fn a_mutual_escape_is_a_draw_not_a_defeat() {
         .act(0, Action::ActivateHyperdrive)
         .act(1, Action::ActivateHyperdrive);
     script.phase(Phase::RecordKeeping, 1);
-    let sequence = Sequence { system: system() };
+    let sequence = Sequence::new(system());
     assert_eq!(sequence.verdict(&script.battle), Some(Verdict::Draw));
     let said = script.log.events.iter().any(|e| {
         matches!(e, broadside_core::Event::Ruling { text } if text.contains("both sides escaped"))

@@ -7,8 +7,7 @@
 
 mod common;
 
-use broadside_core::Ruleset;
-use broadside_core::exact::{ExactError, Prob};
+use broadside_core::exact::Prob;
 use common::{Resolve, check_exact, exact, sample, sampled_agrees, system};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -244,78 +243,118 @@ fn a_natural_ten_misses_in_the_exact_odds_too() {
     );
 }
 
-/// Every weapon of every ship, at every range it reaches, against a
-/// frigate, locked or not: each attack's exact odds take a few hundred dice
-/// paths at most, well within `resolve --exact`'s budget of 2,000,000.
+/// Every weapon of every ship, at every range it reaches, against every
+/// ship, locked or not: each attack's exact odds take a few hundred dice
+/// paths at most, well within `resolve --exact`'s budget of 2,000,000. A
+/// result the gunboat or the escort lacks, rolled again on Internal Damage,
+/// is one call and so a few outcomes, not a branch without end.
 #[test]
 fn every_weapon_resolves_exactly_within_the_budget() {
     let s = system();
     let mut attacks = 0;
-    for attacker in [
-        "gunboat",
-        "escort",
-        "frigate",
-        "destroyer",
-        "cruiser",
-        "carrier",
-    ] {
+    let mut most = (0, String::new());
+    for attacker in SHIPS {
         let ship = common::ship(attacker);
         for mount in &ship.weapons {
             let weapon = s.rules.weapon(mount.weapon);
-            for range in 0..=weapon.max_range() {
-                for locked in [true, false] {
-                    let case = Resolve {
-                        attacker,
-                        weapon: &weapon.id,
-                        target: "frigate",
-                        range: i64::from(range),
-                        locked,
-                        aft: range % 2 == 1,
-                        ..Resolve::default()
-                    };
-                    let exact = exact(&case)
-                        .unwrap_or_else(|e| panic!("{attacker} {} at {range}: {e}", weapon.id));
-                    assert!(
-                        exact.paths <= 1_000,
-                        "{attacker} {}: {}",
-                        weapon.id,
-                        exact.paths
-                    );
-                    attacks += 1;
+            for target in SHIPS {
+                for range in 0..=weapon.max_range() {
+                    for locked in [true, false] {
+                        let case = Resolve {
+                            attacker,
+                            weapon: &weapon.id,
+                            target,
+                            range: i64::from(range),
+                            locked,
+                            aft: range % 2 == 1,
+                            ..Resolve::default()
+                        };
+                        let what = format!("{attacker} {} at {target} range {range}", weapon.id);
+                        let exact = exact(&case).unwrap_or_else(|e| panic!("{what}: {e}"));
+                        if exact.paths > most.0 {
+                            most = (exact.paths, what);
+                        }
+                        attacks += 1;
+                    }
                 }
             }
         }
     }
-    assert!(attacks > 300, "{attacks} attacks");
+    assert!(attacks > 2_000, "{attacks} attacks");
+    assert!(most.0 <= 1_000, "{} paths: {}", most.0, most.1);
 }
 
-/// What no finite set of dice paths can weigh: a roll made again until it
-/// comes out some way. Seed 002, line 68: an Internal Damage result the
-/// ship lacks or has lost is rolled again; the escort has no fixed weapon
-/// and no transporter, three of the six rows, and falls to that table from
-/// the Surface Features row 6, a shield emitter it lacks. Ruling 43:
-/// a tied initiative is rolled again, every turn. Each roll again is one
-/// more branch without end, so an exact run stops at once, with the error
-/// that says to use Monte Carlo, instead of running for ever.
+/// Seed 002, line 29 (Direct Fire Attack), line 68 (UDST: "Roll on the
+/// Surface Features table", and a result the ship lacks goes to Internal
+/// Damage, where one it lacks or has lost is rolled again), lines 81-88
+/// (Internal Damage) and lines 90-98 (Surface Features). Rolling again until a
+/// row applies gives each row the ship can take the same chance in the
+/// limit, so the attack has a finite distribution even though its dice
+/// paths have no end.
+///
+/// The frigate's heavy laser bank (two lasers, 2 boxes a hit), its lock
+/// held, fires at the escort 2 hexes away: 7 at range 0-3, -1 for the
+/// escort's size, so each d10 hits on 1-6: 3/5. Hits: none 4/25, one
+/// 12/25, two 9/25. The escort has no shields; its track `..U.` marks two
+/// blank boxes on the first hit and the U on the second. Surface Features,
+/// 1d6: Turret Weapon on 1 and 3 (laser turret mount 1), Sensors,
+/// Maneuvering Jets, Solar Panel, and on 6 a Shield Emitter the escort
+/// lacks, so Internal Damage: of its six rows the escort has only Thruster,
+/// Crew Deck and Troops (no fixed weapon, rows 1 and 6, and no
+/// transporter, row 2), and the others are rolled again, so each of the
+/// three comes up with 1/3.
+///
+/// - P(hit) = 21/25; one hit 12/25, two 9/25; a blank box on any hit 21/25
+/// - U box 9/25: Turret Weapon 9/25 * 2/6 = 3/25; Sensors, Maneuvering
+///   Jets, Solar Panel 9/25 * 1/6 = 3/50 each; Internal Damage rows
+///   9/25 * 1/6 * 1/3 = 1/50 each
+/// - hull damage 0: 4/25, 2: 12/25, 4: 9/25; mean 24/25 + 36/25 = 12/5
 #[test]
-fn rolls_again_without_end_stop_an_exact_run_at_once() {
-    let reaches_internal_damage = Resolve {
-        attacker: "frigate",
-        weapon: "heavy-laser",
-        target: "escort",
-        range: 2,
-        locked: true,
-        ..Resolve::default()
-    };
-    assert_eq!(exact(&reaches_internal_damage), Err(ExactError::TooDeep));
-    let request = common::duel_request("gunboat", "gunboat", 1, &[]);
-    let engagement = Ruleset::prepare_battle(system(), &request).expect("the duel sets up");
-    let started = std::time::Instant::now();
-    assert_eq!(
-        engagement.exact(200_000, 20_000_000),
-        Err(ExactError::TooDeep)
+fn a_result_the_escort_lacks_is_rolled_again_and_weighed_as_its_limit() {
+    let (sf, id) = (p(3, 50), p(1, 50));
+    let exact = check_exact(
+        Resolve {
+            name: "exact_internal_damage_rolled_again",
+            source: SEED,
+            attacker: "frigate",
+            weapon: "heavy-laser",
+            target: "escort",
+            range: 2,
+            locked: true,
+            ..Resolve::default()
+        },
+        &[
+            ("p_hit", p(21, 25)),
+            ("mean_hull_damage", p(12, 5)),
+            ("damage 0", p(4, 25)),
+            ("damage 2", p(12, 25)),
+            ("damage 4", p(9, 25)),
+            ("result 1 hit", p(12, 25)),
+            ("result 2 hits", p(9, 25)),
+            ("result blank box", p(21, 25)),
+            ("result U box (UDST)", p(9, 25)),
+            ("result Surface Features: Turret Weapon", p(3, 25)),
+            ("result Surface Features: Sensors", sf),
+            ("result Surface Features: Maneuvering Jets", sf),
+            ("result Surface Features: Solar Panel", sf),
+            ("result Internal Damage: Thruster", id),
+            ("result Internal Damage: Crew Deck", id),
+            ("result Internal Damage: Troops", id),
+            ("destroyed Laser Turret (mount 1)", p(3, 25)),
+            ("destroyed Sensors", sf),
+            ("destroyed Maneuvering Jets", sf),
+            ("destroyed Solar Panel", sf),
+            ("destroyed Thruster", id),
+            ("destroyed Crew Deck", id),
+            ("destroyed Troops", id),
+        ],
     );
-    assert!(started.elapsed().as_secs() < 10);
+    // The roll again is one call with three outcomes: three paths with at
+    // most one hit; with two, five Surface Features rows the escort takes,
+    // Internal Damage's first roll on the three rows it takes, and after
+    // each of its two bands it cannot take (rows 1-2, row 6) the roll
+    // again's three rows.
+    assert_eq!(exact.paths, 3 + 5 + 3 + 2 * 3);
 }
 
 const SHIPS: [&str; 6] = [
@@ -326,13 +365,6 @@ const SHIPS: [&str; 6] = [
     "cruiser",
     "carrier",
 ];
-
-/// Targets whose Internal Damage rolls always find something: the gunboat
-/// and the escort lack rows of the Surface Features table and then of
-/// Internal Damage, whose "roll again" (seed 002, line 68) has no end in
-/// the dice paths an exact source can follow (see the rules note, Exact
-/// odds).
-const TARGETS: [&str; 4] = ["frigate", "destroyer", "cruiser", "carrier"];
 
 /// Attacks resolved per case in the Monte Carlo run.
 const TRIALS: u64 = 2_000;
@@ -355,7 +387,7 @@ proptest! {
     fn seeded_attacks_agree_with_the_exact_odds(
         attacker in 0..SHIPS.len(),
         mount in 0usize..12,
-        target in 0..TARGETS.len(),
+        target in 0..SHIPS.len(),
         reach in 0u32..25,
         locked in any::<bool>(),
         displacement in 0i64..3,
@@ -367,7 +399,7 @@ proptest! {
         let ship = common::ship(SHIPS[attacker]);
         let weapon = s.rules.weapon(ship.weapons[mount % ship.weapons.len()].weapon);
         let range = reach % (weapon.max_range() + 1);
-        let target = TARGETS[target];
+        let target = SHIPS[target];
         let boxes = common::ship(target).boxes(&s.rules);
         let case = Resolve {
             attacker: SHIPS[attacker],

@@ -398,7 +398,7 @@ fn support_troops_from_another_ship_count() {
         .act(1, Action::SupportTroops);
     script.phase(Phase::RecordKeeping, 1);
     assert_eq!(script.battle.board.ships[2].status, Status::Captured);
-    let sequence = Sequence { system: system() };
+    let sequence = Sequence::new(system());
     assert_eq!(
         sequence.verdict(&script.battle),
         Some(Verdict::Winner(Side::A))
@@ -686,7 +686,7 @@ fn check_end_of_a_fleet(
     let mut script = Script::new(b, &[]);
     script.act(ship, action);
     script.phase(Phase::RecordKeeping, 1);
-    let sequence = Sequence { system: system() };
+    let sequence = Sequence::new(system());
     assert_eq!(sequence.verdict(&script.battle), Some(verdict));
     let fates = Setup::fates(&setup, &script.battle);
     let losses: Vec<Option<Loss>> = fates.iter().map(|f| f.loss).collect();

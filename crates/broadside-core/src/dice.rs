@@ -84,6 +84,14 @@ pub enum DiceError {
     /// [`crate::exact`]); the enumeration reports why.
     #[error("the exact enumeration stopped")]
     Stopped,
+    /// A roll made again until it lands in a kept band
+    /// ([`Dice::band_until`]) was given no band with a face of the die: it
+    /// could never stop.
+    #[error("a {die} rolled again until it lands in a kept band keeps no face")]
+    NothingKept {
+        /// The die rolled.
+        die: Die,
+    },
     /// A pool larger than [`Pool::CAPACITY`] was asked for.
     #[error("a pool of {count} dice is more than the {max} one roll may hold")]
     PoolTooLarge {
@@ -210,6 +218,66 @@ pub trait Dice {
         let _ = tops;
         self.roll(die)
     }
+
+    /// Rolls one die again and again until its face lands in a band the
+    /// rules keep, when only that band matters: the rules' "roll again".
+    /// `tops` are the bands as for [`Dice::band`]; `keep[i]` says whether
+    /// band `i` is kept (bands past the end of `keep` are not).
+    ///
+    /// A plain source rolls until a face is kept and returns it, consuming
+    /// exactly those faces. An exact source branches once per kept band,
+    /// weighed among the kept faces (the limit of rolling again for ever),
+    /// and returns the band's highest face; rules code must read no more
+    /// from it than its band. With no kept band holding a face of the die,
+    /// nothing is rolled and the error is [`DiceError::NothingKept`].
+    fn band_until(&mut self, die: Die, tops: &[u32], keep: &[bool]) -> Result<u32, DiceError> {
+        if kept_faces(die, tops, keep) == 0 {
+            return Err(DiceError::NothingKept { die });
+        }
+        loop {
+            let face = self.roll(die)?;
+            if band_kept(tops, keep, face) {
+                return Ok(face);
+            }
+        }
+    }
+
+    /// Rolls two dice again and again until they differ, when only which
+    /// of them is higher matters (a tie rolled again). Returns the two
+    /// faces, first die first.
+    ///
+    /// A plain source rolls the first die then the second, pair after
+    /// pair, until they differ, consuming exactly those faces. An exact
+    /// source branches twice, half and half (the first die higher, then
+    /// the second), and hands back representative faces, `(2, 1)` and
+    /// `(1, 2)`; rules code must read no more from them than which is
+    /// higher.
+    fn apart(&mut self, die: Die) -> Result<(u32, u32), DiceError> {
+        loop {
+            let first = self.roll(die)?;
+            let second = self.roll(die)?;
+            if first != second {
+                return Ok((first, second));
+            }
+        }
+    }
+}
+
+/// The band of [`Dice::band`] a face falls in: how many tops lie under it.
+pub(crate) fn band_of(tops: &[u32], face: u32) -> usize {
+    tops.iter().filter(|&&top| top < face).count()
+}
+
+/// Whether `face` falls in a band that `keep` keeps (see [`Dice::band_until`]).
+pub(crate) fn band_kept(tops: &[u32], keep: &[bool], face: u32) -> bool {
+    keep.get(band_of(tops, face)).copied().unwrap_or(false)
+}
+
+/// How many faces of `die` fall in bands that `keep` keeps.
+pub(crate) fn kept_faces(die: Die, tops: &[u32], keep: &[bool]) -> u32 {
+    (1..=die.sides())
+        .filter(|&face| band_kept(tops, keep, face))
+        .count() as u32
 }
 
 impl<D: Dice + ?Sized> Dice for &mut D {
@@ -230,6 +298,12 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     }
     fn band(&mut self, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
         (**self).band(die, tops)
+    }
+    fn band_until(&mut self, die: Die, tops: &[u32], keep: &[bool]) -> Result<u32, DiceError> {
+        (**self).band_until(die, tops, keep)
+    }
+    fn apart(&mut self, die: Die) -> Result<(u32, u32), DiceError> {
+        (**self).apart(die)
     }
 }
 
@@ -402,6 +476,57 @@ mod tests {
             })
         );
         assert_eq!(dice.used(), 0);
+    }
+
+    #[test]
+    fn a_roll_made_again_consumes_every_face_until_one_is_kept() {
+        // d6 in bands 1-2, 3-4, 5-6, only the last kept: 1 and 3 are
+        // rolled again, 6 stops.
+        let mut dice = ScriptedDice::new([1, 3, 6, 2]);
+        let kept = dice.band_until(Die::D6, &[2, 4], &[false, false, true]);
+        assert_eq!(kept, Ok(6));
+        assert_eq!(dice.remaining(), &[2]);
+        // Keeping nothing on the die rolls nothing: bands past `keep` are
+        // not kept, and a band above the die's faces holds none.
+        let mut dice = ScriptedDice::new([4]);
+        assert_eq!(
+            dice.band_until(Die::D6, &[6], &[false, true]),
+            Err(DiceError::NothingKept { die: Die::D6 })
+        );
+        assert_eq!(
+            dice.band_until(Die::D6, &[2], &[false]),
+            Err(DiceError::NothingKept { die: Die::D6 })
+        );
+        assert_eq!(dice.used(), 0);
+    }
+
+    #[test]
+    fn two_dice_rolled_until_they_differ_consume_every_pair() {
+        // Pairs (4, 4) and (2, 2) tie; (3, 1) differs.
+        let mut dice = ScriptedDice::new([4, 4, 2, 2, 3, 1, 5]);
+        assert_eq!(dice.apart(Die::D10), Ok((3, 1)));
+        assert_eq!(dice.remaining(), &[5]);
+        // A tie with nothing after it runs out on the next pair's first die.
+        let mut dice = ScriptedDice::new([6, 6]);
+        assert_eq!(
+            dice.apart(Die::D6),
+            Err(DiceError::Exhausted {
+                position: 3,
+                die: Die::D6
+            })
+        );
+    }
+
+    #[test]
+    fn a_forwarding_reference_makes_the_same_calls() {
+        let mut dice = ScriptedDice::new([5, 5, 1, 2, 2, 9]);
+        let mut by_ref = &mut dice;
+        assert_eq!(Dice::apart(&mut by_ref, Die::D10), Ok((1, 2)));
+        assert_eq!(
+            Dice::band_until(&mut by_ref, Die::D10, &[5], &[false, true]),
+            Ok(9)
+        );
+        assert!(dice.remaining().is_empty());
     }
 
     #[test]

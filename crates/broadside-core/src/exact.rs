@@ -327,6 +327,44 @@ impl Dice for PathDice<'_> {
             u64::from(sides)
         })
     }
+
+    fn band_until(&mut self, die: Die, tops: &[u32], keep: &[bool]) -> Result<u32, DiceError> {
+        let sides = die.sides();
+        // Rolling again until a kept face comes up gives each kept face the
+        // same chance in the limit: one over the number of kept faces.
+        let kept = crate::dice::kept_faces(die, tops, keep);
+        if kept == 0 {
+            return Err(DiceError::NothingKept { die });
+        }
+        let key = tops
+            .iter()
+            .chain(std::iter::once(&sides))
+            .zip(keep.iter().chain(std::iter::repeat(&false)))
+            .fold(0i64, |h, (&t, &k)| {
+                h.wrapping_mul(131)
+                    .wrapping_add(i64::from(t) * 2 + i64::from(k))
+            });
+        self.next((4, sides, key), || {
+            let mut outcomes = Vec::new();
+            let mut low = 1;
+            for (band, &top) in tops.iter().chain(std::iter::once(&sides)).enumerate() {
+                let top = top.min(sides);
+                if top >= low {
+                    if keep.get(band).copied().unwrap_or(false) {
+                        outcomes.push((top, u64::from(top - low + 1)));
+                    }
+                    low = top + 1;
+                }
+            }
+            (outcomes, u64::from(kept))
+        })
+    }
+
+    fn apart(&mut self, die: Die) -> Result<(u32, u32), DiceError> {
+        // Of the pairs that differ, the first die is higher in exactly half.
+        let first_higher = self.next((5, die.sides(), 0), || (vec![(1, 1), (0, 1)], 2))?;
+        Ok(if first_higher == 1 { (2, 1) } else { (1, 2) })
+    }
 }
 
 /// Pushes `(sum, ways)` for `count` dice of `sides` faces onto `outcomes`,
@@ -1743,6 +1781,63 @@ mod tests {
         assert_eq!(odds[&45], p(45, 100));
         assert_eq!(odds[&90], p(45, 100));
         assert_eq!(odds[&100], p(1, 10));
+    }
+
+    #[test]
+    fn a_roll_made_again_is_weighed_as_its_limit() {
+        // d10 in bands 1-3, 4-7, 8-10, the first rolled again. Summed over
+        // the rolls again, P(4-7) = 4/10 * (1 + 3/10 + (3/10)^2 + ...)
+        // = 4/10 / (7/10) = 4/7, and P(8-10) = 3/7.
+        let (odds, paths) = enumerate(10, |dice| {
+            dice.band_until(Die::D10, &[3, 7], &[false, true, true])
+                .map_err(Into::into)
+        })
+        .unwrap();
+        assert_eq!(paths, 2);
+        assert_eq!(odds[&7], p(4, 7));
+        assert_eq!(odds[&10], p(3, 7));
+        // A kept band that is not the last: d6 kept only on 2-3.
+        let (odds, _) = enumerate(10, |dice| {
+            dice.band_until(Die::D6, &[1, 3], &[false, true, false])
+                .map_err(Into::into)
+        })
+        .unwrap();
+        assert_eq!(odds.into_iter().collect::<Vec<_>>(), vec![(3, p(1, 1))]);
+        // Nothing kept is an error, not a path.
+        let nothing = enumerate(10, |dice| {
+            dice.band_until(Die::D6, &[3], &[false, false])
+                .map_err(Into::into)
+        });
+        assert_eq!(
+            nothing,
+            Err(ExactError::Rules(ResolveError::Dice(
+                DiceError::NothingKept { die: Die::D6 }
+            )))
+        );
+    }
+
+    #[test]
+    fn two_dice_rolled_until_they_differ_are_even() {
+        // Two d10s: 45 of the 100 pairs have the first higher, 45 the
+        // second, and the 10 ties are rolled again: 45/90 each.
+        let (odds, paths) = enumerate(10, |dice| {
+            let (first, second) = dice.apart(Die::D10)?;
+            Ok(first > second)
+        })
+        .unwrap();
+        assert_eq!(paths, 2);
+        assert_eq!(odds[&true], p(45, 90));
+        assert_eq!(odds[&false], p(45, 90));
+        // Twice in a row: four paths of a quarter each.
+        let (odds, paths) = enumerate(10, |dice| {
+            let one = dice.apart(Die::D6)?;
+            let two = dice.apart(Die::D6)?;
+            Ok((one.0 > one.1) as u8 + (two.0 > two.1) as u8)
+        })
+        .unwrap();
+        assert_eq!(paths, 4);
+        assert_eq!(odds[&1], p(1, 2));
+        assert_eq!(odds[&2], p(1, 4));
     }
 
     #[test]

@@ -10,19 +10,19 @@
     reason = "each test binary uses a different part of the helpers"
 )]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use broadside_action_d10::engagement::{Sequence, TurnState};
 use broadside_action_d10::{
-    Action, ActionD10, ActionTactics, Battle, DefaultTactics, Phase, Pose, Ship,
+    Action, ActionD10, ActionTactics, Battle, BattleSetup, DefaultTactics, Phase, Pose, Ship,
 };
-use broadside_core::exact::{ExactAttack, ExactError, Prob, exact_attack};
+use broadside_core::exact::{ExactAttack, ExactError, ExactOdds, Prob, exact_attack, exact_battle};
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    AttackOutcome, BattleRequest, Dice, Event, EventLog, EventSink, NullSink, OptionValue, Options,
-    ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice, SourceFile, TableView,
-    TurnSequence,
+    AttackOutcome, BattleRequest, Dice, DiceError, Die, Event, EventLog, EventSink, NullSink,
+    OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice, Setup,
+    SourceFile, TableView, TurnSequence, Verdict,
 };
 use serde_json::{Value, json};
 
@@ -727,9 +727,7 @@ impl Script {
         turn: u32,
         tactics: [&(dyn ActionTactics + 'static); 2],
     ) -> Result<(), ResolveError> {
-        let sequence = Sequence {
-            system: self.system,
-        };
+        let sequence = Sequence::new(self.system);
         self.log.push(Event::Phase {
             turn,
             name: phase.to_string(),
@@ -784,6 +782,216 @@ pub fn quiet() -> impl EventSink {
 }
 
 /// A die roll through a `dyn Dice`, for tests of dice sources.
-pub fn roll(dice: &mut dyn Dice, die: broadside_core::Die) -> u32 {
+pub fn roll(dice: &mut dyn Dice, die: Die) -> u32 {
     dice.roll(die).expect("a seeded die always rolls")
+}
+
+/// Dice that follow one path of faces through a run, extending it with the
+/// first face where it ends: every call branches on each face it could
+/// show, not on the outcomes the rules read. A roll made again until kept
+/// branches on the kept faces, two dice rolled until they differ on the
+/// pairs that differ, each alike: the limit of rolling again, worked out
+/// face by face. Written apart from core's exact source, to check it.
+struct Faces<'a> {
+    /// Each call on the path: the face (or pair) chosen, of how many.
+    path: &'a mut Vec<(usize, usize)>,
+    /// The next call's place on the path.
+    at: usize,
+    /// The path's probability so far.
+    weight: f64,
+}
+
+impl Faces<'_> {
+    fn branch(&mut self, count: usize) -> usize {
+        if self.at == self.path.len() {
+            self.path.push((0, count));
+        }
+        let (chosen, of) = self.path[self.at];
+        assert_eq!(of, count, "the rules did not repeat themselves");
+        self.at += 1;
+        self.weight /= count as f64;
+        chosen
+    }
+}
+
+impl Dice for Faces<'_> {
+    fn roll(&mut self, die: Die) -> Result<u32, DiceError> {
+        Ok(self.branch(die.sides() as usize) as u32 + 1)
+    }
+
+    fn band_until(&mut self, die: Die, tops: &[u32], keep: &[bool]) -> Result<u32, DiceError> {
+        let kept: Vec<u32> = (1..=die.sides())
+            .filter(|&face| {
+                let band = tops.iter().filter(|&&top| top < face).count();
+                keep.get(band) == Some(&true)
+            })
+            .collect();
+        assert!(!kept.is_empty(), "a roll again that keeps nothing");
+        Ok(kept[self.branch(kept.len())])
+    }
+
+    fn apart(&mut self, die: Die) -> Result<(u32, u32), DiceError> {
+        let faces = 1..=die.sides();
+        let pairs: Vec<(u32, u32)> = faces
+            .clone()
+            .flat_map(|a| faces.clone().map(move |b| (a, b)))
+            .filter(|(a, b)| a != b)
+            .collect();
+        Ok(pairs[self.branch(pairs.len())])
+    }
+}
+
+/// Every path of faces of `run`, with its probability.
+fn every_face<T>(mut run: impl FnMut(&mut dyn Dice) -> T, mut visit: impl FnMut(T, f64)) {
+    let mut path: Vec<(usize, usize)> = Vec::new();
+    loop {
+        let mut dice = Faces {
+            path: &mut path,
+            at: 0,
+            weight: 1.0,
+        };
+        let result = run(&mut dice);
+        let (at, weight) = (dice.at, dice.weight);
+        visit(result, weight);
+        path.truncate(at);
+        while let Some(last) = path.last_mut() {
+            if last.0 + 1 < last.1 {
+                last.0 += 1;
+                break;
+            }
+            path.pop();
+        }
+        if path.is_empty() {
+            return;
+        }
+    }
+}
+
+/// A battle's odds worked out face by face, apart from core's exact odds:
+/// every phase played whole over every face of its dice, equal states
+/// merged after each phase, the verdict asked after each. Returns the
+/// probabilities of A winning, B winning, and undecided at the turn limit.
+pub fn odds_face_by_face(setup: &BattleSetup, system: &ActionD10) -> [f64; 3] {
+    let sequence = Sequence::new(system);
+    let tactics = setup.tactics();
+    let mut states: HashMap<Battle, f64> = HashMap::from([(setup.start().clone(), 1.0)]);
+    let mut wins = [0.0; 2];
+    for turn in 1..=setup.max_turns() {
+        for &phase in sequence.phases(turn) {
+            let mut next: HashMap<Battle, f64> = HashMap::new();
+            for (state, p) in states.drain() {
+                every_face(
+                    |dice| {
+                        let mut s = state.clone();
+                        sequence
+                            .play_phase(phase, turn, &mut s, tactics, dice, &mut NullSink)
+                            .expect("the phase plays");
+                        s
+                    },
+                    |s, q| match sequence.verdict(&s) {
+                        Some(Verdict::Winner(side)) => wins[side.index()] += p * q,
+                        Some(other) => panic!("{other:?} is not expected here"),
+                        None => *next.entry(s).or_default() += p * q,
+                    },
+                );
+            }
+            states = next;
+        }
+    }
+    [wins[0], wins[1], states.values().sum()]
+}
+
+/// Checks a battle's exact odds (`battle --exact`, its Actions phase
+/// played in steps) against the odds worked out face by face, with every
+/// phase played whole, and against `expect`: the exact fractions of A
+/// winning, B winning and undecided at the turn limit, as `battle --exact
+/// --format json` prints them. Nothing may be dropped. Returns the odds.
+pub fn check_exact_battle(
+    name: &str,
+    system: &'static ActionD10,
+    request: &BattleRequest,
+    expect: [&str; 3],
+) -> ExactOdds {
+    let setup = system.set_up(request).expect("the battle sets up");
+    let exact = exact_battle(&setup, 200_000, 20_000_000)
+        .unwrap_or_else(|e| panic!("{name}: no exact odds: {e}"));
+    let faces = odds_face_by_face(&setup, system);
+    let got = [exact.a_wins, exact.b_wins, exact.undecided];
+    for (((what, key), exact_p), (faces, expect)) in [
+        ("A wins", "a_wins"),
+        ("B wins", "b_wins"),
+        ("undecided", "undecided"),
+    ]
+    .iter()
+    .zip(got)
+    .zip(faces.into_iter().zip(expect))
+    {
+        assert!(
+            (exact_p - faces).abs() < 1e-12,
+            "{name}: {what}: exact {exact_p}, face by face {faces}"
+        );
+        assert_eq!(exact.fractions[*key], expect, "{name}: {what}");
+    }
+    assert_eq!(
+        exact.fractions["pruned"], "0/1",
+        "{name}: nothing is dropped"
+    );
+    exact
+}
+
+/// Checks that a battle's Actions phase played in steps (as exact odds
+/// play it) is the phase played whole: trial `trial` of `seed` played turn
+/// by turn, each Actions phase both ways, with a log kept and without, must
+/// roll the same dice, log the same events and leave the same battle.
+pub fn check_steps(name: &str, request: &BattleRequest, seed: u64, trial: u64) {
+    let setup = system().set_up(request).expect("the battle sets up");
+    let stepped = setup.sequence();
+    let whole = Sequence::new(system());
+    let steps = stepped.steps(Phase::Actions, 1);
+    assert!(steps > 1, "{name}: the Actions phase is played in steps");
+    let tactics = setup.tactics();
+    let mut battle = setup.start().clone();
+    let mut dice = SeededDice::for_trial(seed, trial);
+    let mut acted = 0;
+    'turns: for turn in 1..=request.max_turns {
+        for &phase in whole.phases(turn) {
+            if phase == Phase::Actions {
+                for logged in [true, false] {
+                    let play = |by_steps: bool| {
+                        let (mut b, mut d) = (battle.clone(), dice.clone());
+                        let mut log = EventLog::default();
+                        let sink: &mut dyn EventSink =
+                            if logged { &mut log } else { &mut NullSink };
+                        if by_steps {
+                            for step in 0..steps {
+                                stepped
+                                    .play_step(phase, turn, step, &mut b, tactics, &mut d, sink)
+                                    .expect("the step plays");
+                            }
+                        } else {
+                            whole
+                                .play_phase(phase, turn, &mut b, tactics, &mut d, sink)
+                                .expect("the phase plays");
+                        }
+                        let next: Vec<u32> =
+                            (0..8).map(|_| d.roll(Die::D100).expect("a face")).collect();
+                        (b, log.events, next)
+                    };
+                    let (by_steps, by_phase) = (play(true), play(false));
+                    assert!(
+                        by_steps == by_phase,
+                        "{name}: turn {turn}, log kept {logged}: the steps differ from the phase"
+                    );
+                }
+                acted += 1;
+            }
+            whole
+                .play_phase(phase, turn, &mut battle, tactics, &mut dice, &mut NullSink)
+                .expect("the phase plays");
+            if whole.verdict(&battle).is_some() {
+                break 'turns;
+            }
+        }
+    }
+    assert!(acted > 0, "{name}: no Actions phase was played");
 }
