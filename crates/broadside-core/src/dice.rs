@@ -156,6 +156,8 @@ impl Pool {
 ///   report the face it used, and must consume exactly the faces that the
 ///   provided version would, in the same order, so scripted examples read the
 ///   same whatever the source.
+/// - [`Dice::read_pool`] reads several dice at once through what the rules
+///   take from them; its contract is on the method.
 /// - The trait is object-safe: rules code takes `&mut dyn Dice` or a generic
 ///   `D: Dice + ?Sized`.
 pub trait Dice {
@@ -210,6 +212,51 @@ pub trait Dice {
         let _ = tops;
         self.roll(die)
     }
+
+    /// Rolls `count` dice of which the rules read only `reading(faces)`, and
+    /// never which die showed which face.
+    ///
+    /// `reading` numbers what the rules go on to take from the faces: rolls
+    /// it gives the same number are one outcome to the rules. It must give
+    /// the same number for any order of the same faces, and depend on
+    /// nothing else that can differ between two runs reaching this call by
+    /// the same dice. [`read_pool_as`] numbers any comparable reading.
+    ///
+    /// Returns the faces. Rules code must read from them nothing beyond
+    /// what `reading` gives: an exact source hands back one roll for each
+    /// reading, its faces in no particular order, and weighs it by every
+    /// roll with that reading (so it branches on distinct readings, not on
+    /// the orders in which the same faces fall).
+    ///
+    /// The provided body is [`Dice::pool`]: the same faces in the same
+    /// order, `reading` never called.
+    fn read_pool(
+        &mut self,
+        count: u32,
+        die: Die,
+        reading: &mut dyn FnMut(&[u32]) -> u64,
+    ) -> Result<Pool, DiceError> {
+        let _ = reading;
+        self.pool(count, die)
+    }
+}
+
+/// [`Dice::read_pool`] with a reading of any type that can be ordered:
+/// rolls `count` dice of which the rules read only `reading(faces)`, which
+/// must not depend on the order of the faces. Rules code must read nothing
+/// from the faces returned beyond `reading` of them.
+pub fn read_pool_as<K: Ord, D: Dice + ?Sized>(
+    dice: &mut D,
+    count: u32,
+    die: Die,
+    reading: impl Fn(&[u32]) -> K,
+) -> Result<Pool, DiceError> {
+    // Each distinct reading gets the next number, in the order met.
+    let mut numbers: std::collections::BTreeMap<K, u64> = std::collections::BTreeMap::new();
+    dice.read_pool(count, die, &mut |faces| {
+        let next = numbers.len() as u64;
+        *numbers.entry(reading(faces)).or_insert(next)
+    })
 }
 
 impl<D: Dice + ?Sized> Dice for &mut D {
@@ -230,6 +277,14 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     }
     fn band(&mut self, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
         (**self).band(die, tops)
+    }
+    fn read_pool(
+        &mut self,
+        count: u32,
+        die: Die,
+        reading: &mut dyn FnMut(&[u32]) -> u64,
+    ) -> Result<Pool, DiceError> {
+        (**self).read_pool(count, die, reading)
     }
 }
 
