@@ -20,7 +20,7 @@ use num_rational::{BigRational, Ratio};
 use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive, Zero};
 use serde::Serialize;
 
-use crate::dice::{Check, Dice, DiceError, Die, Pool};
+use crate::dice::{Check, Dice, DiceError, Die, Order, Pool};
 use crate::error::ResolveError;
 use crate::event::NullSink;
 use crate::fleet::Setup;
@@ -204,6 +204,7 @@ impl Dice for PathDice<'_> {
         &mut self,
         count: u32,
         die: Die,
+        order: Order,
         reading: &mut dyn FnMut(&[u32]) -> u64,
     ) -> Result<Pool, DiceError> {
         if count as usize > Pool::CAPACITY {
@@ -214,27 +215,41 @@ impl Dice for PathDice<'_> {
         }
         let sides = die.sides();
         let den = u64::from(sides).checked_pow(count);
-        let few = multisets(sides, count).filter(|&n| n <= MOST_MULTISETS);
-        let (Some(den), Some(_)) = (den, few) else {
+        let rolls = match order {
+            Order::Ignored => multisets(sides, count),
+            Order::Read => den,
+        };
+        let (Some(den), Some(_)) = (den, rolls.filter(|&n| n <= MOST_ROLLS)) else {
             // Too many rolls to weigh one by one: every face of every die.
             return self.pool(count, die);
         };
-        let rank = self.next((4, sides, i64::from(count)), || {
+        let kind = match order {
+            Order::Ignored => 4,
+            Order::Read => 5,
+        };
+        let rank = self.next((kind, sides, i64::from(count)), || {
             // One outcome per reading, handed back as its first roll (by
             // rank) and weighed by every ordered roll with that reading.
             let mut outcomes: Vec<(u32, u64)> = Vec::new();
             let mut which: HashMap<u64, usize> = HashMap::new();
-            each_multiset(sides, count, |rank, faces, ways| {
+            let mut weigh = |rank: u32, faces: &[u32], ways: u64| {
                 let read = reading(faces);
                 let at = *which.entry(read).or_insert_with(|| {
                     outcomes.push((rank, 0));
                     outcomes.len() - 1
                 });
                 outcomes[at].1 += ways;
-            });
+            };
+            match order {
+                Order::Ignored => each_multiset(sides, count, weigh),
+                Order::Read => each_roll(sides, count, |rank, faces| weigh(rank, faces, 1)),
+            }
             (outcomes, den)
         })?;
-        Ok(multiset_of_rank(sides, count, u64::from(rank)))
+        Ok(match order {
+            Order::Ignored => multiset_of_rank(sides, count, u64::from(rank)),
+            Order::Read => roll_of_rank(sides, count, rank),
+        })
     }
 
     fn band(&mut self, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
@@ -257,9 +272,10 @@ impl Dice for PathDice<'_> {
     }
 }
 
-/// The most distinct rolls (multisets of faces) a read pool is weighed over;
-/// a pool that can fall more ways than this branches face by face instead.
-const MOST_MULTISETS: u64 = 1 << 16;
+/// The most distinct rolls (multisets of faces, or ordered rolls when the
+/// order is read) a read pool is weighed over; a pool that can fall more
+/// ways than this branches face by face instead.
+const MOST_ROLLS: u64 = 1 << 16;
 
 /// How many multisets of `count` faces a die of `sides` faces can show:
 /// `count` among `sides` with repetition, or `None` past `u64`.
@@ -330,6 +346,39 @@ fn multiset_of_rank(sides: u32, count: u32, mut rank: u64) -> Pool {
             }
             rank -= after;
         }
+    }
+    pool
+}
+
+/// Every ordered roll of `count` dice of `sides` faces, in lexicographic
+/// order, with its rank (its place in that order).
+fn each_roll(sides: u32, count: u32, mut visit: impl FnMut(u32, &[u32])) {
+    let mut faces = vec![1u32; count as usize];
+    let mut rank = 0u32;
+    loop {
+        visit(rank, &faces);
+        rank += 1;
+        // The next roll, like an odometer.
+        let Some(i) = faces.iter().rposition(|&f| f < sides) else {
+            return;
+        };
+        faces[i] += 1;
+        faces[i + 1..].fill(1);
+    }
+}
+
+/// The ordered roll of rank `rank` (the inverse of [`each_roll`]'s
+/// numbering): its faces are the digits of the rank in base `sides`.
+fn roll_of_rank(sides: u32, count: u32, rank: u32) -> Pool {
+    let mut digits = vec![0u32; count as usize];
+    let mut rest = rank;
+    for digit in digits.iter_mut().rev() {
+        *digit = rest % sides;
+        rest /= sides;
+    }
+    let mut pool = Pool::default();
+    for digit in digits {
+        pool.push(digit + 1);
     }
     pool
 }
@@ -841,7 +890,8 @@ mod tests {
             *counted.entry(lowest(&roll, 2)).or_default() += 1;
         }
         let (odds, paths) = enumerate(100, |dice| {
-            let pool = crate::dice::read_pool_as(dice, 5, Die::D6, |f| lowest(f, 2))?;
+            let pool =
+                crate::dice::read_pool_as(dice, 5, Die::D6, Order::Ignored, |f| lowest(f, 2))?;
             assert_eq!(pool.len(), 5);
             Ok(lowest(&pool.to_vec(), 2))
         })
@@ -854,13 +904,38 @@ mod tests {
         }
         // A reading of one number: 3d6 totalling 11 or more, 108 of 216 (the sums are symmetric about 10.5).
         let (odds, paths) = enumerate(10, |dice| {
-            let pool =
-                crate::dice::read_pool_as(dice, 3, Die::D6, |f| f.iter().sum::<u32>() >= 11)?;
+            let pool = crate::dice::read_pool_as(dice, 3, Die::D6, Order::Ignored, |f| {
+                f.iter().sum::<u32>() >= 11
+            })?;
             Ok(pool.total() >= 11)
         })
         .unwrap();
         assert_eq!(paths, 2);
         assert_eq!(odds[&true], p(1, 2));
+    }
+
+    #[test]
+    fn an_ordered_read_pool_weighs_every_roll() {
+        // Two d6 read as which die is higher (or a tie) and whether the
+        // first is a 6: counted over the 36 ordered rolls.
+        let read = |f: &[u32]| (f[0].cmp(&f[1]), f[0] == 6);
+        let mut counted: BTreeMap<_, u128> = BTreeMap::new();
+        for roll in every_roll(6, 2) {
+            *counted.entry(read(&roll)).or_default() += 1;
+        }
+        let (odds, paths) = enumerate(100, |dice| {
+            let pool = crate::dice::read_pool_as(dice, 2, Die::D6, Order::Read, read)?;
+            Ok(read(&pool.to_vec()))
+        })
+        .unwrap();
+        assert_eq!(paths, counted.len() as u64);
+        for (reading, ways) in counted {
+            assert_eq!(odds[&reading], p(ways, 36), "{reading:?}");
+        }
+        // Numbered rolls come back as rolled.
+        each_roll(3, 3, |rank, faces| {
+            assert_eq!(roll_of_rank(3, 3, rank).to_vec(), faces);
+        });
     }
 
     #[test]
@@ -898,17 +973,18 @@ mod tests {
         // never ask for the reading.
         let mut dice = crate::ScriptedDice::new([6, 1, 4, 2]);
         let pool = dice
-            .read_pool(3, Die::D6, &mut |_| unreachable!("not read"))
+            .read_pool(3, Die::D6, Order::Read, &mut |_| unreachable!("not read"))
             .unwrap();
         assert_eq!(pool.to_vec(), vec![6, 1, 4]);
         assert_eq!(dice.remaining(), &[2]);
         let mut a = crate::SeededDice::new(7);
         let mut b = crate::SeededDice::new(7);
-        let read = crate::dice::read_pool_as(&mut a, 9, Die::D6, |f| f.len()).unwrap();
+        let read =
+            crate::dice::read_pool_as(&mut a, 9, Die::D6, Order::Ignored, |f| f.len()).unwrap();
         assert_eq!(read, b.pool(9, Die::D6).unwrap());
         // A pool that can fall too many ways branches face by face.
         let result = enumerate(1000, |dice| {
-            Ok(crate::dice::read_pool_as(dice, 3, Die::D100, |_| 0)?.len())
+            Ok(crate::dice::read_pool_as(dice, 3, Die::D100, Order::Ignored, |_| 0)?.len())
         });
         assert_eq!(result, Err(ExactError::TooManyPaths { budget: 1000 }));
     }

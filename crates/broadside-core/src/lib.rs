@@ -17,7 +17,7 @@ pub mod rules;
 pub mod ruleset;
 
 pub use dice::{
-    Check, Dice, DiceError, DiceExpr, Die, Pool, ScriptedDice, SeededDice, read_pool_as,
+    Check, Dice, DiceError, DiceExpr, Die, Order, Pool, ScriptedDice, SeededDice, read_pool_as,
 };
 pub use error::{DataError, DataErrors, DataProblems, ResolveError, line_at};
 pub use event::{Event, EventLog, EventSink, NullSink};
