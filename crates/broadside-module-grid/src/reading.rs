@@ -14,7 +14,7 @@
 //! exact odds branch on outcomes that differ rather than on faces.
 
 use arrayvec::ArrayVec;
-use broadside_core::{Dice, DiceError, Die, Pool, read_pool_as};
+use broadside_core::{Dice, DiceError, Die, Order, Pool, read_pool_as};
 
 /// The faces one reading hands back, in rolled order.
 pub type Faces = ArrayVec<u32, { Pool::CAPACITY }>;
@@ -82,14 +82,18 @@ pub fn dice_by_outcome<K: Ord>(
     outcome: impl Fn(&[u32]) -> K,
 ) -> Result<Faces, DiceError> {
     check_size(count)?;
-    Ok(read_pool_as(dice, count, die, outcome)?.faces().collect())
+    Ok(read_pool_as(dice, count, die, Order::Ignored, outcome)?
+        .faces()
+        .collect())
 }
 
 /// How the rules read one kept die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Read {
-    /// Its face.
-    Face,
+    /// It lands on a module: its face is hull damage, added to that of the
+    /// other dice on modules (so only their sum is read), and it breaks the
+    /// module when its face is at least this.
+    Module(u32),
     /// Only whether its face is at least this.
     AtLeast(u32),
     /// Nothing: it does the same whatever it shows.
@@ -98,8 +102,9 @@ pub enum Read {
 
 /// Rolls `count` dice of which the rules keep the lowest `ranks.len()` and
 /// read those as `ranks` says, highest kept first; the Shields take away
-/// the rest. What is read is what was kept, not which die showed it, so an
-/// exact source branches once per distinct reading of the kept dice.
+/// the rest. What is read is the sum of the dice on modules and, for each
+/// kept die, whether it reaches its number, not which die showed what, so
+/// an exact source branches once per distinct reading.
 pub fn lowest_kept(
     dice: &mut dyn Dice,
     count: u32,
@@ -111,19 +116,24 @@ pub fn lowest_kept(
         let mut sorted: Faces = faces.iter().copied().collect();
         sorted.sort_unstable();
         sorted.truncate(keep);
-        // Each kept die as its rank reads it, highest first: a face, or
-        // whether it reaches a number (told apart from faces by being
-        // above every face), or nothing.
-        sorted
-            .iter()
-            .rev()
-            .zip(ranks)
-            .map(|(&face, rank)| match rank {
-                Read::Face => face,
-                Read::AtLeast(at) => u32::MAX - u32::from(face >= *at),
-                Read::Nothing => 0,
-            })
-            .collect::<Faces>()
+        // The hull damage of the dice on modules, and one bit per kept die
+        // (highest first) for whether it reaches its number.
+        let mut on_modules = 0u32;
+        let mut reached = 0u64;
+        for (at, (&face, rank)) in sorted.iter().rev().zip(ranks).enumerate() {
+            let number = match *rank {
+                Read::Module(breaks_at) => {
+                    on_modules += face;
+                    breaks_at
+                }
+                Read::AtLeast(number) => number,
+                Read::Nothing => continue,
+            };
+            if face >= number {
+                reached |= 1 << at;
+            }
+        }
+        (on_modules, reached)
     })
 }
 
@@ -146,7 +156,7 @@ mod tests {
     #[test]
     fn scripted_faces_come_back_as_rolled() {
         let mut dice = ScriptedDice::new([6, 1, 4, 4, 2, 5, 3]);
-        let faces = lowest_kept(&mut dice, 5, Die::D6, &[Read::Face; 2]).unwrap();
+        let faces = lowest_kept(&mut dice, 5, Die::D6, &[Read::Module(4); 2]).unwrap();
         assert_eq!(faces.as_slice(), [6, 1, 4, 4, 2]);
         let faces = dice_by_outcome(&mut dice, 2, Die::D6, |f| f[0] + f[1] >= 7).unwrap();
         assert_eq!(faces.as_slice(), [5, 3]);
@@ -154,36 +164,44 @@ mod tests {
     }
 
     /// What `ranks` read of a roll, by counting: the lowest kept faces,
-    /// highest first, each as its rank reads it.
-    fn read_as(faces: &[u32], ranks: &[Read]) -> Vec<Option<u32>> {
+    /// highest first; the sum of those on modules, then each as its rank
+    /// reads it.
+    fn read_as(faces: &[u32], ranks: &[Read]) -> (u32, Vec<Option<bool>>) {
         let mut sorted = faces.to_vec();
         sorted.sort_unstable();
         sorted.truncate(ranks.len());
         sorted.reverse();
-        sorted
+        let on_modules = sorted
+            .iter()
+            .zip(ranks)
+            .filter(|(_, rank)| matches!(rank, Read::Module(_)))
+            .map(|(&face, _)| face)
+            .sum();
+        let each = sorted
             .iter()
             .zip(ranks)
             .map(|(&face, rank)| match rank {
-                Read::Face => Some(face),
-                Read::AtLeast(at) => Some(u32::from(face >= *at)),
+                Read::Module(at) | Read::AtLeast(at) => Some(face >= *at),
                 Read::Nothing => None,
             })
-            .collect()
+            .collect();
+        (on_modules, each)
     }
 
     #[test]
     fn the_lowest_kept_weigh_as_every_face_would() {
-        use Read::{AtLeast, Face, Nothing};
+        use Read::{AtLeast, Module, Nothing};
+        const FACE: Read = Module(4);
         // Each case takes one path per distinct reading of the kept dice,
         // whatever order their faces fell in.
         let cases: [(u32, &[Read]); 8] = [
-            (5, &[Face, Face]),
-            (6, &[Face, Face, AtLeast(4), AtLeast(4)]),
-            (6, &[Face, AtLeast(4), AtLeast(4)]),
+            (5, &[FACE, FACE]),
+            (6, &[FACE, FACE, AtLeast(4), AtLeast(4)]),
+            (6, &[FACE, AtLeast(4), AtLeast(4)]),
             (6, &[AtLeast(4), AtLeast(4), AtLeast(4)]),
-            (5, &[Face, AtLeast(4), Face]),
-            (4, &[Face; 4]),
-            (6, &[Face, Face, Face]),
+            (5, &[FACE, AtLeast(4), FACE]),
+            (4, &[FACE; 4]),
+            (6, &[FACE, FACE, FACE]),
             (4, &[Nothing, Nothing]),
         ];
         for (count, ranks) in cases {
