@@ -512,6 +512,7 @@ pub fn play_phase(
     let sequence = Sequence {
         system: system(),
         objects,
+        fire_steps: &[],
     };
     battle.first = first;
     let mut scripted = ScriptedDice::new(dice);
