@@ -435,3 +435,33 @@ fn an_exact_duel_agrees_with_sampled_trials() {
         );
     }
 }
+
+/// Core's contract for a phase split into steps (each part of a shot, each
+/// ship's recovery): the steps played in order are the phase played whole,
+/// the same faces, events and battle. Duels and fleets, with Multi shots,
+/// missiles, bombs and a Fusion Node among them, over several seeds.
+#[test]
+fn fire_and_recovery_played_in_steps_are_the_phases_played_whole() {
+    let duels = [
+        ("scout", "scout"),
+        ("destroyer", "scout"),
+        ("frigate", "destroyer"),
+        ("cruiser", "frigate"),
+    ];
+    for (a, b) in duels {
+        let request = common::duel_request(a, b, 6, &[]);
+        for seed in 0..4 {
+            common::check_steps_play_as_phases(&request, seed);
+        }
+    }
+    let fleet = common::fleet_request(
+        &["scout", "scout", "frigate"],
+        &["destroyer", "scout"],
+        4,
+        &[("start-range", num(4))],
+        [&[], &[]],
+    );
+    for seed in 0..4 {
+        common::check_steps_play_as_phases(&fleet, seed);
+    }
+}
