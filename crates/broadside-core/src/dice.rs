@@ -164,6 +164,8 @@ impl Pool {
 ///   report the face it used, and must consume exactly the faces that the
 ///   provided version would, in the same order, so scripted examples read the
 ///   same whatever the source.
+/// - [`Dice::read_pool`] reads several dice at once through what the rules
+///   take from them; its contract is on the method.
 /// - The trait is object-safe: rules code takes `&mut dyn Dice` or a generic
 ///   `D: Dice + ?Sized`.
 pub trait Dice {
@@ -217,6 +219,34 @@ pub trait Dice {
     fn band(&mut self, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
         let _ = tops;
         self.roll(die)
+    }
+
+    /// Rolls `count` dice of which the rules read only `reading(faces)`.
+    ///
+    /// `reading` numbers what the rules go on to take from the faces, given
+    /// in rolled order: rolls it gives the same number are one outcome to
+    /// the rules. With [`Order::Ignored`] it must give the same number for
+    /// any order of the same faces. It must depend on nothing else that can
+    /// differ between two runs reaching this call by the same dice.
+    /// [`read_pool_as`] numbers any comparable reading.
+    ///
+    /// Returns the faces. Rules code must read from them nothing beyond
+    /// what `reading` gives: an exact source hands back one roll for each
+    /// reading and weighs it by every roll with that reading, so it
+    /// branches on distinct readings rather than on faces (and with
+    /// [`Order::Ignored`] hands back the faces in no particular order).
+    ///
+    /// The provided body is [`Dice::pool`]: the same faces in the same
+    /// order, `reading` never called.
+    fn read_pool(
+        &mut self,
+        count: u32,
+        die: Die,
+        order: Order,
+        reading: &mut dyn FnMut(&[u32]) -> u64,
+    ) -> Result<Pool, DiceError> {
+        let _ = (order, reading);
+        self.pool(count, die)
     }
 
     /// Rolls one die again and again until its face lands in a band the
@@ -280,6 +310,38 @@ pub(crate) fn kept_faces(die: Die, tops: &[u32], keep: &[bool]) -> u32 {
         .count() as u32
 }
 
+/// Whether a reading of several dice ([`Dice::read_pool`]) tells the dice
+/// apart by the order they fell in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// The reading is the same for any order of the faces (a total, the
+    /// lowest kept): an exact source weighs each multiset of faces once,
+    /// so even a large pool branches little.
+    Ignored,
+    /// The reading may depend on which die showed which face: an exact
+    /// source weighs each ordered roll, which suits only small pools.
+    Read,
+}
+
+/// [`Dice::read_pool`] with a reading of any type that can be ordered:
+/// rolls `count` dice of which the rules read only `reading(faces)`, which
+/// with [`Order::Ignored`] must not depend on the order of the faces. Rules
+/// code must read nothing from the faces returned beyond `reading` of them.
+pub fn read_pool_as<K: Ord, D: Dice + ?Sized>(
+    dice: &mut D,
+    count: u32,
+    die: Die,
+    order: Order,
+    reading: impl Fn(&[u32]) -> K,
+) -> Result<Pool, DiceError> {
+    // Each distinct reading gets the next number, in the order met.
+    let mut numbers: std::collections::BTreeMap<K, u64> = std::collections::BTreeMap::new();
+    dice.read_pool(count, die, order, &mut |faces| {
+        let next = numbers.len() as u64;
+        *numbers.entry(reading(faces)).or_insert(next)
+    })
+}
+
 impl<D: Dice + ?Sized> Dice for &mut D {
     fn roll(&mut self, die: Die) -> Result<u32, DiceError> {
         (**self).roll(die)
@@ -304,6 +366,15 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     }
     fn apart(&mut self, die: Die) -> Result<(u32, u32), DiceError> {
         (**self).apart(die)
+    }
+    fn read_pool(
+        &mut self,
+        count: u32,
+        die: Die,
+        order: Order,
+        reading: &mut dyn FnMut(&[u32]) -> u64,
+    ) -> Result<Pool, DiceError> {
+        (**self).read_pool(count, die, order, reading)
     }
 }
 

@@ -22,7 +22,7 @@ use num_rational::{BigRational, Ratio};
 use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive, Zero};
 use serde::Serialize;
 
-use crate::dice::{Check, Dice, DiceError, Die, Pool};
+use crate::dice::{Check, Dice, DiceError, Die, Order, Pool};
 use crate::error::ResolveError;
 use crate::event::NullSink;
 use crate::fleet::Setup;
@@ -310,6 +310,58 @@ impl Dice for PathDice<'_> {
         })
     }
 
+    fn read_pool(
+        &mut self,
+        count: u32,
+        die: Die,
+        order: Order,
+        reading: &mut dyn FnMut(&[u32]) -> u64,
+    ) -> Result<Pool, DiceError> {
+        if count as usize > Pool::CAPACITY {
+            return Err(DiceError::PoolTooLarge {
+                count,
+                max: Pool::CAPACITY,
+            });
+        }
+        let sides = die.sides();
+        let den = u64::from(sides).checked_pow(count);
+        let rolls = match order {
+            Order::Ignored => multisets(sides, count),
+            Order::Read => den,
+        };
+        let (Some(den), Some(_)) = (den, rolls.filter(|&n| n <= MOST_ROLLS)) else {
+            // Too many rolls to weigh one by one: every face of every die.
+            return self.pool(count, die);
+        };
+        let kind = match order {
+            Order::Ignored => 4,
+            Order::Read => 5,
+        };
+        let rank = self.next((kind, sides, i64::from(count)), || {
+            // One outcome per reading, handed back as its first roll (by
+            // rank) and weighed by every ordered roll with that reading.
+            let mut outcomes: Vec<(u32, u64)> = Vec::new();
+            let mut which: HashMap<u64, usize> = HashMap::new();
+            let mut weigh = |rank: u32, faces: &[u32], ways: u64| {
+                let read = reading(faces);
+                let at = *which.entry(read).or_insert_with(|| {
+                    outcomes.push((rank, 0));
+                    outcomes.len() - 1
+                });
+                outcomes[at].1 += ways;
+            };
+            match order {
+                Order::Ignored => each_multiset(sides, count, weigh),
+                Order::Read => each_roll(sides, count, |rank, faces| weigh(rank, faces, 1)),
+            }
+            (outcomes, den)
+        })?;
+        Ok(match order {
+            Order::Ignored => multiset_of_rank(sides, count, u64::from(rank)),
+            Order::Read => roll_of_rank(sides, count, rank),
+        })
+    }
+
     fn band(&mut self, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
         let sides = die.sides();
         let key = tops
@@ -365,6 +417,117 @@ impl Dice for PathDice<'_> {
         let first_higher = self.next((5, die.sides(), 0), || (vec![(1, 1), (0, 1)], 2))?;
         Ok(if first_higher == 1 { (2, 1) } else { (1, 2) })
     }
+}
+
+/// The most distinct rolls (multisets of faces, or ordered rolls when the
+/// order is read) a read pool is weighed over; a pool that can fall more
+/// ways than this branches face by face instead.
+const MOST_ROLLS: u64 = 1 << 16;
+
+/// How many multisets of `count` faces a die of `sides` faces can show:
+/// `count` among `sides` with repetition, or `None` past `u64`.
+fn multisets(sides: u32, count: u32) -> Option<u64> {
+    binomial(u64::from(sides) + u64::from(count) - 1, u64::from(count))
+}
+
+/// `n` choose `k`, or `None` past `u64`.
+fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut value: u128 = 1;
+    for i in 0..k {
+        // Exact at every step: the product of i + 1 consecutive numbers is
+        // divisible by (i + 1)!.
+        value = value.checked_mul(u128::from(n - i))? / u128::from(i + 1);
+    }
+    u64::try_from(value).ok()
+}
+
+/// Every multiset of `count` faces of a die of `sides` faces, as rising
+/// face lists in lexicographic order, each with how many ordered rolls show
+/// it; `visit` is given the rank of each (its place in that order).
+fn each_multiset(sides: u32, count: u32, mut visit: impl FnMut(u32, &[u32], u64)) {
+    let count = count as usize;
+    let mut faces = vec![1u32; count];
+    let mut rank = 0u32;
+    loop {
+        // Orders of this multiset: count! over the factorial of each run,
+        // built up as a product of binomials, one per run of equal faces.
+        let mut ways: u64 = 1;
+        let mut placed = 0u64;
+        let mut at = 0;
+        while at < count {
+            let run = faces[at..].iter().take_while(|&&f| f == faces[at]).count();
+            placed += run as u64;
+            ways *= binomial(placed, run as u64).unwrap_or(0);
+            at += run;
+        }
+        visit(rank, &faces, ways);
+        rank += 1;
+        // The next rising list, like an odometer whose digits never fall.
+        let Some(i) = faces.iter().rposition(|&f| f < sides) else {
+            return;
+        };
+        let face = faces[i] + 1;
+        faces[i..].fill(face);
+    }
+}
+
+/// The rising face list of rank `rank` among the multisets of `count`
+/// faces of a die of `sides` faces (the inverse of [`each_multiset`]'s
+/// numbering).
+fn multiset_of_rank(sides: u32, count: u32, mut rank: u64) -> Pool {
+    let mut pool = Pool::default();
+    let mut low = 1;
+    for left in (0..count).rev() {
+        for face in low..=sides {
+            // Rising lists of the `left` faces after this one, from `face`
+            // up.
+            let after = multisets(sides - face + 1, left).unwrap_or(u64::MAX);
+            if rank < after {
+                pool.push(face);
+                low = face;
+                break;
+            }
+            rank -= after;
+        }
+    }
+    pool
+}
+
+/// Every ordered roll of `count` dice of `sides` faces, in lexicographic
+/// order, with its rank (its place in that order).
+fn each_roll(sides: u32, count: u32, mut visit: impl FnMut(u32, &[u32])) {
+    let mut faces = vec![1u32; count as usize];
+    let mut rank = 0u32;
+    loop {
+        visit(rank, &faces);
+        rank += 1;
+        // The next roll, like an odometer.
+        let Some(i) = faces.iter().rposition(|&f| f < sides) else {
+            return;
+        };
+        faces[i] += 1;
+        faces[i + 1..].fill(1);
+    }
+}
+
+/// The ordered roll of rank `rank` (the inverse of [`each_roll`]'s
+/// numbering): its faces are the digits of the rank in base `sides`.
+fn roll_of_rank(sides: u32, count: u32, rank: u32) -> Pool {
+    let mut digits = vec![0u32; count as usize];
+    let mut rest = rank;
+    for digit in digits.iter_mut().rev() {
+        *digit = rest % sides;
+        rest /= sides;
+    }
+    let mut pool = Pool::default();
+    for digit in digits {
+        pool.push(digit + 1);
+    }
+    pool
 }
 
 /// Pushes `(sum, ways)` for `count` dice of `sides` faces onto `outcomes`,
@@ -1880,6 +2043,134 @@ mod tests {
         assert_eq!(exact.hull_damage[0], (0, 0.6));
         let total: f64 = exact.hull_damage.iter().map(|(_, p)| p).sum();
         assert!((total - 1.0).abs() < 1e-12);
+    }
+
+    /// Every ordered roll of `count` dice of `sides` faces, by counting.
+    fn every_roll(sides: u32, count: u32) -> Vec<Vec<u32>> {
+        (0..sides.pow(count))
+            .map(|roll| {
+                (0..count)
+                    .map(|i| roll / sides.pow(i) % sides + 1)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The lowest `keep` faces, highest first.
+    fn lowest(faces: &[u32], keep: usize) -> Vec<u32> {
+        let mut sorted = faces.to_vec();
+        sorted.sort_unstable();
+        sorted.truncate(keep);
+        sorted.reverse();
+        sorted
+    }
+
+    #[test]
+    fn a_read_pool_branches_once_per_reading_weighed_by_every_order() {
+        // Five d6 keeping the lowest two, read as faces: the chance of each
+        // pair counted over all 7,776 ordered rolls.
+        let mut counted: BTreeMap<Vec<u32>, u128> = BTreeMap::new();
+        for roll in every_roll(6, 5) {
+            *counted.entry(lowest(&roll, 2)).or_default() += 1;
+        }
+        let (odds, paths) = enumerate(100, |dice| {
+            let pool =
+                crate::dice::read_pool_as(dice, 5, Die::D6, Order::Ignored, |f| lowest(f, 2))?;
+            assert_eq!(pool.len(), 5);
+            Ok(lowest(&pool.to_vec(), 2))
+        })
+        .unwrap();
+        // Pairs (high, low) with low <= high: 21 readings, one path each.
+        assert_eq!(paths, 21);
+        assert_eq!(odds.len(), counted.len());
+        for (pair, ways) in counted {
+            assert_eq!(odds[&pair], p(ways, 7776), "{pair:?}");
+        }
+        // A reading of one number: 3d6 totalling 11 or more, 108 of 216 (the sums are symmetric about 10.5).
+        let (odds, paths) = enumerate(10, |dice| {
+            let pool = crate::dice::read_pool_as(dice, 3, Die::D6, Order::Ignored, |f| {
+                f.iter().sum::<u32>() >= 11
+            })?;
+            Ok(pool.total() >= 11)
+        })
+        .unwrap();
+        assert_eq!(paths, 2);
+        assert_eq!(odds[&true], p(1, 2));
+    }
+
+    #[test]
+    fn an_ordered_read_pool_weighs_every_roll() {
+        // Two d6 read as which die is higher (or a tie) and whether the
+        // first is a 6: counted over the 36 ordered rolls.
+        let read = |f: &[u32]| (f[0].cmp(&f[1]), f[0] == 6);
+        let mut counted: BTreeMap<_, u128> = BTreeMap::new();
+        for roll in every_roll(6, 2) {
+            *counted.entry(read(&roll)).or_default() += 1;
+        }
+        let (odds, paths) = enumerate(100, |dice| {
+            let pool = crate::dice::read_pool_as(dice, 2, Die::D6, Order::Read, read)?;
+            Ok(read(&pool.to_vec()))
+        })
+        .unwrap();
+        assert_eq!(paths, counted.len() as u64);
+        for (reading, ways) in counted {
+            assert_eq!(odds[&reading], p(ways, 36), "{reading:?}");
+        }
+        // Numbered rolls come back as rolled.
+        each_roll(3, 3, |rank, faces| {
+            assert_eq!(roll_of_rank(3, 3, rank).to_vec(), faces);
+        });
+    }
+
+    #[test]
+    fn multisets_are_numbered_in_order_and_back() {
+        for (sides, count) in [(6, 0), (6, 1), (6, 3), (2, 5), (10, 2), (4, 4)] {
+            let mut total = 0u64;
+            let mut seen = 0u64;
+            each_multiset(sides, count, |rank, faces, ways| {
+                assert_eq!(u64::from(rank), seen);
+                seen += 1;
+                total += ways;
+                assert_eq!(
+                    multiset_of_rank(sides, count, u64::from(rank)).to_vec(),
+                    faces
+                );
+                // The orders of the multiset, by counting.
+                let orders = every_roll(sides, count)
+                    .into_iter()
+                    .filter(|roll| {
+                        let mut sorted = roll.clone();
+                        sorted.sort_unstable();
+                        sorted == faces
+                    })
+                    .count();
+                assert_eq!(ways, orders as u64, "{faces:?}");
+            });
+            assert_eq!(Some(seen), multisets(sides, count));
+            assert_eq!(total, u64::from(sides).pow(count));
+        }
+    }
+
+    #[test]
+    fn a_read_pool_rolls_as_a_pool_elsewhere() {
+        // Seeded and scripted dice consume the faces in rolled order and
+        // never ask for the reading.
+        let mut dice = crate::ScriptedDice::new([6, 1, 4, 2]);
+        let pool = dice
+            .read_pool(3, Die::D6, Order::Read, &mut |_| unreachable!("not read"))
+            .unwrap();
+        assert_eq!(pool.to_vec(), vec![6, 1, 4]);
+        assert_eq!(dice.remaining(), &[2]);
+        let mut a = crate::SeededDice::new(7);
+        let mut b = crate::SeededDice::new(7);
+        let read =
+            crate::dice::read_pool_as(&mut a, 9, Die::D6, Order::Ignored, |f| f.len()).unwrap();
+        assert_eq!(read, b.pool(9, Die::D6).unwrap());
+        // A pool that can fall too many ways branches face by face.
+        let result = enumerate(1000, |dice| {
+            Ok(crate::dice::read_pool_as(dice, 3, Die::D100, Order::Ignored, |_| 0)?.len())
+        });
+        assert_eq!(result, Err(ExactError::TooManyPaths { budget: 1000 }));
     }
 
     #[test]

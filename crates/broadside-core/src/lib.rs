@@ -16,7 +16,9 @@ pub mod montecarlo;
 pub mod rules;
 pub mod ruleset;
 
-pub use dice::{Check, Dice, DiceError, DiceExpr, Die, Pool, ScriptedDice, SeededDice};
+pub use dice::{
+    Check, Dice, DiceError, DiceExpr, Die, Order, Pool, ScriptedDice, SeededDice, read_pool_as,
+};
 pub use error::{DataError, DataErrors, DataProblems, ResolveError, line_at};
 pub use event::{Event, EventLog, EventSink, NullSink};
 pub use fleet::{MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup};

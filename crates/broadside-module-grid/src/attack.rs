@@ -9,7 +9,9 @@
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
-use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError};
+use broadside_core::{
+    AttackResolution, Dice, Die, Event, EventSink, Order, ResolveError, read_pool_as,
+};
 
 use crate::ModuleGrid;
 use crate::damage::{Applied, Cause, Hit};
@@ -187,6 +189,27 @@ pub struct AllocationRoll {
     pub scans_spent: u8,
     /// Luck spent on rerolls.
     pub luck_spent: u8,
+}
+
+/// What the rules read of a hit allocation roll as it stands when the firer
+/// may reroll it: everything the rolls to come depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Standing {
+    /// The firer keeps the dice: the line they land on, or `None` for a
+    /// miss (every miss alike).
+    Kept(Option<i32>),
+    /// The firer rolls die `die` again, paying with Luck or a scan; the
+    /// other die's face stays.
+    Reroll {
+        /// The die rolled again, 0 or 1.
+        die: usize,
+        /// The face that stays.
+        stays: u8,
+        /// Whether Luck pays (otherwise a scan).
+        luck: bool,
+    },
+    /// The firer asked for a reroll it cannot have.
+    Refused,
 }
 
 /// What an attack came to.
@@ -455,30 +478,75 @@ impl ModuleGrid {
         let base = class.centre_line(side, centre);
         let line_of =
             |faces: [u8; 2]| base + i32::from(faces[0]) + i32::from(faces[1]) - c.allocation_centre;
-        // A firer who may reroll reads the faces themselves; otherwise only
-        // the lane the total lands on is read, and every line that misses
-        // the silhouette is the same miss.
+        // The line each total of the two dice lands on, when it meets the
+        // silhouette (validation keeps allocation to two dice): every line
+        // that misses is the same miss.
+        let mut lands = [None; 13];
+        for (total, land) in lands.iter_mut().enumerate() {
+            let line = base + total as i32 - c.allocation_centre;
+            *land = (!class.lane(side, line).is_empty()).then_some(line);
+        }
+        let lands_at = |faces: [u8; 2]| -> Option<i32> {
+            lands
+                .get(usize::from(faces[0]) + usize::from(faces[1]))
+                .copied()
+                .flatten()
+        };
+        // What the rules read of the dice as they stand, when the firer may
+        // reroll: where they land if it keeps them, or else which die it
+        // rolls again, what pays and the face that stays (all that the
+        // rolls to come depend on), or that it asked for what it cannot
+        // have. The firer is asked as it will be asked in play.
+        let choose = rerolls.as_ref().map(|r| r.choose);
+        let next = |faces: [u8; 2], scans: u8, luck: u8| -> Standing {
+            let view = AllocationView {
+                target,
+                side,
+                centre,
+                faces,
+                line: line_of(faces),
+                scans,
+                luck,
+            };
+            match choose.and_then(|choose| choose(&view)) {
+                None => Standing::Kept(lands_at(faces)),
+                Some(Reroll { die, with }) => {
+                    let paid = match with {
+                        RerollWith::Scan => scans > 0,
+                        RerollWith::Luck => luck > 0,
+                    };
+                    if die < faces.len() && paid {
+                        Standing::Reroll {
+                            die,
+                            stays: faces[1 - die],
+                            luck: with == RerollWith::Luck,
+                        }
+                    } else {
+                        Standing::Refused
+                    }
+                }
+            }
+        };
+        let as_pair = |rolled: &[u32]| -> [u8; 2] {
+            let mut faces = [0u8; 2];
+            for (slot, &face) in faces.iter_mut().zip(rolled) {
+                *slot = face as u8;
+            }
+            faces
+        };
         let may_reroll = rerolls.as_ref().is_some_and(|r| r.scans > 0 || r.luck > 0);
         let count = u32::from(c.allocation_dice);
-        let rolled = if may_reroll {
-            dice.pool(count, Die::D6)?.faces().collect()
-        } else {
-            // The line each total of the two dice lands on, when it meets
-            // the silhouette (validation keeps allocation to two dice).
-            let mut lands = [None; 13];
-            for (total, land) in lands.iter_mut().enumerate() {
-                let line = base + total as i32 - c.allocation_centre;
-                *land = (!class.lane(side, line).is_empty()).then_some(line);
-            }
-            reading::dice_by_outcome(dice, count, Die::D6, |faces| {
-                let total = faces.iter().sum::<u32>() as usize;
-                lands.get(total).copied().flatten()
+        let rolled: reading::Faces = if may_reroll {
+            let (scans, luck) = rerolls.as_ref().map_or((0, 0), |r| (r.scans, r.luck));
+            read_pool_as(dice, count, Die::D6, Order::Read, |rolled| {
+                next(as_pair(rolled), scans, luck)
             })?
+            .faces()
+            .collect()
+        } else {
+            reading::dice_by_outcome(dice, count, Die::D6, |rolled| lands_at(as_pair(rolled)))?
         };
-        let mut faces = [0u8; 2];
-        for (slot, &face) in faces.iter_mut().zip(&rolled) {
-            *slot = face as u8;
-        }
+        let faces = as_pair(&rolled);
         sink.emit(|| Event::Roll {
             purpose: format!("hit allocation on the {side} side"),
             dice: format!("{}d6", c.allocation_dice),
@@ -539,7 +607,11 @@ impl ModuleGrid {
                     }
                 }
                 let old = roll.faces[answer.die];
-                let new = dice.roll(Die::D6)?;
+                let new = reading::die_by_class(dice, Die::D6, |face| {
+                    let mut after = roll.faces;
+                    after[answer.die] = face as u8;
+                    next(after, scans, luck)
+                })?;
                 roll.faces[answer.die] = new as u8;
                 sink.emit(|| Event::Roll {
                     purpose: format!("hit allocation: {} rerolls the {old}", answer.with.name()),
@@ -711,6 +783,27 @@ impl ModuleGrid {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<ShotOutcome, ResolveError> {
+        let (mut outcome, hit) = self.aim_shot(board, shot, choose, dice, sink)?;
+        if let Some(hit) = hit {
+            let target = &mut board.ships[shot.target];
+            outcome.applied =
+                Some(self.allocate_named(&hit, target, &board.names[shot.target], dice, sink)?);
+        }
+        Ok(outcome)
+    }
+
+    /// Resolves a shot as far as its hit allocation: the outcome so far
+    /// and, when it strikes the target, the hit still to allocate
+    /// ([`ModuleGrid::allocate_named`]). [`ModuleGrid::resolve_shot`] is
+    /// this and the allocation, one after the other.
+    pub fn aim_shot(
+        &self,
+        board: &mut Board,
+        shot: &Shot,
+        choose: RerollChoice<'_>,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(ShotOutcome, Option<Hit>), ResolveError> {
         self.check_shot(board, shot)?;
         let rules = &self.rules;
         let c = &rules.constants;
@@ -814,7 +907,7 @@ impl ModuleGrid {
             applied: None,
         };
         if !outcome.hit {
-            return Ok(outcome);
+            return Ok((outcome, None));
         }
         let centre = match shot.call {
             Some(call) => {
@@ -855,7 +948,7 @@ impl ModuleGrid {
             sink.emit(|| Event::Ruling {
                 text: "the teleport misses the silhouette and fails".into(),
             });
-            return Ok(outcome);
+            return Ok((outcome, None));
         }
         let hit = Hit {
             cause: match shot.weapon {
@@ -869,9 +962,6 @@ impl ModuleGrid {
             line: allocation.line,
             impact_only: bomb,
         };
-        let target = &mut board.ships[shot.target];
-        outcome.applied =
-            Some(self.allocate_named(&hit, target, &board.names[shot.target], dice, sink)?);
-        Ok(outcome)
+        Ok((outcome, Some(hit)))
     }
 }

@@ -139,8 +139,34 @@ impl Applied {
 }
 
 impl ModuleGrid {
-    /// Allocates a landed hit to a ship that events call `name`.
+    /// Allocates a landed hit to a ship that events call `name`: the dice
+    /// laid ([`ModuleGrid::lay_dice`]), then the hull check they call for.
     pub fn allocate_named(
+        &self,
+        hit: &Hit,
+        target: &mut Ship,
+        name: &str,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Applied, ResolveError> {
+        let mut applied = self.lay_dice(hit, target, name, dice, sink)?;
+        if Self::hull_check_due(hit, &applied) {
+            applied.hull_check = self.hull_check(target, name, dice, sink)?;
+            applied.exploded = target.exploded;
+        }
+        Ok(applied)
+    }
+
+    /// Whether a hit, once its dice are laid, calls for a hull check: every
+    /// hit does but a bomb with no module to go off in.
+    pub fn hull_check_due(hit: &Hit, applied: &Applied) -> bool {
+        !(hit.impact_only && applied.impact.is_none())
+    }
+
+    /// Lays a landed hit's dice on a ship that events call `name`, short of
+    /// the hull check: the damage dice through Shields, each die's effect,
+    /// Shields lowered.
+    pub fn lay_dice(
         &self,
         hit: &Hit,
         target: &mut Ship,
@@ -185,14 +211,15 @@ impl ModuleGrid {
             });
         } else {
             // Only the dice the Shields leave are read, and each only as
-            // far as where it lands makes it count: its face on a module,
-            // whether it raises OOC past the silhouette.
+            // far as where it lands makes it count: on a module its face as
+            // hull damage (summed with the others') and whether it breaks
+            // the module; past the silhouette whether it raises OOC.
             let keep = count - count.min(u32::from(shields));
             let ranks: ArrayVec<Read, { Pool::CAPACITY }> = self
                 .landing(hit, class, keep as usize)
                 .iter()
                 .map(|module| match module {
-                    Some(_) => Read::Face,
+                    Some(_) => Read::Module(c.breaks_at),
                     None if hit.impact_only || c.off_silhouette_ooc == 0 => Read::Nothing,
                     None => Read::AtLeast(c.off_silhouette_ooc_at),
                 })
@@ -293,10 +320,6 @@ impl ModuleGrid {
                 ship: name.to_owned(),
                 effect: format!("takes {done} hull damage (total {total}); OOC {ooc}"),
             });
-        }
-        if !(hit.impact_only && applied.impact.is_none()) {
-            applied.hull_check = self.hull_check(target, name, dice, sink)?;
-            applied.exploded = target.exploded;
         }
         Ok(applied)
     }

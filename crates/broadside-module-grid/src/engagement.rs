@@ -35,7 +35,7 @@ use broadside_core::{
 
 use crate::ModuleGrid;
 use crate::attack::{AllocationView, Board, Shot, Weapon};
-use crate::damage::Cause;
+use crate::damage::{Cause, Hit};
 use crate::explosion::Bystander;
 use crate::model::{Function, Mode, ModuleIx, ModuleSet, ShipSide, SideSet, Square};
 use crate::placement::{Placement, parse_hexes};
@@ -166,6 +166,41 @@ pub struct Battle {
     pub sides: Arc<[Side]>,
     /// The side acting first this turn.
     pub first: Side,
+    /// How far each ship has come in firing during the fire phase being
+    /// played: empty between phases.
+    pub firing: Firing,
+}
+
+/// Which ships have come to fire in the phase being played, which have
+/// finished (one bit each), and the shot under way: what a fire phase
+/// played in steps (a part of a shot a step) carries from step to step. A
+/// ship's bits are cleared when its fire is over and a shot is under way
+/// only within a ship's fire, so all is clear between phases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Firing {
+    /// Ships that have made their scans and are firing.
+    pub started: u64,
+    /// Ships that have fired every shot they will.
+    pub done: u64,
+    /// The shot under way, between its parts.
+    pub shot: Option<ShotUnderWay>,
+}
+
+/// A shot resolved in part: the hit allocated, or its dice laid, and what
+/// is still to come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShotUnderWay {
+    /// The board index of the ship struck.
+    pub target: usize,
+    /// The hit whose dice are still to be laid, if they are.
+    pub hit: Option<Hit>,
+    /// Whether the target's hull check is still to come.
+    pub hull_check: bool,
+    /// The power of the Fusion burst still to reach the ships beyond the
+    /// target, if the shot was a Fusion shot that hit.
+    pub burst: Option<u8>,
+    /// The ships that had exploded before the shot.
+    pub exploded_before: u64,
 }
 
 impl Battle {
@@ -264,6 +299,7 @@ impl ModuleGrid {
             poses,
             sides: roster.ships().iter().map(|s| s.side).collect(),
             first: Side::A,
+            firing: Firing::default(),
         })
     }
 
@@ -492,15 +528,59 @@ impl ModuleGrid {
     ) -> Result<(), ResolveError> {
         for ship in 0..battle.board.ships.len() {
             if battle.side_of(ship) == side {
-                self.ship_fires(battle, ship, objects, tactics, dice, sink)?;
+                self.ship_fires(battle, ship, objects, tactics, None, dice, sink)?;
             }
         }
         Ok(())
     }
 
     /// One ship fires, shot by shot, until its tactics stop, it explodes or
-    /// no enemy is left.
+    /// no enemy is left. With `most`, it goes at most that many parts of a
+    /// shot further ([`ModuleGrid::fire_part`]) and pauses, to go on where
+    /// it left off when called again (the progress is in
+    /// [`Battle::firing`]). Called without `most` it finishes and clears its
+    /// progress, so firing in parts ends as firing whole.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the fire phase's parts, and how far to go"
+    )]
     fn ship_fires(
+        &self,
+        battle: &mut Battle,
+        ship: usize,
+        objects: &[MapObject],
+        tactics: &dyn ModuleGridTactics,
+        most: Option<u32>,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let bit = ship_bit(ship);
+        if battle.firing.done & bit == 0 {
+            let mut parts = 0;
+            loop {
+                if most == Some(parts) {
+                    return Ok(());
+                }
+                if !self.fire_part(battle, ship, objects, tactics, dice, sink)? {
+                    break;
+                }
+                parts += 1;
+            }
+        }
+        if most.is_some() {
+            battle.firing.done |= bit;
+        } else {
+            battle.firing.started &= !bit;
+            battle.firing.done &= !bit;
+        }
+        Ok(())
+    }
+
+    /// The next part of the ship's fire: a shot aimed and its hit allocated
+    /// on the target, then its dice laid, then the target's hull check,
+    /// the Fusion burst beyond it and the explosions it set off. Whether
+    /// the ship fired on (`false`: it has finished).
+    fn fire_part(
         &self,
         battle: &mut Battle,
         ship: usize,
@@ -508,71 +588,135 @@ impl ModuleGrid {
         tactics: &dyn ModuleGridTactics,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
-    ) -> Result<(), ResolveError> {
-        let mut scanned = false;
-        loop {
-            if battle.board.ships[ship].is_destroyed() {
-                return Ok(());
-            }
-            // On the stack: asked again after every shot, a `Vec` here
-            // would allocate once per shot.
-            let mut options: arrayvec::ArrayVec<FireOptions, MAX_SHIPS> = arrayvec::ArrayVec::new();
-            options.extend(
-                battle
-                    .enemies(ship)
-                    .map(|target| self.fire_options(battle, ship, target, objects)),
-            );
-            if options.is_empty() {
-                return Ok(());
-            }
-            if !scanned {
-                // The turn's scans are made on one enemy, chosen when the
-                // ship first comes to fire (ruling: scans in fleets).
-                scanned = true;
-                let on = tactics.scan_target(self, battle, ship, &options);
-                if let Some(on) = on
-                    && !options.iter().any(|o| o.target == on)
-                {
-                    return Err(ResolveError::Internal(format!(
-                        "tactics chose to scan ship {on} for the {}, which is not an enemy still in play",
-                        battle.board.names[ship]
-                    )));
-                }
-                battle.board.ships[ship].scans_on = on.and_then(|i| u8::try_from(i).ok());
-            }
-            let Some(choice) = tactics.next_shot(self, battle, ship, &options) else {
-                return Ok(());
-            };
-            let chosen = self.check_choice(battle, ship, &options, &choice)?;
-            let shot = Shot {
-                attacker: ship,
-                weapon: choice.weapon,
-                target: chosen.target,
-                range: chosen.range,
-                side: choice.side,
-                call: choice.call,
-                // The tactics choose each reroll as the dice fall; the ship
-                // may spend all it has.
-                scans: battle.board.ships[ship].scans,
-                luck: battle.board.ships[ship].luck,
-            };
-            if let Err(e) = self.check_shot(&battle.board, &shot) {
+    ) -> Result<bool, ResolveError> {
+        let Some(mut under_way) = battle.firing.shot else {
+            return self.aim_next_shot(battle, ship, objects, tactics, dice, sink);
+        };
+        let target = under_way.target;
+        if let Some(hit) = under_way.hit.take() {
+            let applied = self.lay_dice(
+                &hit,
+                &mut battle.board.ships[target],
+                &battle.board.names[target],
+                dice,
+                sink,
+            )?;
+            under_way.hull_check = Self::hull_check_due(&hit, &applied);
+            battle.firing.shot = Some(under_way);
+            return Ok(true);
+        }
+        battle.firing.shot = None;
+        if under_way.hull_check {
+            self.hull_check(
+                &mut battle.board.ships[target],
+                &battle.board.names[target],
+                dice,
+                sink,
+            )?;
+        }
+        if let Some(power) = under_way.burst {
+            self.burst_beyond(battle, target, power, objects, dice, sink)?;
+        }
+        self.explosions(battle, under_way.exploded_before, dice, sink)?;
+        Ok(true)
+    }
+
+    /// The ship's next shot, if it takes one, resolved as far as its hit
+    /// allocation: whether it fired.
+    fn aim_next_shot(
+        &self,
+        battle: &mut Battle,
+        ship: usize,
+        objects: &[MapObject],
+        tactics: &dyn ModuleGridTactics,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<bool, ResolveError> {
+        if battle.board.ships[ship].is_destroyed() {
+            return Ok(false);
+        }
+        // On the stack: asked again after every shot, a `Vec` here
+        // would allocate once per shot.
+        let mut options: arrayvec::ArrayVec<FireOptions, MAX_SHIPS> = arrayvec::ArrayVec::new();
+        options.extend(
+            battle
+                .enemies(ship)
+                .map(|target| self.fire_options(battle, ship, target, objects)),
+        );
+        if options.is_empty() {
+            return Ok(false);
+        }
+        if battle.firing.started & ship_bit(ship) == 0 {
+            // The turn's scans are made on one enemy, chosen when the
+            // ship first comes to fire (ruling: scans in fleets).
+            battle.firing.started |= ship_bit(ship);
+            let on = tactics.scan_target(self, battle, ship, &options);
+            if let Some(on) = on
+                && !options.iter().any(|o| o.target == on)
+            {
                 return Err(ResolveError::Internal(format!(
-                    "tactics chose a shot the rules refuse: {e}"
+                    "tactics chose to scan ship {on} for the {}, which is not an enemy still in play",
+                    battle.board.names[ship]
                 )));
             }
-            let exploded_before = exploded_mask(battle);
-            let choose = |view: &AllocationView<'_>| tactics.allocation_reroll(self, ship, view);
-            let outcome = self.resolve_shot(&mut battle.board, &shot, &choose, dice, sink)?;
-            if let Weapon::Cannon {
-                mode: Mode::Fusion, ..
-            } = choice.weapon
-                && outcome.hit
-            {
-                self.burst_beyond(battle, chosen.target, outcome.power, objects, dice, sink)?;
-            }
-            self.explosions(battle, exploded_before, dice, sink)?;
+            battle.board.ships[ship].scans_on = on.and_then(|i| u8::try_from(i).ok());
         }
+        let Some(choice) = tactics.next_shot(self, battle, ship, &options) else {
+            return Ok(false);
+        };
+        let chosen = self.check_choice(battle, ship, &options, &choice)?;
+        let shot = Shot {
+            attacker: ship,
+            weapon: choice.weapon,
+            target: chosen.target,
+            range: chosen.range,
+            side: choice.side,
+            call: choice.call,
+            // The tactics choose each reroll as the dice fall; the ship
+            // may spend all it has.
+            scans: battle.board.ships[ship].scans,
+            luck: battle.board.ships[ship].luck,
+        };
+        if let Err(e) = self.check_shot(&battle.board, &shot) {
+            return Err(ResolveError::Internal(format!(
+                "tactics chose a shot the rules refuse: {e}"
+            )));
+        }
+        let exploded_before = exploded_mask(battle);
+        let choose = |view: &AllocationView<'_>| tactics.allocation_reroll(self, ship, view);
+        let (outcome, hit) = self.aim_shot(&mut battle.board, &shot, &choose, dice, sink)?;
+        let fusion = matches!(
+            choice.weapon,
+            Weapon::Cannon {
+                mode: Mode::Fusion,
+                ..
+            }
+        );
+        battle.firing.shot = Some(ShotUnderWay {
+            target: chosen.target,
+            hit,
+            hull_check: false,
+            burst: (fusion && outcome.hit).then_some(outcome.power),
+            exploded_before,
+        });
+        Ok(true)
+    }
+
+    /// The shots a ship of a class fires in one fire phase when each of its
+    /// weapons fires once, and at least one: how many shots its fire is
+    /// split into for exact odds. A Multi Cannon's second shot, or any shot
+    /// beyond, is played in the ship's last step with what is left of its
+    /// fire, which changes nothing but where equal states merge.
+    pub fn most_shots(&self, class: &crate::model::ShipClass) -> u8 {
+        let shots = (0..class.modules.len())
+            .filter(|&m| {
+                matches!(
+                    self.rules.module_type(class, m as ModuleIx).function,
+                    Function::Cannon | Function::MissileBay | Function::Teleporter
+                )
+            })
+            .count();
+        u8::try_from(shots.max(1)).unwrap_or(u8::MAX)
     }
 
     /// Checks a tactics choice against what was offered, and returns the
@@ -698,52 +842,64 @@ impl ModuleGrid {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        let c = &self.rules.constants;
         for i in 0..battle.board.ships.len() {
-            if battle.board.ships[i].is_destroyed() {
-                continue;
-            }
-            let tactic = tactics[battle.side_of(i).index()];
-            for _ in 0..c.repairs_per_turn {
-                let Some(module) = tactic.repair(self, battle, i) else {
-                    break;
-                };
-                self.repair(&mut battle.board, i, module, dice, sink)?;
-            }
-            let ship = battle.board.ships[i];
-            let class = self.rules.class(ship.class);
-            if ship.ooc > 0 && ship.has_working(class, Function::Helm) {
-                let name = &battle.board.names[i];
-                sink.emit(|| Event::Base {
-                    what: "OOC recovery difficulty".into(),
-                    value: c.ooc_recovery_difficulty,
-                    source:
-                        "ruling: a Piloting check at the Helm each turn (rules.toml engagement)"
-                            .into(),
+            self.recover(battle, i, tactics, dice, sink)?;
+        }
+        Ok(())
+    }
+
+    /// One ship's repairs and OOC recovery.
+    fn recover(
+        &self,
+        battle: &mut Battle,
+        i: usize,
+        tactics: [&dyn ModuleGridTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let c = &self.rules.constants;
+        if battle.board.ships[i].is_destroyed() {
+            return Ok(());
+        }
+        let tactic = tactics[battle.side_of(i).index()];
+        for _ in 0..c.repairs_per_turn {
+            let Some(module) = tactic.repair(self, battle, i) else {
+                break;
+            };
+            self.repair(&mut battle.board, i, module, dice, sink)?;
+        }
+        let ship = battle.board.ships[i];
+        let class = self.rules.class(ship.class);
+        if ship.ooc > 0 && ship.has_working(class, Function::Helm) {
+            let name = &battle.board.names[i];
+            sink.emit(|| Event::Base {
+                what: "OOC recovery difficulty".into(),
+                value: c.ooc_recovery_difficulty,
+                source: "ruling: a Piloting check at the Helm each turn (rules.toml engagement)"
+                    .into(),
+            });
+            let penalty = if c.ooc_recovery_penalised {
+                ship.ooc
+            } else {
+                0
+            };
+            let roll = self.skill_check(
+                &class.crew,
+                c.ooc_recovery_skill,
+                penalty,
+                c.ooc_recovery_difficulty,
+                "OOC recovery",
+                dice,
+                sink,
+            )?;
+            if roll.success {
+                let s = &mut battle.board.ships[i];
+                s.ooc = s.ooc.saturating_sub(c.ooc_recovered);
+                let ooc = s.ooc;
+                sink.emit(|| Event::Effect {
+                    ship: name.clone(),
+                    effect: format!("regains some control: OOC {ooc}"),
                 });
-                let penalty = if c.ooc_recovery_penalised {
-                    ship.ooc
-                } else {
-                    0
-                };
-                let roll = self.skill_check(
-                    &class.crew,
-                    c.ooc_recovery_skill,
-                    penalty,
-                    c.ooc_recovery_difficulty,
-                    "OOC recovery",
-                    dice,
-                    sink,
-                )?;
-                if roll.success {
-                    let s = &mut battle.board.ships[i];
-                    s.ooc = s.ooc.saturating_sub(c.ooc_recovered);
-                    let ooc = s.ooc;
-                    sink.emit(|| Event::Effect {
-                        ship: name.clone(),
-                        effect: format!("regains some control: OOC {ooc}"),
-                    });
-                }
             }
         }
         Ok(())
@@ -847,6 +1003,28 @@ pub struct Sequence<'a> {
     pub system: &'a ModuleGrid,
     /// Objects on the map.
     pub objects: &'a [MapObject],
+    /// How many steps each ship's fire is split into, in board order (three
+    /// for each shot of [`ModuleGrid::most_shots`]), so that exact odds
+    /// merge equal states after every part of a shot and after each ship's
+    /// recovery; empty to play every phase in one step. Either way the game
+    /// is the same.
+    pub fire_steps: &'a [u8],
+}
+
+impl Sequence<'_> {
+    /// The ship whose part step `step` of a fire phase is, and whether it
+    /// is that ship's last.
+    fn fire_step(&self, step: u32) -> Option<(usize, bool)> {
+        let mut first = 0u32;
+        for (ship, &count) in self.fire_steps.iter().enumerate() {
+            let count = u32::from(count.max(1));
+            if step < first + count {
+                return Some((ship, step + 1 == first + count));
+            }
+            first += count;
+        }
+        None
+    }
 }
 
 impl TurnSequence for Sequence<'_> {
@@ -907,6 +1085,78 @@ impl TurnSequence for Sequence<'_> {
         // with no weapon left still stands, since it may repair.
         Verdict::from_able(battle.side_stands(Side::A), battle.side_stands(Side::B))
     }
+
+    /// A fire phase in one step per part of a shot each ship may fire (the
+    /// side not firing passes through its ships' steps), the recovery phase in one
+    /// step per ship; the other phases whole. Nothing here depends on the
+    /// state: which side fires is read when a step is played.
+    fn steps(&self, phase: Phase, _turn: u32) -> u32 {
+        if self.fire_steps.is_empty() {
+            return 1;
+        }
+        match phase {
+            Phase::FirstFire | Phase::SecondFire => self
+                .fire_steps
+                .iter()
+                .map(|&count| u32::from(count.max(1)))
+                .sum(),
+            Phase::Recovery => self.fire_steps.len() as u32,
+            _ => 1,
+        }
+    }
+
+    fn play_step(
+        &self,
+        phase: Phase,
+        turn: u32,
+        step: u32,
+        battle: &mut Battle,
+        tactics: [&Self::Tactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        if self.steps(phase, turn) == 1 {
+            return self.play_phase(phase, turn, battle, tactics, dice, sink);
+        }
+        let system = self.system;
+        match phase {
+            Phase::FirstFire | Phase::SecondFire => {
+                let side = battle.actor(phase);
+                let Some((ship, last)) = self.fire_step(step) else {
+                    return Err(ResolveError::Internal(format!(
+                        "step {step} of a fire phase of {} steps",
+                        self.steps(phase, turn)
+                    )));
+                };
+                if battle.side_of(ship) != side {
+                    return Ok(());
+                }
+                // One part of a shot a step; the ship's last step finishes
+                // its fire.
+                let most = if last { None } else { Some(1) };
+                system.ship_fires(
+                    battle,
+                    ship,
+                    self.objects,
+                    tactics[side.index()],
+                    most,
+                    dice,
+                    sink,
+                )
+            }
+            Phase::Recovery => {
+                let ship = step as usize;
+                if ship >= battle.board.ships.len() {
+                    return Err(ResolveError::Internal(format!(
+                        "step {step} of a recovery phase of {} ships",
+                        battle.board.ships.len()
+                    )));
+                }
+                system.recover(battle, ship, tactics, dice, sink)
+            }
+            _ => self.play_phase(phase, turn, battle, tactics, dice, sink),
+        }
+    }
 }
 
 /// A battle set up once and played many times: one ship a side (a duel) or
@@ -918,6 +1168,8 @@ pub struct Duel {
     objects: Vec<MapObject>,
     max_turns: u32,
     tactics: DefaultTactics,
+    /// Each ship's fire steps, in board order (see [`Sequence::fire_steps`]).
+    fire_steps: Vec<u8>,
 }
 
 impl Duel {
@@ -951,6 +1203,7 @@ impl Setup for Duel {
         Sequence {
             system: &self.system,
             objects: &self.objects,
+            fire_steps: &self.fire_steps,
         }
     }
 
@@ -1011,6 +1264,11 @@ impl Setup for Duel {
     }
 }
 
+/// The parts a shot is played in when a fire phase is split into steps:
+/// aimed with its hit allocated, its dice laid, then the hull check and the
+/// blasts (see [`ModuleGrid::fire_part`]).
+const PARTS_PER_SHOT: u8 = 3;
+
 /// The default starting range of a duel, in hexes.
 pub const DEFAULT_START_RANGE: u32 = 8;
 
@@ -1033,7 +1291,17 @@ impl ModuleGrid {
         let placement = [a?, b?];
         let roster = request.roster();
         let start = self.fleet_battle(&roster, range, &placement)?;
+        let fire_steps = start
+            .board
+            .ships
+            .iter()
+            .map(|ship| {
+                self.most_shots(self.rules.class(ship.class))
+                    .saturating_mul(PARTS_PER_SHOT)
+            })
+            .collect();
         Ok(Duel {
+            fire_steps,
             system: self.clone(),
             roster,
             start,

@@ -3,25 +3,21 @@
 //! Every function here consumes exactly the faces that `Dice::pool` or
 //! `Dice::roll` would, one face per die in rolled order, so seeded and
 //! scripted play see the same faces as ever and the functions hand them back
-//! unchanged. What differs is what each die is asked for: a die whose faces
+//! unchanged. What differs is what the dice are asked for: a die whose faces
 //! the rules go on to treat alike in groups is asked only which group it
 //! fell in (`Dice::check` for two groups, `Dice::band` for more, `Dice::roll`
-//! when every face counts). An exact source then branches once per group and
-//! hands back a face of the group, which the rules read no further than the
-//! group, so exact odds branch on outcomes that differ rather than on faces.
+//! when every face counts), and dice read together (a check's dice, the
+//! allocation, the damage dice, a hull check) are asked only for what the
+//! rules take from them as a whole, whatever order they fell in
+//! (`Dice::read_pool`). An exact source then branches once per group or
+//! reading and hands back a roll of it, which the rules read no further, so
+//! exact odds branch on outcomes that differ rather than on faces.
 
 use arrayvec::ArrayVec;
-use broadside_core::{Dice, DiceError, Die, Pool};
+use broadside_core::{Dice, DiceError, Die, Order, Pool, read_pool_as};
 
 /// The faces one reading hands back, in rolled order.
 pub type Faces = ArrayVec<u32, { Pool::CAPACITY }>;
-
-/// The most completions a small pool is read through: a pool whose later
-/// dice can fall more ways than this is rolled face by face instead.
-const MOST_COMPLETIONS: u64 = 216;
-
-/// The most dice a small pool has.
-const SMALL: usize = 8;
 
 /// Rolls one die of which the rules read only `class_of(face)`. Faces next to
 /// each other in the same class are one outcome; classes must not depend on
@@ -75,72 +71,29 @@ fn die_by_likeness(
     }
 }
 
-/// Rolls `count` dice of which the rules read only `outcome(faces)`, one die
-/// at a time: each die is asked only which class of futures its face leads
-/// to, found by trying every way the later dice can fall. A pool too big to
-/// try so is rolled face by face.
-pub fn dice_by_outcome<K: PartialEq>(
+/// Rolls `count` dice of which the rules read only `outcome(faces)`, which
+/// must not depend on the order of the faces (a total, the best of them,
+/// the faces sorted): an exact source branches once per outcome, whatever
+/// order the faces fell in (`Dice::read_pool`).
+pub fn dice_by_outcome<K: Ord>(
     dice: &mut dyn Dice,
     count: u32,
     die: Die,
     outcome: impl Fn(&[u32]) -> K,
 ) -> Result<Faces, DiceError> {
     check_size(count)?;
-    let sides = die.sides();
-    let completions = u64::from(sides).checked_pow(count.saturating_sub(1));
-    let mut faces = Faces::new();
-    if !dice.enumerates()
-        || count as usize > SMALL
-        || completions.is_none_or(|n| n > MOST_COMPLETIONS)
-    {
-        for _ in 0..count {
-            faces.push(dice.roll(die)?);
-        }
-        return Ok(faces);
-    }
-    let count = count as usize;
-    let (mut low, mut high) = ([1u32; SMALL], [1u32; SMALL]);
-    for at in 0..count {
-        low[..at].copy_from_slice(&faces);
-        high[..at].copy_from_slice(&faces);
-        // Two faces are alike when every way the later dice can fall gives
-        // the same outcome after either.
-        let alike = |face: u32| -> bool {
-            low[at] = face;
-            high[at] = face + 1;
-            low[at + 1..count].fill(1);
-            high[at + 1..count].fill(1);
-            loop {
-                if outcome(&low[..count]) != outcome(&high[..count]) {
-                    return false;
-                }
-                // The next way the later dice can fall, like an odometer.
-                let mut i = count;
-                loop {
-                    if i == at + 1 {
-                        return true;
-                    }
-                    i -= 1;
-                    if low[i] < sides {
-                        low[i] += 1;
-                        high[i] += 1;
-                        break;
-                    }
-                    low[i] = 1;
-                    high[i] = 1;
-                }
-            }
-        };
-        faces.push(die_by_likeness(dice, die, alike)?);
-    }
-    Ok(faces)
+    Ok(read_pool_as(dice, count, die, Order::Ignored, outcome)?
+        .faces()
+        .collect())
 }
 
 /// How the rules read one kept die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Read {
-    /// Its face.
-    Face,
+    /// It lands on a module: its face is hull damage, added to that of the
+    /// other dice on modules (so only their sum is read), and it breaks the
+    /// module when its face is at least this.
+    Module(u32),
     /// Only whether its face is at least this.
     AtLeast(u32),
     /// Nothing: it does the same whatever it shows.
@@ -149,98 +102,39 @@ pub enum Read {
 
 /// Rolls `count` dice of which the rules keep the lowest `ranks.len()` and
 /// read those as `ranks` says, highest kept first; the Shields take away
-/// the rest. What is read is what was kept, not which die showed it.
-///
-/// Dice are read in rolled order, each only as far as it can still change
-/// what is read. When the highest kept dice are read as faces and the rest
-/// only against one number (a lane of modules shorter than the dice kept),
-/// what is read is the faces in the window of the highest kept, and how many
-/// dice in all fall under the number (up to the number of lower kept dice).
-/// So the state that counts after each die is that count and the lowest
-/// dice so far that may still end in the window: a die at a place from
-/// which the dice still to come cannot lift it into the window counts only
-/// towards the number under, and a face at or over the highest kept so far
-/// changes nothing kept. Any other pattern of ranks is read as faces
-/// throughout, which is exact if coarser than need be.
+/// the rest. What is read is the sum of the dice on modules and, for each
+/// kept die, whether it reaches its number, not which die showed what, so
+/// an exact source branches once per distinct reading.
 pub fn lowest_kept(
     dice: &mut dyn Dice,
     count: u32,
     die: Die,
     ranks: &[Read],
 ) -> Result<Faces, DiceError> {
-    check_size(count)?;
     let keep = ranks.len().min(count as usize);
-    let mut faces = Faces::new();
-    if !dice.enumerates() {
-        // Faces rolled one by one are the faces any reading would consume.
-        for _ in 0..count {
-            faces.push(dice.roll(die)?);
-        }
-        return Ok(faces);
-    }
-    if ranks.iter().all(|&r| r == Read::Nothing) {
-        for _ in 0..count {
-            faces.push(die_by_class(dice, die, |_| ())?);
-        }
-        return Ok(faces);
-    }
-    // The window of dice read as faces (the highest kept), the number the
-    // lower kept dice are read against, and how many lower kept dice there
-    // are.
-    let window = ranks.iter().take_while(|&&r| r == Read::Face).count();
-    let (window, under, bottom) = match ranks.get(window) {
-        Some(&Read::AtLeast(at_least))
-            if ranks[window..]
-                .iter()
-                .all(|&r| r == Read::AtLeast(at_least)) =>
-        {
-            (window.min(keep), at_least, keep - window.min(keep))
-        }
-        None => (keep, 0, 0),
-        Some(_) => (keep, 0, 0),
-    };
-    if die.sides() > u32::from(u8::MAX) {
-        for _ in 0..count {
-            faces.push(dice.roll(die)?);
-        }
-        return Ok(faces);
-    }
-    // The lowest `keep` faces so far, ascending (they fit a byte: the die
-    // has at most 255 faces), and how many dice in all fell under the
-    // number.
-    let mut kept: ArrayVec<u8, { Pool::CAPACITY }> = ArrayVec::new();
-    let mut low = 0usize;
-    let with = |kept: &mut ArrayVec<u8, { Pool::CAPACITY }>, face: u8| {
-        let at = kept.partition_point(|&k| k <= face);
-        if kept.len() < keep {
-            kept.insert(at, face);
-        } else if at < kept.len() {
-            kept.pop();
-            kept.insert(at, face);
-        }
-    };
-    for rolled in 0..count as usize {
-        let later = count as usize - rolled - 1;
-        let after = |face: u32| -> (usize, ArrayVec<u8, { Pool::CAPACITY }>) {
-            let mut next = kept.clone();
-            with(&mut next, face as u8);
-            let low = (low + usize::from(face < under)).min(bottom);
-            // Only the dice at places the dice to come can still lift into
-            // the window keep their faces.
-            let from = if window == 0 {
-                next.len()
-            } else {
-                bottom.saturating_sub(later).min(next.len())
+    dice_by_outcome(dice, count, die, |faces| {
+        let mut sorted: Faces = faces.iter().copied().collect();
+        sorted.sort_unstable();
+        sorted.truncate(keep);
+        // The hull damage of the dice on modules, and one bit per kept die
+        // (highest first) for whether it reaches its number.
+        let mut on_modules = 0u32;
+        let mut reached = 0u64;
+        for (at, (&face, rank)) in sorted.iter().rev().zip(ranks).enumerate() {
+            let number = match *rank {
+                Read::Module(breaks_at) => {
+                    on_modules += face;
+                    breaks_at
+                }
+                Read::AtLeast(number) => number,
+                Read::Nothing => continue,
             };
-            next.drain(..from);
-            (low, next)
-        };
-        let face = die_by_class(dice, die, after)?;
-        faces.push(face);
-        with(&mut kept, face as u8);
-        low += usize::from(face < under);
-    }
-    Ok(faces)
+            if face >= number {
+                reached |= 1 << at;
+            }
+        }
+        (on_modules, reached)
+    })
 }
 
 fn check_size(count: u32) -> Result<(), DiceError> {
@@ -262,7 +156,7 @@ mod tests {
     #[test]
     fn scripted_faces_come_back_as_rolled() {
         let mut dice = ScriptedDice::new([6, 1, 4, 4, 2, 5, 3]);
-        let faces = lowest_kept(&mut dice, 5, Die::D6, &[Read::Face; 2]).unwrap();
+        let faces = lowest_kept(&mut dice, 5, Die::D6, &[Read::Module(4); 2]).unwrap();
         assert_eq!(faces.as_slice(), [6, 1, 4, 4, 2]);
         let faces = dice_by_outcome(&mut dice, 2, Die::D6, |f| f[0] + f[1] >= 7).unwrap();
         assert_eq!(faces.as_slice(), [5, 3]);
@@ -270,39 +164,47 @@ mod tests {
     }
 
     /// What `ranks` read of a roll, by counting: the lowest kept faces,
-    /// highest first, each as its rank reads it.
-    fn read_as(faces: &[u32], ranks: &[Read]) -> Vec<Option<u32>> {
+    /// highest first; the sum of those on modules, then each as its rank
+    /// reads it.
+    fn read_as(faces: &[u32], ranks: &[Read]) -> (u32, Vec<Option<bool>>) {
         let mut sorted = faces.to_vec();
         sorted.sort_unstable();
         sorted.truncate(ranks.len());
         sorted.reverse();
-        sorted
+        let on_modules = sorted
+            .iter()
+            .zip(ranks)
+            .filter(|(_, rank)| matches!(rank, Read::Module(_)))
+            .map(|(&face, _)| face)
+            .sum();
+        let each = sorted
             .iter()
             .zip(ranks)
             .map(|(&face, rank)| match rank {
-                Read::Face => Some(face),
-                Read::AtLeast(at) => Some(u32::from(face >= *at)),
+                Read::Module(at) | Read::AtLeast(at) => Some(face >= *at),
                 Read::Nothing => None,
             })
-            .collect()
+            .collect();
+        (on_modules, each)
     }
 
     #[test]
     fn the_lowest_kept_weigh_as_every_face_would() {
-        use Read::{AtLeast, Face, Nothing};
-        // Each case with the most paths its reading may take: every roll
-        // when all dice are kept as faces, far fewer otherwise.
-        let cases: [(u32, &[Read], u64); 8] = [
-            (5, &[Face, Face], 1792),
-            (6, &[Face, Face, AtLeast(4), AtLeast(4)], 19293),
-            (6, &[Face, AtLeast(4), AtLeast(4)], 8618),
-            (6, &[AtLeast(4), AtLeast(4), AtLeast(4)], 42),
-            (5, &[Face, AtLeast(4), Face], 4480),
-            (4, &[Face; 4], 1296),
-            (6, &[Face, Face, Face], 16359),
-            (4, &[Nothing, Nothing], 1),
+        use Read::{AtLeast, Module, Nothing};
+        const FACE: Read = Module(4);
+        // Each case takes one path per distinct reading of the kept dice,
+        // whatever order their faces fell in.
+        let cases: [(u32, &[Read]); 8] = [
+            (5, &[FACE, FACE]),
+            (6, &[FACE, FACE, AtLeast(4), AtLeast(4)]),
+            (6, &[FACE, AtLeast(4), AtLeast(4)]),
+            (6, &[AtLeast(4), AtLeast(4), AtLeast(4)]),
+            (5, &[FACE, AtLeast(4), FACE]),
+            (4, &[FACE; 4]),
+            (6, &[FACE, FACE, FACE]),
+            (4, &[Nothing, Nothing]),
         ];
-        for (count, ranks, most) in cases {
+        for (count, ranks) in cases {
             let rolls = 6u32.pow(count);
             let mut counted = std::collections::BTreeMap::new();
             for roll in 0..rolls {
@@ -314,8 +216,8 @@ mod tests {
                 Ok(read_as(&faces, ranks))
             })
             .unwrap();
-            assert!(paths <= most, "{ranks:?}: {paths} paths");
             assert_eq!(exact.len(), counted.len(), "{ranks:?}");
+            assert_eq!(paths, counted.len() as u64, "{ranks:?}: {paths} paths");
             for (read, ways) in counted {
                 assert_eq!(
                     exact[&read],
@@ -335,7 +237,7 @@ mod tests {
         })
         .unwrap();
         assert_eq!(exact[&true], Prob::new(10, 36));
-        // The first die: 1-2 never reach 9 and each of 3-6 its own way.
-        assert_eq!(paths, 1 + 4 * 2);
+        // One path for each outcome, whatever the faces.
+        assert_eq!(paths, 2);
     }
 }

@@ -61,6 +61,8 @@ pub trait ModuleGridTactics: Send + Sync {
     /// Whether the firing ship spends a scan or Luck to roll one hit
     /// allocation die again, and which die: asked after the allocation roll
     /// of each of its hits and after each reroll, until it answers `None`.
+    /// The answer must follow from what it is shown: exact odds also ask
+    /// about rolls that did not fall, to learn which rolls lead alike.
     fn allocation_reroll(
         &self,
         system: &ModuleGrid,

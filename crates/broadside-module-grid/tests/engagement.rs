@@ -31,6 +31,7 @@ fn power_phase(grid: &ModuleGrid, battle: &mut Battle) -> Vec<String> {
     let sequence = Sequence {
         system: grid,
         objects: &[],
+        fire_steps: &[],
     };
     let tactics = broadside_module_grid::DefaultTactics;
     let mut log = EventLog::default();

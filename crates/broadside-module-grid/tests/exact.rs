@@ -12,6 +12,8 @@
 
 mod common;
 
+use std::collections::BTreeMap;
+
 use broadside_core::exact::Prob;
 use common::{check_fraction, exact, num, sample, text, within_four_errors};
 use proptest::prelude::*;
@@ -182,6 +184,109 @@ fn a_shot_through_no_shields_can_explode_the_scout() {
     assert!((total - 1.0).abs() < 1e-12, "hull damage sums to {total}");
 }
 
+/// Whether the scout (Luck 2, no Hull Stabilizer) explodes at a hull check
+/// needing `needed` on two dice, from the first two faces and the faces of
+/// up to two Luck rerolls: while the total falls short and Luck is left,
+/// the lowest die is rolled again (seed 003 line 91).
+fn scout_explodes(needed: u32, faces: [u32; 2], rerolls: [u32; 2]) -> bool {
+    let mut dice = faces;
+    for reroll in rerolls {
+        if dice[0] + dice[1] >= needed {
+            return false;
+        }
+        let lowest = usize::from(dice[1] < dice[0]);
+        dice[lowest] = reroll;
+    }
+    dice[0] + dice[1] < needed
+}
+
+/// The chance the scout explodes after a hit that leaves it with `hull`
+/// hull damage, by counting every roll of the check and its rerolls: the
+/// chart's check (seed 003 line 88) less Size 1; a check of 2 or less
+/// cannot fail.
+fn scout_explodes_at(hull: u32) -> Prob {
+    let chart = [1, 3, 6, 10, 15, 21, 28]
+        .iter()
+        .filter(|&&at| hull >= at)
+        .count() as u32;
+    let needed = chart.saturating_sub(1);
+    if needed <= 2 {
+        return p(0, 1);
+    }
+    chance(4, |f| scout_explodes(needed, [f[0], f[1]], [f[2], f[3]]))
+}
+
+/// A Standard shot with `power` Guns at the scout (Shields 2), 1 hex off on
+/// its fore side, that hits with chance `hit`: `power + 2` dice, the two
+/// highest removed (seed 003 line 56), the rest laid highest first from the
+/// module of impact (lines 58-60). Columns 1 and 3 (totals 6 and 8, 5 ways
+/// in 36 each) hold two modules and column 2 (a 7, 6 ways) three; each die
+/// on a module does its face in hull damage and breaks it on 4-6 (line 62),
+/// each die past the silhouette or off it does 1 (line 68). Every figure is
+/// counted here over the ordered rolls of the damage dice and of the hull
+/// check.
+fn check_standard_at_scout(attacker: &str, power: u32, hit: Prob) {
+    let odds = exact(attacker, "scout", &[("range", num(1))]);
+    let count = power + 2;
+    let keep = power as usize;
+    let every = u128::from(6u32.pow(count));
+    // Hull damage with `modules` kept dice on modules and the rest past.
+    let hull = |faces: &[u32], modules: usize| -> u32 {
+        let kept = kept(faces, keep);
+        let on: u32 = kept.iter().take(modules).sum();
+        on + kept.len().saturating_sub(modules) as u32
+    };
+    let lanes = [(p(5, 36), 2), (p(6, 36), 3), (p(5, 36), 2)];
+    let off = p(20, 36);
+    let mut mean = off * p(u128::from(power), 1);
+    let mut explodes = off * scout_explodes_at(power);
+    for (lane, modules) in lanes {
+        mean = mean + lane * expected(count, |f| u128::from(hull(f, modules)));
+        let mut by_hull = BTreeMap::new();
+        for faces in rolls(count) {
+            *by_hull.entry(hull(&faces, modules)).or_insert(0u128) += 1;
+        }
+        for (h, ways) in by_hull {
+            explodes = explodes + lane * p(ways, every) * scout_explodes_at(h);
+        }
+    }
+    check_fraction(&odds, "p_hit", hit);
+    check_fraction(&odds, "mean_hull_damage", hit * mean);
+    // The Cannon at 1,2 takes the highest kept die, the Helm at 2,2 the
+    // next.
+    check_fraction(
+        &odds,
+        "result cannon at 1,2 broken",
+        hit * p(6, 36) * chance(count, |f| kept(f, keep)[0] >= 4),
+    );
+    check_fraction(
+        &odds,
+        "result helm at 2,2 broken",
+        hit * p(6, 36) * chance(count, |f| kept(f, keep)[1] >= 4),
+    );
+    check_fraction(&odds, "destroyed the scout itself", hit * explodes);
+    assert!(
+        odds.paths < 2_000,
+        "{attacker}: {} paths for {count} dice keeping {keep}",
+        odds.paths
+    );
+}
+
+/// Two shots that once took more than 2,000,000 dice paths: the
+/// destroyer's Standard shot (Guns 4, Gunnery 2: two dice + 2 against 8,
+/// 26 in 36) and the cruiser's (Guns 5, Gunnery 3 as a professional, the
+/// best two of three dice: + 3 against 8, so the best two at 5 or more,
+/// all but the 11 rolls whose best two total 4 or less: 205 in 216), both
+/// at the scout.
+#[test]
+fn the_standard_shots_of_the_destroyer_and_cruiser_fit() {
+    check_standard_at_scout("destroyer", 4, chance(2, |f| f[0] + f[1] >= 6));
+    let best_two = |f: &[u32]| f.iter().sum::<u32>() - f.iter().min().copied().unwrap_or(0);
+    let cruiser_hits = chance(3, |f| best_two(f) >= 5);
+    assert_eq!(cruiser_hits, p(205, 216));
+    check_standard_at_scout("cruiser", 5, cruiser_hits);
+}
+
 const SHIPS: [&str; 4] = ["scout", "frigate", "destroyer", "cruiser"];
 const SIDES: [&str; 4] = ["fore", "aft", "port", "starboard"];
 const MODES: [&str; 4] = ["standard", "long", "multi", "fusion"];
@@ -328,5 +433,35 @@ fn an_exact_duel_agrees_with_sampled_trials() {
             within_four_errors(count, trials, p),
             "{name}: exact {p}, sampled {count} of {trials}"
         );
+    }
+}
+
+/// Core's contract for a phase split into steps (each part of a shot, each
+/// ship's recovery): the steps played in order are the phase played whole,
+/// the same faces, events and battle. Duels and fleets, with Multi shots,
+/// missiles, bombs and a Fusion Node among them, over several seeds.
+#[test]
+fn fire_and_recovery_played_in_steps_are_the_phases_played_whole() {
+    let duels = [
+        ("scout", "scout"),
+        ("destroyer", "scout"),
+        ("frigate", "destroyer"),
+        ("cruiser", "frigate"),
+    ];
+    for (a, b) in duels {
+        let request = common::duel_request(a, b, 6, &[]);
+        for seed in 0..4 {
+            common::check_steps_play_as_phases(&request, seed);
+        }
+    }
+    let fleet = common::fleet_request(
+        &["scout", "scout", "frigate"],
+        &["destroyer", "scout"],
+        4,
+        &[("start-range", num(4))],
+        [&[], &[]],
+    );
+    for seed in 0..4 {
+        common::check_steps_play_as_phases(&fleet, seed);
     }
 }

@@ -267,6 +267,7 @@ fn a_fusion_burst_strikes_friend_and_foe() {
             let sequence = Sequence {
                 system: system(),
                 objects: &[],
+                fire_steps: &[],
             };
             sequence.play_phase(
                 Phase::FirstFire,
@@ -352,6 +353,7 @@ fn an_explosion_strikes_every_ship_near_it_and_sets_off_others() {
             let sequence = Sequence {
                 system: system(),
                 objects: &[],
+                fire_steps: &[],
             };
             sequence.play_phase(
                 Phase::FirstFire,
@@ -397,6 +399,7 @@ fn an_explosion_strikes_every_ship_near_it_and_sets_off_others() {
     let sequence = Sequence {
         system: system(),
         objects: &[],
+        fire_steps: &[],
     };
     assert_eq!(battle.board.ships[3].hull_damage, 3);
     assert!(!battle.board.ships[3].exploded);

@@ -512,6 +512,7 @@ pub fn play_phase(
     let sequence = Sequence {
         system: system(),
         objects,
+        fire_steps: &[],
     };
     battle.first = first;
     let mut scripted = ScriptedDice::new(dice);
@@ -629,4 +630,85 @@ pub fn cannon(
         side,
         call: call.map(|c| Square::parse(c).expect("a square")),
     }
+}
+
+// ---------------------------------------------------------------------------
+// Phases played in steps
+// ---------------------------------------------------------------------------
+
+/// Seeded dice that remember every face they show.
+struct Recorded {
+    dice: SeededDice,
+    faces: Vec<u32>,
+}
+
+impl Dice for Recorded {
+    fn roll(&mut self, die: broadside_core::Die) -> Result<u32, broadside_core::DiceError> {
+        let face = self.dice.roll(die)?;
+        self.faces.push(face);
+        Ok(face)
+    }
+}
+
+/// What one play of a battle came to: every face rolled, every event and
+/// the battle at the end.
+type Played = (Vec<u32>, Vec<String>, Battle);
+
+/// Plays the battle `request` asks for with `seed`, every phase whole and
+/// then every phase step by step as exact odds play it (core's contract:
+/// the steps in order are the phase), until a verdict or the turn limit;
+/// asserts that both roll the same faces, tell the same events and end in
+/// the same battle, with no fire left under way.
+pub fn check_steps_play_as_phases(request: &BattleRequest, seed: u64) {
+    use broadside_core::Setup;
+    let duel = system().duel(request).expect("the battle sets up");
+    let sequence = duel.sequence();
+    let tactics = duel.tactics();
+    assert!(
+        sequence.steps(Phase::FirstFire, 1) > 1,
+        "the fire phase is split"
+    );
+    let play = |stepped: bool| -> Played {
+        let mut dice = Recorded {
+            dice: SeededDice::new(seed),
+            faces: Vec::new(),
+        };
+        let mut log = EventLog::default();
+        let mut battle = duel.begin(&mut dice, &mut log).expect("the battle begins");
+        'turns: for turn in 1..=duel.max_turns() {
+            for &phase in sequence.phases(turn) {
+                let played = if stepped {
+                    (0..sequence.steps(phase, turn)).try_for_each(|step| {
+                        sequence.play_step(
+                            phase,
+                            turn,
+                            step,
+                            &mut battle,
+                            tactics,
+                            &mut dice,
+                            &mut log,
+                        )
+                    })
+                } else {
+                    sequence.play_phase(phase, turn, &mut battle, tactics, &mut dice, &mut log)
+                };
+                played.unwrap_or_else(|e| panic!("seed {seed}, turn {turn}, {phase}: {e}"));
+                if sequence.verdict(&battle).is_some() {
+                    break 'turns;
+                }
+            }
+        }
+        let events = log.events.iter().map(ToString::to_string).collect();
+        (dice.faces, events, battle)
+    };
+    let (whole, stepped) = (play(false), play(true));
+    assert!(!whole.0.is_empty(), "seed {seed}: no dice were rolled");
+    assert_eq!(stepped.0, whole.0, "seed {seed}: the faces rolled");
+    assert_eq!(stepped.1, whole.1, "seed {seed}: the events");
+    assert_eq!(stepped.2, whole.2, "seed {seed}: the battle at the end");
+    assert_eq!(
+        stepped.2.firing,
+        broadside_module_grid::engagement::Firing::default(),
+        "seed {seed}: fire left under way"
+    );
 }
