@@ -241,13 +241,13 @@ fn check_standard_at_scout(attacker: &str, power: u32, hit: Prob) {
     let mut mean = off * p(u128::from(power), 1);
     let mut explodes = off * scout_explodes_at(power);
     for (lane, modules) in lanes {
-        mean = mean + lane * expected(count, |f| u128::from(hull(f, modules)));
+        mean += lane * expected(count, |f| u128::from(hull(f, modules)));
         let mut by_hull = BTreeMap::new();
         for faces in rolls(count) {
             *by_hull.entry(hull(&faces, modules)).or_insert(0u128) += 1;
         }
         for (h, ways) in by_hull {
-            explodes = explodes + lane * p(ways, every) * scout_explodes_at(h);
+            explodes += lane * p(ways, every) * scout_explodes_at(h);
         }
     }
     check_fraction(&odds, "p_hit", hit);
