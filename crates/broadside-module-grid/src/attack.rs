@@ -9,9 +9,7 @@
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
-use broadside_core::{
-    AttackResolution, Dice, Die, Event, EventSink, Order, ResolveError, read_pool_as,
-};
+use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, Order, ResolveError};
 
 use crate::ModuleGrid;
 use crate::damage::{Applied, Cause, Hit};
@@ -480,13 +478,18 @@ impl ModuleGrid {
             |faces: [u8; 2]| base + i32::from(faces[0]) + i32::from(faces[1]) - c.allocation_centre;
         // The line each total of the two dice lands on, when it meets the
         // silhouette (validation keeps allocation to two dice): every line
-        // that misses is the same miss.
-        let mut lands = [None; 13];
-        for (total, land) in lands.iter_mut().enumerate() {
-            let line = base + total as i32 - c.allocation_centre;
-            *land = (!class.lane(side, line).is_empty()).then_some(line);
-        }
+        // that misses is the same miss. Only an exact source reads it, so
+        // it is worked out when first asked for.
+        let lands = std::cell::OnceCell::new();
         let lands_at = |faces: [u8; 2]| -> Option<i32> {
+            let lands = lands.get_or_init(|| {
+                let mut lands = [None; 13];
+                for (total, land) in lands.iter_mut().enumerate() {
+                    let line = base + total as i32 - c.allocation_centre;
+                    *land = (!class.lane(side, line).is_empty()).then_some(line);
+                }
+                lands
+            });
             lands
                 .get(usize::from(faces[0]) + usize::from(faces[1]))
                 .copied()
@@ -538,11 +541,9 @@ impl ModuleGrid {
         let count = u32::from(c.allocation_dice);
         let rolled: reading::Faces = if may_reroll {
             let (scans, luck) = rerolls.as_ref().map_or((0, 0), |r| (r.scans, r.luck));
-            read_pool_as(dice, count, Die::D6, Order::Read, |rolled| {
+            reading::dice_read(dice, count, Die::D6, Order::Read, |rolled| {
                 next(as_pair(rolled), scans, luck)
             })?
-            .faces()
-            .collect()
         } else {
             reading::dice_by_outcome(dice, count, Die::D6, |rolled| lands_at(as_pair(rolled)))?
         };

@@ -27,6 +27,11 @@ pub fn die_by_class<K: PartialEq>(
     die: Die,
     class_of: impl Fn(u32) -> K,
 ) -> Result<u32, DiceError> {
+    // A source that rolls faces rolls the same face whichever call it
+    // gets, so the classes are asked for only by an exact source.
+    if !dice.enumerates() {
+        return dice.roll(die);
+    }
     let mut previous = class_of(1);
     die_by_likeness(dice, die, |face| {
         let class = class_of(face + 1);
@@ -81,8 +86,30 @@ pub fn dice_by_outcome<K: Ord>(
     die: Die,
     outcome: impl Fn(&[u32]) -> K,
 ) -> Result<Faces, DiceError> {
+    dice_read(dice, count, die, Order::Ignored, outcome)
+}
+
+/// Rolls `count` dice of which the rules read only `reading(faces)`
+/// (`Dice::read_pool`), which with `Order::Ignored` must not depend on the
+/// order of the faces.
+pub fn dice_read<K: Ord>(
+    dice: &mut dyn Dice,
+    count: u32,
+    die: Die,
+    order: Order,
+    reading: impl Fn(&[u32]) -> K,
+) -> Result<Faces, DiceError> {
     check_size(count)?;
-    Ok(read_pool_as(dice, count, die, Order::Ignored, outcome)?
+    // A source that rolls faces rolls the same faces whichever call it
+    // gets, so the reading is set up only for an exact source.
+    if !dice.enumerates() {
+        let mut faces = Faces::new();
+        for _ in 0..count {
+            faces.push(dice.roll(die)?);
+        }
+        return Ok(faces);
+    }
+    Ok(read_pool_as(dice, count, die, order, reading)?
         .faces()
         .collect())
 }

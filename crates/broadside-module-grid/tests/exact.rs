@@ -401,7 +401,7 @@ crew = { gunnery = 2, piloting = 0, science = 0, engineering = 0, professional =
 /// Exact engagements: the drone duel (one turn, a hex apart) played over
 /// every outcome of its dice agrees with 20,000 seeded trials within four
 /// standard errors, and its outcomes and the mass dropped add up to one.
-/// The data of record's ships do not fit: see the rules note, "Exact odds".
+/// The duel of scouts below is the data of record's.
 #[test]
 fn an_exact_duel_agrees_with_sampled_trials() {
     use broadside_core::{Engagement, run_trials};
@@ -463,5 +463,46 @@ fn fire_and_recovery_played_in_steps_are_the_phases_played_whole() {
     );
     for seed in 0..4 {
         common::check_steps_play_as_phases(&fleet, seed);
+    }
+}
+
+/// The data of record's smallest battle that fits: two scouts for one
+/// turn, from the default 8 hexes (they close and exchange Standard
+/// shots). The fire phases never hold more than 16,850 states, so a budget
+/// of 20,000 drops mass only in the recovery phase, where no ship can
+/// explode: the chances of a win are exact. The two sides are mirror images
+/// and who acts first is an even roll (d6: 1-3 side A), so each side wins
+/// with exactly the same chance; a scout explodes only at a hull check it
+/// can fail, at 10 hull damage or more (seed 003 line 88, Size 1), so that
+/// chance is small but not nothing. It agrees with 2,000 seeded trials
+/// within four standard errors.
+#[test]
+fn an_exact_duel_of_scouts_decides_as_sampled_trials() {
+    use broadside_core::{Engagement, run_trials};
+    let request = common::duel_request("scout", "scout", 1, &[]);
+    let duel = common::system().duel(&request).expect("the duel sets up");
+    let odds = duel.exact(20_000, 20_000_000).expect("the duel fits");
+    assert_eq!(odds.fractions["a_wins"], odds.fractions["b_wins"]);
+    assert!(odds.a_wins > 0.0 && odds.a_wins < 1e-4, "{odds:?}");
+    assert_eq!(odds.draws, 0.0);
+    assert!(odds.pruned < 1e-3, "{odds:?}");
+    let total = odds.a_wins + odds.b_wins + odds.undecided + odds.pruned;
+    assert!((total - 1.0).abs() < 1e-12, "the outcomes sum to {total}");
+    let trials = 2_000;
+    let tally = run_trials(&duel, 2026, trials, &|_| {}).expect("the trials play");
+    let seen = tally.summary(duel.roster()).outcomes;
+    for (name, count, p) in [
+        ("A wins", seen.a_wins.count, odds.a_wins),
+        ("B wins", seen.b_wins.count, odds.b_wins),
+        (
+            "undecided",
+            seen.undecided.count,
+            odds.undecided + odds.pruned,
+        ),
+    ] {
+        assert!(
+            within_four_errors(count, trials, p),
+            "{name}: exact {p}, sampled {count} of {trials}"
+        );
     }
 }
