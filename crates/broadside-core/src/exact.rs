@@ -2190,9 +2190,69 @@ mod tests {
         assert_eq!(result, Err(ExactError::NotRepeatable));
     }
 
+    /// A toy battle: `sequence` played from `start` for `max_turns` turns,
+    /// with no ships to report and no tactics.
+    struct Toy<Q: TurnSequence<Tactics = ()> + Copy> {
+        roster: crate::Roster,
+        sequence: Q,
+        start: Q::State,
+        max_turns: u32,
+    }
+
+    impl<Q: TurnSequence<Tactics = ()> + Copy> Toy<Q> {
+        fn new(sequence: Q, start: Q::State, max_turns: u32) -> Toy<Q> {
+            Toy {
+                roster: crate::Roster::default(),
+                sequence,
+                start,
+                max_turns,
+            }
+        }
+    }
+
+    impl<Q: TurnSequence<Tactics = ()> + Copy + Send + Sync> Setup for Toy<Q>
+    where
+        Q::State: Clone + Eq + Hash + Send + Sync,
+    {
+        type State = Q::State;
+        type Tactics = ();
+        type Sequence<'a>
+            = Q
+        where
+            Q: 'a;
+
+        fn sequence(&self) -> Q {
+            self.sequence
+        }
+        fn roster(&self) -> &crate::Roster {
+            &self.roster
+        }
+        fn max_turns(&self) -> u32 {
+            self.max_turns
+        }
+        fn tactics(&self) -> [&(); 2] {
+            [&(), &()]
+        }
+        fn begin(
+            &self,
+            _dice: &mut dyn Dice,
+            _sink: &mut dyn crate::EventSink,
+        ) -> Result<Q::State, ResolveError> {
+            Ok(self.start.clone())
+        }
+        fn fates(&self, _state: &Q::State) -> Vec<crate::ShipFate> {
+            Vec::new()
+        }
+    }
+
+    /// The race below, from two hull points a side, over three turns.
+    fn race() -> Toy<RaceSequence> {
+        Toy::new(RaceSequence, (2, 2), 3)
+    }
+
     /// A toy battle: each side has two hull points; in its phase a side hits
     /// on a d6 of 1-3 (A) or 1-2 (B) and takes a point off the other.
-    struct Race(crate::Roster);
+    #[derive(Clone, Copy)]
     struct RaceSequence;
 
     impl TurnSequence for RaceSequence {
@@ -2228,38 +2288,9 @@ mod tests {
         }
     }
 
-    impl Setup for Race {
-        type State = (u8, u8);
-        type Tactics = ();
-        type Sequence<'a> = RaceSequence;
-
-        fn sequence(&self) -> RaceSequence {
-            RaceSequence
-        }
-        fn roster(&self) -> &crate::Roster {
-            &self.0
-        }
-        fn max_turns(&self) -> u32 {
-            3
-        }
-        fn tactics(&self) -> [&(); 2] {
-            [&(), &()]
-        }
-        fn begin(
-            &self,
-            _dice: &mut dyn Dice,
-            _sink: &mut dyn crate::EventSink,
-        ) -> Result<(u8, u8), ResolveError> {
-            Ok((2, 2))
-        }
-        fn fates(&self, _state: &(u8, u8)) -> Vec<crate::ShipFate> {
-            Vec::new()
-        }
-    }
-
     /// The same race as one phase of two steps, each side's shot a step; a
     /// side with no hull left does not shoot.
-    struct SteppedRace(crate::Roster);
+    #[derive(Clone, Copy)]
     struct SteppedSequence;
 
     impl TurnSequence for SteppedSequence {
@@ -2319,39 +2350,10 @@ mod tests {
         }
     }
 
-    impl Setup for SteppedRace {
-        type State = (u8, u8);
-        type Tactics = ();
-        type Sequence<'a> = SteppedSequence;
-
-        fn sequence(&self) -> SteppedSequence {
-            SteppedSequence
-        }
-        fn roster(&self) -> &crate::Roster {
-            &self.0
-        }
-        fn max_turns(&self) -> u32 {
-            3
-        }
-        fn tactics(&self) -> [&(); 2] {
-            [&(), &()]
-        }
-        fn begin(
-            &self,
-            _dice: &mut dyn Dice,
-            _sink: &mut dyn crate::EventSink,
-        ) -> Result<(u8, u8), ResolveError> {
-            Ok((2, 2))
-        }
-        fn fates(&self, _state: &(u8, u8)) -> Vec<crate::ShipFate> {
-            Vec::new()
-        }
-    }
-
     /// One turn of the huge gamble as a battle: side A wins when three of
     /// its checks pass; otherwise the battle goes on, its state the passes
     /// or 10 and the d7 face.
-    struct Gamble(crate::Roster);
+    #[derive(Clone, Copy)]
     struct GambleSequence;
 
     impl TurnSequence for GambleSequence {
@@ -2384,40 +2386,11 @@ mod tests {
         }
     }
 
-    impl Setup for Gamble {
-        type State = u32;
-        type Tactics = ();
-        type Sequence<'a> = GambleSequence;
-
-        fn sequence(&self) -> GambleSequence {
-            GambleSequence
-        }
-        fn roster(&self) -> &crate::Roster {
-            &self.0
-        }
-        fn max_turns(&self) -> u32 {
-            1
-        }
-        fn tactics(&self) -> [&(); 2] {
-            [&(), &()]
-        }
-        fn begin(
-            &self,
-            _dice: &mut dyn Dice,
-            _sink: &mut dyn crate::EventSink,
-        ) -> Result<u32, ResolveError> {
-            Ok(0)
-        }
-        fn fates(&self, _state: &u32) -> Vec<crate::ShipFate> {
-            Vec::new()
-        }
-    }
-
     #[test]
     fn a_battle_too_fine_for_one_denominator_is_still_exact() {
         // The states one state reaches have no common denominator of 128
         // bits; their masses are carried over in big integers instead.
-        let odds = exact_battle(&Gamble(crate::Roster::default()), 100, 100).unwrap();
+        let odds = exact_battle(&Toy::new(GambleSequence, 0, 1), 100, 100).unwrap();
         let wins: Prob = huge_gamble_odds()
             .iter()
             .filter(|((kind, n), _)| *kind == "checks" && *n >= 3)
@@ -2464,7 +2437,7 @@ mod tests {
             }
         }
         let undecided: Prob = dist.values().copied().sum();
-        let odds = exact_battle(&Race(crate::Roster::default()), 100, 100).unwrap();
+        let odds = exact_battle(&race(), 100, 100).unwrap();
         let text = |q: Prob| format!("{}/{}", q.numer(), q.denom());
         check("a wins", odds.fractions["a_wins"].clone(), text(a_wins));
         check("b wins", odds.fractions["b_wins"].clone(), text(b_wins));
@@ -2478,15 +2451,15 @@ mod tests {
 
     #[test]
     fn a_phase_played_in_steps_gives_the_odds_of_the_whole_phase() {
-        let whole = exact_battle(&Race(crate::Roster::default()), 100, 100).unwrap();
-        let stepped = exact_battle(&SteppedRace(crate::Roster::default()), 100, 100).unwrap();
+        let whole = exact_battle(&race(), 100, 100).unwrap();
+        let stepped = exact_battle(&Toy::new(SteppedSequence, (2, 2), 3), 100, 100).unwrap();
         assert_eq!(stepped.fractions, whole.fractions);
         assert_eq!(stepped.decided_by, whole.decided_by);
     }
 
     #[test]
     fn a_battle_is_played_over_every_outcome() {
-        let odds = exact_battle(&Race(crate::Roster::default()), 100, 100).unwrap();
+        let odds = exact_battle(&race(), 100, 100).unwrap();
         // An independent reckoning over the six phases, in floating point:
         // the chance of each (hull A, hull B) after every phase.
         let mut dist = HashMap::from([((2u8, 2u8), 1.0f64)]);
@@ -2521,7 +2494,7 @@ mod tests {
         assert_eq!(odds.pruned, 0.0);
         assert!((odds.a_wins + odds.b_wins + odds.undecided - 1.0).abs() < 1e-12);
         // A budget of one state drops the rest and says how much.
-        let tight = exact_battle(&Race(crate::Roster::default()), 1, 100).unwrap();
+        let tight = exact_battle(&race(), 1, 100).unwrap();
         assert!(tight.pruned > 0.0);
         let total = tight.a_wins + tight.b_wins + tight.undecided + tight.pruned;
         assert!((total - 1.0).abs() < 1e-12);
