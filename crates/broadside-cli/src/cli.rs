@@ -12,6 +12,7 @@ pub const DEFAULT_MAX_TURNS: u32 = 50;
 
 fn format_arg(formats: &'static [&'static str]) -> Arg {
     Arg::new("format")
+        .short('f')
         .long("format")
         .value_name("FORMAT")
         .value_parser(formats.to_vec())
@@ -28,6 +29,7 @@ fn rules_arg() -> Arg {
 
 fn seed_arg() -> Arg {
     Arg::new("seed")
+        .short('s')
         .long("seed")
         .value_name("S")
         .value_parser(value_parser!(u64))
@@ -108,15 +110,31 @@ fn prefixed_options(matches: &ArgMatches, prefix: &str, specs: &[OptionSpec]) ->
     options
 }
 
+/// How `resolve` and `battle` present their one subcommand per system: as
+/// systems, not commands, and with no `help` among them.
+trait SystemsAsSubcommands {
+    fn systems_as_subcommands(self) -> Self;
+}
+
+impl SystemsAsSubcommands for Command {
+    fn systems_as_subcommands(self) -> Command {
+        self.subcommand_required(true)
+            .arg_required_else_help(true)
+            .subcommand_value_name("SYSTEM")
+            .subcommand_help_heading("Systems")
+            .disable_help_subcommand(true)
+    }
+}
+
 /// The whole command, with one `resolve` and `battle` subcommand per system.
 pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
     let mut resolve = Command::new("resolve")
         .about("Resolve one attack exactly as the rulebook does, every roll shown")
-        .subcommand_required(true);
+        .systems_as_subcommands();
     let mut battle = Command::new("battle")
         .visible_alias("duel")
         .about("Play a battle between two fleets many times and report the odds")
-        .subcommand_required(true);
+        .systems_as_subcommands();
     let system_ids: Vec<&'static str> = systems.iter().map(|s| s.id()).collect();
     for system in systems {
         resolve = resolve.subcommand(
@@ -187,6 +205,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .args(system_args(system.battle_options()))
                 .args(side_args(system.side_options()))
                 .arg(trials_arg())
+                .arg(threads_arg())
                 .arg(seed_arg())
                 .arg(max_turns_arg())
                 .arg(
@@ -262,19 +281,83 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .help("a scenario file (TOML); the built-in default if omitted"),
                 )
                 .arg(trials_arg())
+                .arg(threads_arg())
                 .arg(seed_arg())
                 .arg(max_turns_arg())
                 .arg(format_arg(&["text", "json", "csv", "markdown"])),
         )
+        .subcommand(
+            Command::new("completions")
+                .about("Print the shell completion script for SHELL")
+                .after_help("bash: broadside completions bash > ~/.local/share/bash-completion/completions/broadside")
+                .arg(
+                    Arg::new("shell")
+                        .value_name("SHELL")
+                        .required(true)
+                        .value_parser(value_parser!(clap_complete::Shell)),
+                ),
+        )
+        .subcommand(
+            Command::new("man")
+                .about("Print the manual page (roff)")
+                .after_help("man <(broadside man), or broadside man > broadside.1"),
+        )
 }
+
+/// The most trials one run plays.
+const MAX_TRIALS: u64 = 100_000_000;
 
 fn trials_arg() -> Arg {
     Arg::new("trials")
+        .short('n')
         .long("trials")
         .value_name("N")
-        .value_parser(value_parser!(u64).range(1..=100_000_000))
+        .value_parser(trial_count)
         .default_value("10000")
-        .help("trials to play")
+        .help("trials to play (1000000, 1_000_000 and 1e6 are the same)")
+}
+
+/// A count of trials as people write large numbers: digits with `_` or `,`
+/// between them, or a mantissa and a power of ten (`1e6`, `2.5e5`).
+pub fn trial_count(text: &str) -> Result<u64, String> {
+    let bad =
+        || format!("'{text}' is not a whole number of trials (write 1000000, 1_000_000 or 1e6)");
+    let digits: String = text.chars().filter(|c| !matches!(c, '_' | ',')).collect();
+    let count = match digits.split_once(['e', 'E']) {
+        None => digits.parse::<u64>().map_err(|_| bad())?,
+        Some((mantissa, exponent)) => {
+            let exponent: u32 = exponent.parse().map_err(|_| bad())?;
+            let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+            // The mantissa's fraction must be used up by the exponent, so
+            // the count stays whole: 2.5e5 is 250000, 2.5e0 is refused.
+            let shift = exponent
+                .checked_sub(u32::try_from(fraction.len()).map_err(|_| bad())?)
+                .ok_or_else(bad)?;
+            if whole.is_empty()
+                || !(whole.bytes().chain(fraction.bytes())).all(|b| b.is_ascii_digit())
+            {
+                return Err(bad());
+            }
+            let significand: u64 = format!("{whole}{fraction}").parse().map_err(|_| bad())?;
+            10u64
+                .checked_pow(shift)
+                .and_then(|scale| significand.checked_mul(scale))
+                .ok_or_else(|| format!("'{text}' is more than {MAX_TRIALS} trials"))?
+        }
+    };
+    if !(1..=MAX_TRIALS).contains(&count) {
+        return Err(format!("{count} is not in 1..={MAX_TRIALS}"));
+    }
+    Ok(count)
+}
+
+fn threads_arg() -> Arg {
+    Arg::new("threads")
+        .short('j')
+        .long("threads")
+        .value_name("N")
+        .value_parser(value_parser!(u16).range(1..=1024))
+        .help("threads to play trials on (default: one per core); the results are the same for any number")
 }
 
 fn max_turns_arg() -> Arg {

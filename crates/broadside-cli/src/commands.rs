@@ -43,6 +43,19 @@ pub fn run(
             battle_command(id, m, out)
         }
         Some(("compare", m)) => compare_command(m, out),
+        Some(("completions", m)) => {
+            let shell = m
+                .get_one::<clap_complete::Shell>("shell")
+                .copied()
+                .ok_or_else(|| Failure::Input("completions needs a shell".into()))?;
+            let mut command = cli::command(systems);
+            clap_complete::generate(shell, &mut command, "broadside", out);
+            Ok(())
+        }
+        Some(("man", _)) => {
+            clap_mangen::Man::new(cli::command(systems)).render(out)?;
+            Ok(())
+        }
         _ => Err(Failure::Internal("no command".into())),
     }
 }
@@ -53,12 +66,7 @@ fn format(m: &ArgMatches) -> &str {
 
 /// Loads a system: from `--rules DIR` if given, else its built-in data.
 fn load(id: &str, m: &ArgMatches) -> Result<Box<dyn Ruleset>, Failure> {
-    let registration = registry::find(id).ok_or_else(|| {
-        Failure::Input(format!(
-            "unknown system '{id}' (known: {})",
-            registry::known()
-        ))
-    })?;
+    let registration = registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
     match m.try_get_one::<String>("rules").ok().flatten() {
         None => registration
             .load_embedded()
@@ -179,11 +187,9 @@ fn table_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
         return Ok(());
     };
     let table = tables.iter().find(|t| &t.id == table_id).ok_or_else(|| {
-        let known: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
-        Failure::Input(format!(
-            "unknown table '{table_id}' for {id} (known: {})",
-            known.join(", ")
-        ))
+        let unknown =
+            ResolveError::unknown("table", table_id, tables.iter().map(|t| t.id.as_str()));
+        Failure::Input(format!("{id}: {unknown}"))
     })?;
     match m.get_one::<String>("row") {
         None => print_table(table, json, out),
@@ -465,6 +471,7 @@ fn exact_battle_report(
 }
 
 fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    use_threads(m)?;
     let system = load(id, m)?;
     let max_turns = m
         .get_one::<u32>("max-turns")
@@ -606,7 +613,7 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
         .get_one::<u64>("trials")
         .copied()
         .unwrap_or(cli::DEFAULT_TRIALS);
-    let summary = run_with_progress(&*engagement, seed, trials)?;
+    let summary = run_with_progress(id, &*engagement, seed, trials)?;
     let row = BattleRow::new(id, label_a, label_b, &request, summary);
     let run = Run {
         seed,
@@ -653,20 +660,49 @@ fn verdict_text(verdict: &broadside_core::Verdict) -> String {
     }
 }
 
+/// Sizes the pool trials are played on from `-j/--threads`; without it,
+/// rayon's own default (one thread a core, or `RAYON_NUM_THREADS`).
+fn use_threads(m: &ArgMatches) -> Result<(), Failure> {
+    if let Some(&threads) = m.get_one::<u16>("threads") {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(threads))
+            .build_global()
+            .map_err(|e| Failure::Internal(format!("starting {threads} threads: {e}")))?;
+    }
+    Ok(())
+}
+
 fn run_with_progress(
+    label: &str,
     engagement: &dyn broadside_core::Engagement,
     seed: u64,
     trials: u64,
 ) -> Result<Summary, Failure> {
     // The bar draws only when stderr is a terminal, so piped output and
     // tests see nothing of it.
-    let bar = indicatif::ProgressBar::new(trials);
+    let style = |template: &str| {
+        indicatif::ProgressStyle::with_template(template)
+            .map_err(|e| Failure::Internal(format!("progress bar template: {e}")))
+    };
+    let bar = indicatif::ProgressBar::new(trials)
+        .with_style(style(
+            "{prefix:>11} {wide_bar} {human_pos}/{human_len} trials, {per_sec:0}, {eta} left",
+        )?)
+        .with_prefix(label.to_owned());
     let tally = broadside_core::run_trials(engagement, seed, trials, &|n| bar.inc(n))?;
-    bar.finish_and_clear();
+    // The bar gives way to one line saying what it measured, as cargo's
+    // "Finished" line does.
+    bar.set_style(style("{prefix:>11} {msg}")?);
+    bar.finish_with_message(format!(
+        "{} trials in {:.1} s",
+        indicatif::HumanCount(trials),
+        bar.elapsed().as_secs_f64()
+    ));
     Ok(tally.summary(engagement.roster()))
 }
 
 fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    use_threads(m)?;
     let (origin, text) = match m.get_one::<String>("scenario") {
         None => (
             "the built-in default scenario".to_owned(),
@@ -701,7 +737,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
         .map_err(|problems| scenario_failure(&source, &problems))?;
     let mut rows = Vec::new();
     for battle in &scenario.battles {
-        let summary = run_with_progress(&*battle.engagement, seed, trials)?;
+        let summary = run_with_progress(battle.system, &*battle.engagement, seed, trials)?;
         let roster = battle.engagement.roster();
         rows.push(BattleRow::new(
             battle.system,

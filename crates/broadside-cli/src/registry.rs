@@ -23,6 +23,12 @@ pub fn known() -> String {
     RULESETS.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
 }
 
+/// The error for a system id that is not registered, suggesting the one
+/// most like it.
+pub fn unknown(id: &str) -> broadside_core::ResolveError {
+    broadside_core::ResolveError::unknown("system", id, RULESETS.iter().map(|r| r.id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

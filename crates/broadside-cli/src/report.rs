@@ -11,8 +11,8 @@ use broadside_core::montecarlo::{
     SidePair, Summary, TurnsToDecision,
 };
 use broadside_core::{BattleRequest, OptionValue, Options, Side};
-use comfy_table::Table;
 use comfy_table::presets::{ASCII_MARKDOWN, UTF8_FULL_CONDENSED};
+use comfy_table::{ContentArrangement, Table};
 use serde::{Serialize, Serializer};
 
 use crate::Failure;
@@ -105,6 +105,11 @@ impl Style {
         table
             .load_preset(preset)
             .set_header(headers.iter().map(|h| self.escape(&h.to_string())));
+        if self == Style::Text {
+            // On a terminal a wide table wraps its cells to the width;
+            // piped output, which has no width, keeps whole lines.
+            table.set_content_arrangement(ContentArrangement::Dynamic);
+        }
         table
     }
 

@@ -98,7 +98,7 @@ pub fn read(
             problems.push(source.at(
                 section.span().start,
                 &format!("systems.{id}"),
-                format_args!("unknown system (known: {})", registry::known()),
+                format_args!("{}", registry::unknown(id)),
             ));
         }
     }

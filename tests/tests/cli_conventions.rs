@@ -1,0 +1,172 @@
+//! End-to-end tests of the command-line conventions the binary follows as cargo, ripgrep and fd do: help when run bare, did-you-mean suggestions, counts written as people write them, a thread count that does not change results, completions and a man page.
+
+use broadside_tests::{check_cli_error, cli_ok, run_cli};
+
+/// Runs a command that must succeed and checks its stdout holds every
+/// fragment.
+fn check(args: &[&str], fragments: &[&str]) -> String {
+    let stdout = cli_ok(args);
+    for fragment in fragments {
+        assert!(
+            stdout.contains(fragment),
+            "{args:?}: stdout should hold '{fragment}', got:\n{stdout}"
+        );
+    }
+    stdout
+}
+
+#[test]
+fn bare_broadside_prints_its_help() {
+    let help = check(&[], &["Usage: broadside <COMMAND>", "Commands:", "compare"]);
+    // The help, not the about line as an error.
+    assert!(!help.starts_with("error"), "{help}");
+}
+
+#[test]
+fn a_command_without_its_system_lists_the_systems() {
+    for command in ["battle", "resolve", "duel"] {
+        let help = check(
+            &[command],
+            &["<SYSTEM>", "Systems:", "percentile", "crew-2d6"],
+        );
+        // `help` is not a rule system.
+        let systems = help
+            .split("Systems:")
+            .nth(1)
+            .and_then(|rest| rest.split("Options:").next())
+            .unwrap_or_default();
+        assert!(
+            !systems.contains("help"),
+            "{command}: 'help' listed among the systems:\n{help}"
+        );
+    }
+}
+
+#[test]
+fn a_misspelt_system_or_command_gets_clap_s_suggestion() {
+    check_cli_error(
+        &["battle", "percentle", "destroyer", "frigate"],
+        "did you mean 'percentile'?",
+    );
+    check_cli_error(
+        &[
+            "battle",
+            "percentile",
+            "destroyer",
+            "frigate",
+            "--trails",
+            "3",
+        ],
+        "did you mean '--trials'?",
+    );
+    check_cli_error(&["ships", "percentil"], "did you mean 'percentile'?");
+}
+
+#[test]
+fn a_misspelt_name_from_the_data_gets_a_suggestion() {
+    check_cli_error(
+        &["battle", "percentile", "battlship", "frigate", "-n", "3"],
+        "unknown ship 'battlship' (did you mean 'battleship'?",
+    );
+    check_cli_error(
+        &["table", "percentile", "damag-table"],
+        "unknown table 'damag-table' (did you mean 'damage-table'?",
+    );
+    check_cli_error(
+        &[
+            "resolve",
+            "percentile",
+            "--attacker",
+            "destroyer",
+            "--weapon",
+            "torpdo",
+            "--target",
+            "frigate",
+            "--range",
+            "3",
+        ],
+        "unknown weapon 'torpdo' (did you mean 'torpedo'?",
+    );
+    // Nothing alike: the known names alone.
+    check_cli_error(
+        &["battle", "percentile", "destroyer", "zzz", "-n", "3"],
+        "unknown ship 'zzz' (known: assault-carrier,",
+    );
+}
+
+#[test]
+fn trial_counts_are_read_as_people_write_them() {
+    let run = |trials: &str| {
+        cli_ok(&[
+            "battle",
+            "percentile",
+            "destroyer",
+            "frigate",
+            "--trials",
+            trials,
+            "--seed",
+            "3",
+            "--format",
+            "csv",
+        ])
+    };
+    let plain = run("1000");
+    for written in ["1_000", "1,000", "1e3", "0.1e4"] {
+        assert_eq!(run(written), plain, "--trials {written}");
+    }
+    for refused in ["1.5", "0", "1e9", "ten", "1e"] {
+        check_cli_error(
+            &[
+                "battle",
+                "percentile",
+                "destroyer",
+                "frigate",
+                "-n",
+                refused,
+            ],
+            "--trials",
+        );
+    }
+}
+
+#[test]
+fn short_flags_and_threads_give_the_same_report() {
+    let long = cli_ok(&[
+        "battle", "crew-2d6", "escort", "corvette", "--trials", "300", "--seed", "9", "--format",
+        "json",
+    ]);
+    for threads in ["1", "3"] {
+        let short = cli_ok(&[
+            "battle", "crew-2d6", "escort", "corvette", "-n", "300", "-s", "9", "-f", "json", "-j",
+            threads,
+        ]);
+        assert_eq!(short, long, "-j {threads}");
+    }
+}
+
+#[test]
+fn completions_are_generated_for_each_shell() {
+    check(&["completions", "bash"], &["_broadside()", "percentile"]);
+    check(&["completions", "zsh"], &["#compdef broadside"]);
+    check(&["completions", "fish"], &["complete -c broadside"]);
+    check_cli_error(&["completions", "fsh"], "did you mean 'fish'?");
+}
+
+#[test]
+fn the_man_page_is_roff_naming_every_command() {
+    check(
+        &["man"],
+        &[
+            ".TH broadside 1",
+            "broadside\\-battle",
+            "broadside\\-compare",
+        ],
+    );
+}
+
+#[test]
+fn progress_is_silent_when_stderr_is_not_a_terminal() {
+    let (code, _, stderr) = run_cli(&["compare", "-n", "200", "-s", "1", "-f", "csv"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "", "no bar and no timing line off a terminal");
+}
