@@ -1037,6 +1037,24 @@ impl RulesetCopy {
         self.dir.to_str().expect("temporary paths are UTF-8")
     }
 
+    /// Removes every file but `keep`, so the copy holds only what a user
+    /// would change.
+    pub fn keep_only(&self, keep: &str) -> &RulesetCopy {
+        for entry in std::fs::read_dir(&self.dir).expect("the copy is readable") {
+            let path = entry.expect("a readable entry").path();
+            if path.file_name().is_some_and(|name| name != keep) {
+                std::fs::remove_file(&path).expect("the copied file can be removed");
+            }
+        }
+        self
+    }
+
+    /// Adds a file to the copy.
+    pub fn add(&self, file: &str, text: &str) -> &RulesetCopy {
+        std::fs::write(self.dir.join(file), text).expect("the added file writes");
+        self
+    }
+
     /// Replaces the first `from` in `file` with `to`; `from` must be there,
     /// so a change of the data of record cannot silently void a test.
     pub fn edit(&self, file: &str, from: &str, to: &str) -> &RulesetCopy {

@@ -354,5 +354,8 @@ fn a_plain_box_marked_is_named() {
         text.contains("1 absorbed by shields; boxes marked: plain\n"),
         "{text}"
     );
-    assert!(text.contains("frigate: x."), "the sheet shows it marked: {text}");
+    assert!(
+        text.contains("frigate: x."),
+        "the sheet shows it marked: {text}"
+    );
 }

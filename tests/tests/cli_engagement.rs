@@ -367,7 +367,7 @@ fn scenario_errors_name_the_line_of_a_token_that_starts_it() {
     let cases = [
         (
             "unknown-key-line",
-            "name = \"x\"\nseed = 1\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\n",
+            "name = \"x\"\nturns = 1\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\n",
             "line 2: unknown field",
         ),
         (

@@ -134,8 +134,19 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
     let mut battle = Command::new("battle")
         .visible_alias("duel")
         .about("Play a battle between two fleets many times and report the odds")
-        .systems_as_subcommands();
+        .systems_as_subcommands()
+        // `battle --scenario FILE` plays every system's battle of the file.
+        .subcommand_required(false)
+        .args_conflicts_with_subcommands(true)
+        .arg(
+            Arg::new("scenario")
+                .long("scenario")
+                .value_name("FILE")
+                .help("play every system's battle of a scenario file (- reads standard input), as compare does"),
+        )
+        .args(run_args());
     let system_ids: Vec<&'static str> = systems.iter().map(|s| s.id()).collect();
+    let system_ids_for_rules = system_ids.clone();
     for system in systems {
         resolve = resolve.subcommand(
             Command::new(system.id())
@@ -280,11 +291,28 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .value_name("SCENARIO")
                         .help("a scenario file (TOML); the built-in default if omitted"),
                 )
-                .arg(trials_arg())
-                .arg(threads_arg())
-                .arg(seed_arg())
-                .arg(max_turns_arg())
-                .arg(format_arg(&["text", "json", "csv", "markdown"])),
+                .args(run_args()),
+        )
+        .subcommand(
+            Command::new("rules")
+                .about("Work with a system's data files")
+                .subcommand_required(true)
+                .arg_required_else_help(true)
+                .disable_help_subcommand(true)
+                .subcommand(
+                    Command::new("export")
+                        .about("Write a system's built-in data files into DIR, to edit and use with --rules DIR")
+                        .after_help("Keep only the files you change: --rules DIR reads the rest from the built-in data.")
+                        .arg(
+                            Arg::new("system")
+                                .value_name("SYSTEM")
+                                .required(true)
+                                .value_parser(system_ids_for_rules.clone()),
+                        )
+                        .arg(Arg::new("dir").value_name("DIR").required(true).help(
+                            "the folder to write to; created if missing, and no file in it is overwritten",
+                        )),
+                ),
         )
         .subcommand(
             Command::new("completions")
@@ -305,7 +333,24 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
 }
 
 /// The most trials one run plays.
-const MAX_TRIALS: u64 = 100_000_000;
+pub const MAX_TRIALS: u64 = 100_000_000;
+
+/// The options of a run of every system's battle: `compare`, and `battle
+/// --scenario FILE` without a system.
+fn run_args() -> Vec<Arg> {
+    vec![
+        trials_arg(),
+        threads_arg(),
+        seed_arg(),
+        max_turns_arg(),
+        format_arg(&["text", "json", "csv", "markdown"]),
+        Arg::new("rules")
+            .long("rules")
+            .value_name("SYSTEM=DIR")
+            .action(ArgAction::Append)
+            .help("read SYSTEM's data from DIR over its built-in data (repeatable; over a scenario's own rules key)"),
+    ]
+}
 
 fn trials_arg() -> Arg {
     Arg::new("trials")

@@ -1,8 +1,9 @@
 //! What each subcommand does: load, run, render. Rendering is text, JSON or
 //! CSV of the same data.
 
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use broadside_core::dice::GENERATOR;
 use broadside_core::montecarlo::Summary;
@@ -36,12 +37,13 @@ pub fn run(
                 .ok_or_else(|| Failure::Input("resolve needs a system".into()))?;
             resolve_command(id, m, out)
         }
-        Some(("battle", m)) => {
-            let (id, m) = m
-                .subcommand()
-                .ok_or_else(|| Failure::Input("battle needs a system".into()))?;
-            battle_command(id, m, out)
-        }
+        Some(("battle", m)) => match m.subcommand() {
+            Some((id, m)) => battle_command(id, m, out),
+            None if m.contains_id("scenario") => compare_command(m, out),
+            None => Err(Failure::Input(
+                "battle needs a system or --scenario FILE (see --help)".into(),
+            )),
+        },
         Some(("compare", m)) => compare_command(m, out),
         Some(("completions", m)) => {
             let shell = m
@@ -52,6 +54,10 @@ pub fn run(
             clap_complete::generate(shell, &mut command, "broadside", out);
             Ok(())
         }
+        Some(("rules", m)) => match m.subcommand() {
+            Some(("export", m)) => export_command(m, out),
+            _ => Err(Failure::Internal("no rules command".into())),
+        },
         Some(("man", _)) => {
             clap_mangen::Man::new(cli::command(systems)).render(out)?;
             Ok(())
@@ -64,19 +70,73 @@ fn format(m: &ArgMatches) -> &str {
     m.get_one::<String>("format").map_or("text", String::as_str)
 }
 
-/// Loads a system: from `--rules DIR` if given, else its built-in data.
+/// Loads a system: its built-in data, overlaid with `--rules DIR` if given.
 fn load(id: &str, m: &ArgMatches) -> Result<Box<dyn Ruleset>, Failure> {
     let registration = registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
-    match m.try_get_one::<String>("rules").ok().flatten() {
-        None => registration
+    let dir = m.try_get_one::<String>("rules").ok().flatten();
+    load_with(registration, dir.map(Path::new))
+}
+
+/// Loads a system's built-in data, with the files of `dir`, if given, in
+/// place of the built-in files of the same names: a folder holding only
+/// `ships.toml` changes the ships and keeps the rest.
+pub fn load_with(
+    registration: &broadside_core::Registration,
+    dir: Option<&Path>,
+) -> Result<Box<dyn Ruleset>, Failure> {
+    let id = registration.id;
+    let Some(dir) = dir else {
+        return registration
             .load_embedded()
-            .map_err(|e| data_failure(&format!("the built-in {id} data"), &e)),
-        Some(dir) => {
-            let files = read_ruleset_dir(Path::new(dir))?;
-            (registration.load)(&files)
-                .map_err(|e| data_failure(&format!("the {id} data in {dir}"), &e))
+            .map_err(|e| data_failure(&format!("the built-in {id} data"), &e));
+    };
+    let mut files = registration.embedded_sources();
+    for file in read_ruleset_dir(dir)? {
+        match files.iter_mut().find(|f| f.name == file.name) {
+            Some(built_in) => *built_in = file,
+            None => {
+                // A misspelt file name would otherwise be ignored without a
+                // word, and the built-in file used in its place.
+                let names = registration.embedded.iter().map(|(name, _)| *name);
+                let unknown = ResolveError::unknown("data file", &file.name, names);
+                return Err(Failure::Input(format!(
+                    "rules folder {}: {unknown}",
+                    dir.display()
+                )));
+            }
         }
     }
+    (registration.load)(&files)
+        .map_err(|e| data_failure(&format!("the {id} data in {}", dir.display()), &e))
+}
+
+/// Writes a system's built-in files into a folder, never over a file that
+/// is there.
+fn export_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    let id = m.get_one::<String>("system").map_or("", String::as_str);
+    let dir = Path::new(m.get_one::<String>("dir").map_or("", String::as_str));
+    let registration = registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
+    let taken: Vec<String> = registration
+        .embedded
+        .iter()
+        .filter(|(name, _)| dir.join(name).exists())
+        .map(|(name, _)| dir.join(name).display().to_string())
+        .collect();
+    if !taken.is_empty() {
+        return Err(Failure::Input(format!(
+            "rules export would overwrite {}: choose an empty folder",
+            taken.join(", ")
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Input(format!("cannot create {}: {e}", dir.display())))?;
+    for (name, text) in registration.embedded {
+        let path = dir.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))?;
+        writeln!(out, "{}", path.display())?;
+    }
+    Ok(())
 }
 
 fn read_ruleset_dir(dir: &Path) -> Result<Vec<SourceFile>, Failure> {
@@ -472,23 +532,44 @@ fn exact_battle_report(
 
 fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     use_threads(m)?;
-    let system = load(id, m)?;
-    let max_turns = m
-        .get_one::<u32>("max-turns")
+    let path = m.get_one::<String>("scenario");
+    let (origin, text) = match path {
+        Some(path) => (scenario_origin(path), read_scenario(path)?),
+        None => (String::new(), String::new()),
+    };
+    let source = scenario::Source {
+        origin: &origin,
+        text: &text,
+    };
+    let settings = match path {
+        Some(_) => {
+            scenario::settings(&source).map_err(|problems| scenario_failure(&source, &problems))?
+        }
+        None => scenario::Settings::default(),
+    };
+    let registration = registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
+    let rules = match m.get_one::<String>("rules") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => settings
+            .rules
+            .get(id)
+            .map(|dir| beside_scenario(path.map(String::as_str), dir)),
+    };
+    let system = load_with(registration, rules.as_deref())?;
+    let max_turns = setting(m, "max-turns", settings.max_turns, cli::DEFAULT_MAX_TURNS);
+    let trials = setting(m, "trials", settings.trials, cli::DEFAULT_TRIALS);
+    let seed = m
+        .get_one::<u64>("seed")
         .copied()
-        .unwrap_or(cli::DEFAULT_MAX_TURNS);
+        .or(settings.seed)
+        .unwrap_or_else(fresh_seed);
     let mut options = system_options(m, system.battle_options());
     let mut side_options = [
         cli::side_options(m, "a-", system.side_options()),
         cli::side_options(m, "b-", system.side_options()),
     ];
-    let request = match m.get_one::<String>("scenario") {
-        Some(path) => {
-            let text = read_scenario(path)?;
-            let source = scenario::Source {
-                origin: &format!("scenario {path}"),
-                text: &text,
-            };
+    let request = match path {
+        Some(_) => {
             let scenario = scenario::read(&source, std::slice::from_ref(&system), max_turns)
                 .map_err(|problems| scenario_failure(&source, &problems))?;
             let Some(battle) = scenario.battles.into_iter().next() else {
@@ -541,7 +622,6 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
             other => other,
         })?;
     }
-    let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
     let engagement = system.prepare_battle(&request)?;
     if m.get_flag("exact") {
         if matches!(format(m), "csv" | "markdown") {
@@ -554,10 +634,6 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
     let roster = engagement.roster();
     let (label_a, label_b) = (roster.label(Side::A), roster.label(Side::B));
     if let Some(&trial) = m.get_one::<u64>("replay") {
-        let trials = m
-            .get_one::<u64>("trials")
-            .copied()
-            .unwrap_or(cli::DEFAULT_TRIALS);
         if trial >= trials {
             return Err(Failure::Input(format!(
                 "--replay {trial} is not a trial of this run: its trials are 0 to {} (--trials {trials})",
@@ -609,16 +685,13 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
         }
         return Ok(());
     }
-    let trials = m
-        .get_one::<u64>("trials")
-        .copied()
-        .unwrap_or(cli::DEFAULT_TRIALS);
     let summary = run_with_progress(id, &*engagement, seed, trials)?;
     let row = BattleRow::new(id, label_a, label_b, &request, summary);
+    let rules = rules.map(|dir| dir.display().to_string());
     let run = Run {
         seed,
         max_turns: request.max_turns,
-        rules: m.get_one::<String>("rules").map(String::as_str),
+        rules: rules.as_deref(),
     };
     report::battle(format(m), &row, &run, out)
 }
@@ -631,9 +704,76 @@ fn side_message(e: ResolveError) -> String {
     }
 }
 
+/// A scenario's text, from a file or, for `-`, from standard input.
 fn read_scenario(path: &str) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::Input(format!("cannot read scenario {path}: {e}")))
+    let text = if path == "-" {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| {
+            Failure::Input(format!("cannot read a scenario from standard input: {e}"))
+        })?
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| Failure::Input(format!("cannot read scenario {path}: {e}")))?
+    };
+    if text.trim().is_empty() {
+        return Err(Failure::Input(format!(
+            "{} is empty",
+            scenario_origin(path)
+        )));
+    }
+    Ok(text)
+}
+
+/// How messages name a scenario.
+fn scenario_origin(path: &str) -> String {
+    if path == "-" {
+        "the scenario on standard input".to_owned()
+    } else {
+        format!("scenario {path}")
+    }
+}
+
+/// A rules folder a scenario names, relative to the scenario's own folder
+/// (or to the working folder for standard input and the built-in one).
+fn beside_scenario(scenario: Option<&str>, dir: &str) -> PathBuf {
+    match scenario
+        .filter(|p| *p != "-")
+        .and_then(|p| Path::new(p).parent())
+    {
+        Some(folder) => folder.join(dir),
+        None => PathBuf::from(dir),
+    }
+}
+
+/// A run setting: the command line's if given there, else the scenario's,
+/// else the default.
+fn setting<T: Copy + Send + Sync + 'static>(
+    m: &ArgMatches,
+    name: &str,
+    scenario: Option<T>,
+    default: T,
+) -> T {
+    let given = m.value_source(name) == Some(clap::parser::ValueSource::CommandLine);
+    match (given, scenario) {
+        (false, Some(value)) => value,
+        _ => m.get_one::<T>(name).copied().unwrap_or(default),
+    }
+}
+
+/// `--rules SYSTEM=DIR`, each naming a registered system once.
+fn rules_folders(m: &ArgMatches) -> Result<BTreeMap<String, PathBuf>, Failure> {
+    let mut folders = BTreeMap::new();
+    for given in m.get_many::<String>("rules").into_iter().flatten() {
+        let Some((id, dir)) = given.split_once('=') else {
+            return Err(Failure::Input(crate::one_line(&format!(
+                "--rules: '{given}' is not SYSTEM=DIR (for example percentile=my-ships)"
+            ))));
+        };
+        registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
+        if folders.insert(id.to_owned(), PathBuf::from(dir)).is_some() {
+            return Err(Failure::Input(format!("--rules: {id} is given twice")));
+        }
+    }
+    Ok(folders)
 }
 
 /// Every problem of a scenario, one per line.
@@ -703,38 +843,53 @@ fn run_with_progress(
 
 fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     use_threads(m)?;
-    let (origin, text) = match m.get_one::<String>("scenario") {
+    let path = m.get_one::<String>("scenario");
+    let (origin, text) = match path {
         None => (
             "the built-in default scenario".to_owned(),
             scenario::DEFAULT.to_owned(),
         ),
-        Some(path) => (format!("scenario {path}"), read_scenario(path)?),
+        Some(path) => (scenario_origin(path), read_scenario(path)?),
     };
-    let trials = m
-        .get_one::<u64>("trials")
-        .copied()
-        .unwrap_or(cli::DEFAULT_TRIALS);
-    let max_turns = m
-        .get_one::<u32>("max-turns")
-        .copied()
-        .unwrap_or(cli::DEFAULT_MAX_TURNS);
-    let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
-    let systems = registry::RULESETS
-        .iter()
-        .map(|registration| {
-            registration
-                .load_embedded()
-                .map_err(|e| data_failure(&format!("the built-in {} data", registration.id), &e))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     let source = scenario::Source {
         origin: &origin,
         text: &text,
     };
+    let settings =
+        scenario::settings(&source).map_err(|problems| scenario_failure(&source, &problems))?;
+    let trials = setting(m, "trials", settings.trials, cli::DEFAULT_TRIALS);
+    let max_turns = setting(m, "max-turns", settings.max_turns, cli::DEFAULT_MAX_TURNS);
+    let seed = m
+        .get_one::<u64>("seed")
+        .copied()
+        .or(settings.seed)
+        .unwrap_or_else(fresh_seed);
+    // Each system's folder: the command line's, else the scenario's
+    // (relative to the scenario file), else none.
+    let mut folders = rules_folders(m)?;
+    for (id, dir) in &settings.rules {
+        folders
+            .entry(id.clone())
+            .or_insert_with(|| beside_scenario(path.map(String::as_str), dir));
+    }
+    let systems = registry::RULESETS
+        .iter()
+        .map(|registration| {
+            load_with(
+                registration,
+                folders.get(registration.id).map(PathBuf::as_path),
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     // Every system's battle is read and set up before any is played, so a
     // mistake in the last section is reported before minutes of trials.
     let scenario = scenario::read(&source, &systems, max_turns)
         .map_err(|problems| scenario_failure(&source, &problems))?;
+    let rules_echo = folders
+        .iter()
+        .map(|(id, dir)| format!("{id}={}", dir.display()))
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut rows = Vec::new();
     for battle in &scenario.battles {
         let summary = run_with_progress(battle.system, &*battle.engagement, seed, trials)?;
@@ -750,7 +905,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let run = Run {
         seed,
         max_turns,
-        rules: None,
+        rules: (!rules_echo.is_empty()).then_some(rules_echo.as_str()),
     };
     let title = report::ScenarioTitle {
         name: &scenario.name,

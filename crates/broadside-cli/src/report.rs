@@ -791,6 +791,7 @@ struct CompareJson<'a> {
     seed: u64,
     generator: &'static str,
     max_turns: u32,
+    rules: Option<&'a str>,
     rows: Vec<RowJson<'a>>,
 }
 
@@ -942,6 +943,7 @@ pub fn compare(
                     seed: run.seed,
                     generator: GENERATOR,
                     max_turns: run.max_turns,
+                    rules: run.rules,
                     rows: rows.iter().map(BattleRow::json).collect(),
                 },
             );

@@ -26,7 +26,101 @@ struct Raw {
     name: String,
     #[serde(default)]
     description: String,
+    /// Trials to play, unless the command line says.
+    trials: Option<Spanned<i64>>,
+    /// The seed, unless the command line says.
+    seed: Option<Spanned<i64>>,
+    /// The turn limit, unless the command line says.
+    #[serde(rename = "max-turns")]
+    max_turns: Option<Spanned<i64>>,
+    // Missing is the same mistake as empty, and gets the same message.
+    #[serde(default)]
     systems: BTreeMap<String, Spanned<BTreeMap<String, Spanned<Value>>>>,
+}
+
+/// The keys of a system's section that are not battle options.
+const SECTION_KEYS: [&str; 3] = ["a", "b", "rules"];
+
+/// What a scenario sets beyond its battles: the run's settings, each `None`
+/// where the file leaves it to the command line or the default, and each
+/// system's rules folder as written (relative to the scenario's folder).
+#[derive(Debug, Default)]
+pub struct Settings {
+    /// `trials = N`.
+    pub trials: Option<u64>,
+    /// `seed = S`.
+    pub seed: Option<u64>,
+    /// `max-turns = T`.
+    pub max_turns: Option<u32>,
+    /// `rules = "dir"` of each system's section, by system id.
+    pub rules: BTreeMap<String, String>,
+    /// The systems the scenario names, in file order.
+    pub systems: Vec<String>,
+}
+
+/// Reads a scenario's settings: the trials, seed, turn limit and rules
+/// folders it carries. `Err` holds every problem found, one line each.
+pub fn settings(source: &Source<'_>) -> Result<Settings, Vec<String>> {
+    let raw = parse(source)?;
+    let mut problems = Vec::new();
+    let mut number = |value: &Option<Spanned<i64>>, key: &str, min: i64, max: i64| {
+        let value = value.as_ref()?;
+        let n = *value.get_ref();
+        if (min..=max).contains(&n) {
+            Some(n)
+        } else {
+            problems.push(source.at(
+                value.span().start,
+                key,
+                format_args!("{n} is not in {min}..={max}"),
+            ));
+            None
+        }
+    };
+    let mut settings = Settings {
+        trials: number(&raw.trials, "trials", 1, crate::cli::MAX_TRIALS as i64)
+            .map(|n| n.unsigned_abs()),
+        seed: number(&raw.seed, "seed", 0, i64::MAX).map(|n| n.unsigned_abs()),
+        max_turns: number(&raw.max_turns, "max-turns", 1, 10_000)
+            .and_then(|n| u32::try_from(n).ok()),
+        ..Settings::default()
+    };
+    for (id, section) in &raw.systems {
+        settings.systems.push(id.clone());
+        if let Some(rules) = section.get_ref().get("rules") {
+            match rules.get_ref() {
+                Value::String(dir) => {
+                    settings.rules.insert(id.clone(), dir.clone());
+                }
+                other => problems.push(source.at(
+                    rules.span().start,
+                    &format!("systems.{id}.rules"),
+                    format_args!("{other} is not a quoted folder name"),
+                )),
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(settings)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The file as written, or the TOML error located in it.
+fn parse(source: &Source<'_>) -> Result<Raw, Vec<String>> {
+    toml::from_str(source.text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|span| {
+                format!(
+                    "line {}: ",
+                    broadside_core::line_at(source.text, span.start)
+                )
+            })
+            .unwrap_or_default();
+        vec![format!("{}: {line}{}", source.origin, e.message().trim())]
+    })
 }
 
 /// A scenario read and checked: one battle request per system it names.
@@ -73,18 +167,7 @@ pub fn read(
     systems: &[Box<dyn Ruleset>],
     max_turns: u32,
 ) -> Result<Scenario, Vec<String>> {
-    let raw: Raw = toml::from_str(source.text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|span| {
-                format!(
-                    "line {}: ",
-                    broadside_core::line_at(source.text, span.start)
-                )
-            })
-            .unwrap_or_default();
-        vec![format!("{}: {line}{}", source.origin, e.message().trim())]
-    })?;
+    let raw = parse(source)?;
     let mut problems = Vec::new();
     if raw.systems.is_empty() {
         problems.push(format!(
@@ -157,7 +240,7 @@ fn read_section(
     }
     let mut options = Options::new();
     for (key, value) in section.get_ref() {
-        if key == "a" || key == "b" {
+        if SECTION_KEYS.contains(&key.as_str()) {
             continue;
         }
         let path = format!("systems.{id}.{key}");
