@@ -7,7 +7,7 @@
 
 use broadside_tests::engagement::{ScenarioFile, duel, duel_trial};
 use broadside_tests::{RulesetCopy, check_cli, check_cli_error, cli_json, cli_ok};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const DUEL: &[&str] = &[
     "duel",
@@ -471,4 +471,57 @@ fn check_scenario_errors(cases: &[(&str, &str, &str)]) {
         let file = ScenarioFile::new(tag, text);
         check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
     }
+}
+
+/// `--find OUTCOME` replays the first trial of the run with that outcome:
+/// the same log as `--replay K` for the K a trial-by-trial search finds, and
+/// bad input when no trial of the run has it.
+#[test]
+fn find_replays_the_first_trial_with_an_outcome() {
+    let run = [
+        "battle",
+        "percentile",
+        "destroyer",
+        "frigate",
+        "-n",
+        "60",
+        "-s",
+        "7",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        run.iter().chain(extra).map(|s| (*s).to_owned()).collect()
+    };
+    let args = with(&["--find", "b-wins", "-f", "json"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let found = cli_json(&args);
+    let trial = found["trial"].as_u64().expect("the trial replayed");
+    assert_eq!(
+        found["outcome"]["verdict"],
+        json!({"verdict": "winner", "side": "b"}),
+        "{found}"
+    );
+    // No earlier trial ended with B winning.
+    for earlier in 0..trial {
+        let k = earlier.to_string();
+        let args = with(&["--replay", &k, "-f", "json"]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let replay = cli_json(&args);
+        assert_ne!(
+            replay["outcome"]["verdict"], found["outcome"]["verdict"],
+            "trial {k}"
+        );
+    }
+    let k = trial.to_string();
+    let args = with(&["--replay", &k]);
+    let replayed = cli_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let args = with(&["--find", "b-wins"]);
+    assert_eq!(
+        cli_ok(&args.iter().map(String::as_str).collect::<Vec<_>>()),
+        replayed
+    );
+    let args = with(&["--find", "draw"]);
+    check_cli_error(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        "--find draw: none of the 60 trials with seed 7 ended so",
+    );
 }

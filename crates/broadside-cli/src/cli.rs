@@ -7,6 +7,16 @@ use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
 /// Default number of trials for `battle` and `compare` (also the flag's default below).
 pub const DEFAULT_TRIALS: u64 = 10_000;
+/// The outcomes `battle --find` looks for.
+pub const FIND_OUTCOMES: [&str; 6] = [
+    "a-wins",
+    "b-wins",
+    "draw",
+    "undecided",
+    "a-escapes",
+    "b-escapes",
+];
+
 /// Default turn limit for `battle` and `compare`.
 pub const DEFAULT_MAX_TURNS: u32 = 50;
 
@@ -227,10 +237,18 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .help("print the full event log of trial K of the run instead of the odds"),
                 )
                 .arg(
+                    Arg::new("find")
+                        .long("find")
+                        .value_name("OUTCOME")
+                        .value_parser(FIND_OUTCOMES.to_vec())
+                        .conflicts_with("replay")
+                        .help("print the full event log of the first trial of the run that ends in OUTCOME"),
+                )
+                .arg(
                     Arg::new("exact")
                         .long("exact")
                         .action(ArgAction::SetTrue)
-                        .conflicts_with_all(["replay", "seed"])
+                        .conflicts_with_all(["replay", "seed", "find"])
                         .help("compute the exact odds over every roll of the dice, merging equal states, instead of sampling trials"),
                 )
                 .arg(

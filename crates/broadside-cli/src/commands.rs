@@ -633,7 +633,27 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
     }
     let roster = engagement.roster();
     let (label_a, label_b) = (roster.label(Side::A), roster.label(Side::B));
-    if let Some(&trial) = m.get_one::<u64>("replay") {
+    let replay = match m.get_one::<String>("find") {
+        Some(wanted) => {
+            let verdict = match wanted.as_str() {
+                "a-wins" => broadside_core::Verdict::Winner(Side::A),
+                "b-wins" => broadside_core::Verdict::Winner(Side::B),
+                "draw" => broadside_core::Verdict::Draw,
+                "a-escapes" => broadside_core::Verdict::Escaped(Side::A),
+                "b-escapes" => broadside_core::Verdict::Escaped(Side::B),
+                _ => broadside_core::Verdict::Undecided,
+            };
+            let found = broadside_core::find_trial(&*engagement, seed, trials, verdict)?;
+            Some(found.ok_or_else(|| {
+                Failure::Input(format!(
+                    "--find {wanted}: none of the {trials} trials with seed {seed} ended so ({}); try more --trials",
+                    verdict_text(&verdict)
+                ))
+            })?)
+        }
+        None => m.get_one::<u64>("replay").copied(),
+    };
+    if let Some(trial) = replay {
         if trial >= trials {
             return Err(Failure::Input(format!(
                 "--replay {trial} is not a trial of this run: its trials are 0 to {} (--trials {trials})",

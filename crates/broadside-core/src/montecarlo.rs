@@ -794,6 +794,26 @@ pub fn play_trial(
     engagement.play(&mut dice, sink)
 }
 
+/// The first trial of a run of `trials` whose verdict is `wanted`, if any:
+/// the same trial whatever the number of threads, since trial i always
+/// plays from its own stream.
+pub fn find_trial(
+    engagement: &dyn Engagement,
+    seed: u64,
+    trials: u64,
+    wanted: Verdict,
+) -> Result<Option<u64>, ResolveError> {
+    let found = (0..trials)
+        .into_par_iter()
+        .map(|trial| play_trial(engagement, seed, trial, &mut NullSink).map(|o| (trial, o)))
+        // An error ends the search where it happened, as a run would.
+        .find_first(|played| played.as_ref().map_or(true, |(_, o)| o.verdict == wanted));
+    match found {
+        None => Ok(None),
+        Some(played) => played.map(|(trial, _)| Some(trial)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -943,6 +963,26 @@ mod tests {
             .collect();
         assert_eq!(by_turn, expected);
         assert_eq!(by_turn[5].1, trials);
+    }
+
+    /// The trial found for a verdict is the first of the run with it,
+    /// counted here trial by trial, and none when no trial has it.
+    #[test]
+    fn the_first_trial_with_a_verdict_is_found() {
+        let coin = coin();
+        let verdicts: Vec<Verdict> = (0..200)
+            .map(|i| play_trial(&coin, 5, i, &mut NullSink).unwrap().verdict)
+            .collect();
+        for wanted in [Verdict::Winner(Side::A), Verdict::Winner(Side::B)] {
+            let first = verdicts.iter().position(|&v| v == wanted).map(|i| i as u64);
+            assert!(first.is_some());
+            assert_eq!(find_trial(&coin, 5, 200, wanted).unwrap(), first);
+        }
+        assert_eq!(find_trial(&coin, 5, 200, Verdict::Draw).unwrap(), None);
+        assert_eq!(
+            find_trial(&coin, 5, 0, Verdict::Winner(Side::A)).unwrap(),
+            None
+        );
     }
 
     /// Nearest rank over a histogram of 0, 0, 5, 10: ranks 1, 2 and 3 of 4.
