@@ -161,7 +161,9 @@ fn battle_json_has_the_documented_fields() {
 /// being a battle's figures.
 #[test]
 fn compare_json_has_the_documented_fields() {
-    let report = cli_json(&with(COMPARE, &["--format", "json"]));
+    let copy = RulesetCopy::new("compare-json-fields");
+    let rules = format!("percentile={}", copy.path());
+    let report = cli_json(&with(COMPARE, &["--rules", &rules, "--format", "json"]));
     let mut found = BTreeSet::new();
     paths(&report, "", &mut found);
     let mut listed = documented("`compare --format json`");

@@ -227,6 +227,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .args(side_args(system.side_options()))
                 .arg(trials_arg())
                 .arg(threads_arg())
+                .arg(shard_arg().conflicts_with_all(["replay", "find", "exact"]))
                 .arg(seed_arg())
                 .arg(max_turns_arg())
                 .arg(
@@ -333,6 +334,19 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 ),
         )
         .subcommand(
+            Command::new("merge")
+                .about("Add the tallies of a run's shards (--shard I/N) and print the run's report")
+                .after_help("Run merge from the folder the shards ran in: their command is read again, with its paths.")
+                .arg(
+                    Arg::new("files")
+                        .value_name("FILE")
+                        .required(true)
+                        .num_args(1..)
+                        .help("the shard files, one for each shard of the run"),
+                )
+                .arg(format_arg(&["text", "json", "csv", "markdown"])),
+        )
+        .subcommand(
             Command::new("completions")
                 .about("Print the shell completion script for SHELL")
                 .after_help("bash: broadside completions bash > ~/.local/share/bash-completion/completions/broadside")
@@ -359,6 +373,7 @@ fn run_args() -> Vec<Arg> {
     vec![
         trials_arg(),
         threads_arg(),
+        shard_arg(),
         seed_arg(),
         max_turns_arg(),
         format_arg(&["text", "json", "csv", "markdown"]),
@@ -412,6 +427,14 @@ pub fn trial_count(text: &str) -> Result<u64, String> {
         return Err(format!("{count} is not in 1..={MAX_TRIALS}"));
     }
     Ok(count)
+}
+
+fn shard_arg() -> Arg {
+    Arg::new("shard")
+        .long("shard")
+        .value_name("I/N")
+        .value_parser(crate::shard::parse)
+        .help("play only trials I, I+N, I+2N, ... of the run and print their tally as JSON, for broadside merge")
 }
 
 fn threads_arg() -> Arg {

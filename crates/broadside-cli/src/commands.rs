@@ -11,13 +11,14 @@ use broadside_core::{
     BattleRequest, EventLog, Loss, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
     Side, SourceFile, TableView,
 };
+use broadside_core::{Shard, Tally};
 use clap::ArgMatches;
 use comfy_table::Table;
 use serde_json::{Value, json};
 
 use crate::cli::{self, system_options};
 use crate::report::{self, BattleRow, Run, Style};
-use crate::{Failure, data_failure, registry, scenario};
+use crate::{Failure, data_failure, registry, scenario, shard};
 
 type Out<'a> = &'a mut dyn Write;
 
@@ -38,13 +39,14 @@ pub fn run(
             resolve_command(id, m, out)
         }
         Some(("battle", m)) => match m.subcommand() {
-            Some((id, m)) => battle_command(id, m, out),
-            None if m.contains_id("scenario") => compare_command(m, out),
+            Some((id, m)) => battle_command(id, m, out, None),
+            None if m.contains_id("scenario") => compare_command(m, out, None),
             None => Err(Failure::Input(
                 "battle needs a system or --scenario FILE (see --help)".into(),
             )),
         },
-        Some(("compare", m)) => compare_command(m, out),
+        Some(("compare", m)) => compare_command(m, out, None),
+        Some(("merge", m)) => merge_command(systems, m, out),
         Some(("completions", m)) => {
             let shell = m
                 .get_one::<clap_complete::Shell>("shell")
@@ -530,7 +532,12 @@ fn exact_battle_report(
     Ok(())
 }
 
-fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+fn battle_command(
+    id: &str,
+    m: &ArgMatches,
+    out: Out<'_>,
+    merged: Option<Vec<Tally>>,
+) -> Result<(), Failure> {
     use_threads(m)?;
     let path = m.get_one::<String>("scenario");
     let (origin, text) = match path {
@@ -705,7 +712,18 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
         }
         return Ok(());
     }
-    let summary = run_with_progress(id, &*engagement, seed, trials)?;
+    let seed_given = m.get_one::<u64>("seed").is_some() || settings.seed.is_some();
+    let run_of = RunOf {
+        seed,
+        seed_given,
+        trials,
+    };
+    let Some(summary) =
+        play_or_merge(m, &[(id, &*engagement)], run_of, merged, out)?.and_then(|mut s| s.pop())
+    else {
+        // A shard: its tally is the output.
+        return Ok(());
+    };
     let row = BattleRow::new(id, label_a, label_b, &request, summary);
     let rules = rules.map(|dir| dir.display().to_string());
     let run = Run {
@@ -832,6 +850,116 @@ fn use_threads(m: &ArgMatches) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The trials a command plays: with which seed (and whether the user gave
+/// it, or a scenario did), and how many.
+#[derive(Clone, Copy)]
+struct RunOf {
+    seed: u64,
+    seed_given: bool,
+    trials: u64,
+}
+
+/// Each battle's summary: from the tallies of merged shards, or by playing
+/// the run. With `--shard I/N`, plays only that shard, prints its tallies
+/// as a shard file and returns `None`.
+fn play_or_merge(
+    m: &ArgMatches,
+    battles: &[(&str, &dyn broadside_core::Engagement)],
+    run: RunOf,
+    merged: Option<Vec<Tally>>,
+    out: Out<'_>,
+) -> Result<Option<Vec<Summary>>, Failure> {
+    if let Some(tallies) = merged {
+        if tallies.len() != battles.len() {
+            return Err(Failure::Input(format!(
+                "the shards tally {} battles, but their command plays {}",
+                tallies.len(),
+                battles.len()
+            )));
+        }
+        let mut summaries = Vec::with_capacity(battles.len());
+        for (&(label, engagement), tally) in battles.iter().zip(tallies) {
+            let roster = engagement.roster();
+            tally
+                .check(roster)
+                .map_err(|e| Failure::Input(format!("the shards' {label} tally is broken: {e}")))?;
+            if tally.trials() != run.trials {
+                return Err(Failure::Input(format!(
+                    "the shards played {} {label} trials, but their command's run has {}",
+                    tally.trials(),
+                    run.trials
+                )));
+            }
+            summaries.push(tally.summary(roster));
+        }
+        return Ok(Some(summaries));
+    }
+    if let Some(&shard) = m.try_get_one::<Shard>("shard").ok().flatten() {
+        if !run.seed_given {
+            // Shards drawing fresh seeds would be shards of different runs.
+            return Err(Failure::Input(
+                "--shard needs --seed S (or a scenario's seed), the same for every shard".into(),
+            ));
+        }
+        let mut tallies = Vec::with_capacity(battles.len());
+        for &(_, engagement) in battles {
+            tallies.push(broadside_core::run_shard(
+                engagement,
+                run.seed,
+                run.trials,
+                shard,
+                &|_| {},
+            )?);
+        }
+        let args = shard::recorded_args();
+        writeln!(out, "{}", shard::to_json(args, shard, tallies)?)?;
+        return Ok(None);
+    }
+    battles
+        .iter()
+        .map(|&(label, engagement)| run_with_progress(label, engagement, run.seed, run.trials))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// `merge FILE...`: the shards' command set up again, reported from their
+/// summed tallies.
+fn merge_command(
+    systems: &[Box<dyn Ruleset>],
+    m: &ArgMatches,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    let files: Vec<String> = m
+        .get_many::<String>("files")
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let (args, tallies) = shard::read_all(&files)?;
+    let argv = std::iter::once("broadside".to_owned())
+        .chain(args)
+        .chain(["--format".to_owned(), format(m).to_owned()]);
+    let matches = cli::command(systems)
+        .try_get_matches_from(argv)
+        .map_err(|e| {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or_default().to_owned();
+            Failure::Input(crate::one_line(&format!(
+                "the shards' command no longer reads: {first}"
+            )))
+        })?;
+    match matches.subcommand() {
+        Some(("battle", m)) => match m.subcommand() {
+            Some((id, m)) => battle_command(id, m, out, Some(tallies)),
+            None => compare_command(m, out, Some(tallies)),
+        },
+        Some(("compare", m)) => compare_command(m, out, Some(tallies)),
+        _ => Err(Failure::Input(
+            "the shards' command is not a battle or compare run".into(),
+        )),
+    }
+}
+
 fn run_with_progress(
     label: &str,
     engagement: &dyn broadside_core::Engagement,
@@ -861,7 +989,11 @@ fn run_with_progress(
     Ok(tally.summary(engagement.roster()))
 }
 
-fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+fn compare_command(
+    m: &ArgMatches,
+    out: Out<'_>,
+    merged: Option<Vec<Tally>>,
+) -> Result<(), Failure> {
     use_threads(m)?;
     let path = m.get_one::<String>("scenario");
     let (origin, text) = match path {
@@ -910,9 +1042,21 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
         .map(|(id, dir)| format!("{id}={}", dir.display()))
         .collect::<Vec<_>>()
         .join(" ");
+    let battles: Vec<(&str, &dyn broadside_core::Engagement)> = scenario
+        .battles
+        .iter()
+        .map(|battle| (battle.system, &*battle.engagement))
+        .collect();
+    let run_of = RunOf {
+        seed,
+        seed_given: m.get_one::<u64>("seed").is_some() || settings.seed.is_some(),
+        trials,
+    };
+    let Some(summaries) = play_or_merge(m, &battles, run_of, merged, out)? else {
+        return Ok(());
+    };
     let mut rows = Vec::new();
-    for battle in &scenario.battles {
-        let summary = run_with_progress(battle.system, &*battle.engagement, seed, trials)?;
+    for (battle, summary) in scenario.battles.iter().zip(summaries) {
         let roster = battle.engagement.roster();
         rows.push(BattleRow::new(
             battle.system,

@@ -8,6 +8,7 @@ mod commands;
 mod registry;
 mod report;
 mod scenario;
+mod shard;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

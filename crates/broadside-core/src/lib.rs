@@ -23,8 +23,8 @@ pub use error::{DataError, DataErrors, DataProblems, ResolveError, did_you_mean,
 pub use event::{Event, EventLog, EventSink, NullSink};
 pub use fleet::{MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup};
 pub use montecarlo::{
-    Engagement, Loss, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome, find_trial,
-    play_trial, run_trials,
+    Engagement, Loss, Shard, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome,
+    find_trial, play_trial, run_shard, run_trials,
 };
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
 pub use ruleset::{
