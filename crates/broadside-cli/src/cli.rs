@@ -34,7 +34,7 @@ fn rules_arg() -> Arg {
     Arg::new("rules")
         .long("rules")
         .value_name("DIR")
-        .help("read the system's data from DIR instead of the built-in data of record")
+        .help("read the system's data files from DIR over the built-in data of record (a folder with only ships.toml works)")
 }
 
 fn seed_arg() -> Arg {
@@ -157,7 +157,57 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
         .args(run_args());
     let system_ids: Vec<&'static str> = systems.iter().map(|s| s.id()).collect();
     let system_ids_for_rules = system_ids.clone();
+    let mut sweep = Command::new("sweep")
+        .about("Play every ship against every ship, or one battle over a range of an option, as a table")
+        .systems_as_subcommands();
     for system in systems {
+        let numbers: Vec<&'static str> = system
+            .battle_options()
+            .iter()
+            .filter(|spec| matches!(spec.kind, OptionKind::Number { .. }))
+            .map(|spec| spec.name)
+            .collect();
+        let vary_help = if numbers.is_empty() {
+            "NAME=FROM..TO: play A against B with a number option at each value from FROM to TO (this system has none)".to_owned()
+        } else {
+            format!(
+                "NAME=FROM..TO: play A against B with a number option at each value from FROM to TO ({})",
+                numbers.join(", ")
+            )
+        };
+        sweep = sweep.subcommand(
+            Command::new(system.id())
+                .about(system.title())
+                .arg(
+                    Arg::new("a")
+                        .value_name("SIDE-A")
+                        .requires("b")
+                        .help("side A, with --vary"),
+                )
+                .arg(Arg::new("b").value_name("SIDE-B").help("side B, with --vary"))
+                .arg(
+                    Arg::new("ships")
+                        .long("ships")
+                        .value_name("IDS")
+                        .value_delimiter(',')
+                        .conflicts_with_all(["vary", "a"])
+                        .help("the ships to play against each other, separated by commas (default: every ship)"),
+                )
+                .arg(
+                    Arg::new("vary")
+                        .long("vary")
+                        .value_name("NAME=FROM..TO")
+                        .requires("a")
+                        .help(vary_help),
+                )
+                .args(system_args(system.battle_options()))
+                .arg(trials_arg().default_value("1000"))
+                .arg(threads_arg())
+                .arg(seed_arg())
+                .arg(max_turns_arg())
+                .arg(format_arg(&["text", "json", "csv", "markdown"]))
+                .arg(rules_arg()),
+        );
         resolve = resolve.subcommand(
             Command::new(system.id())
                 .about(system.title())
@@ -302,6 +352,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
         )
         .subcommand(resolve)
         .subcommand(battle)
+        .subcommand(sweep)
         .subcommand(
             Command::new("compare")
                 .about("Play one battle under every system and print a row for each")

@@ -45,6 +45,10 @@ pub fn run(
                 "battle needs a system or --scenario FILE (see --help)".into(),
             )),
         },
+        Some(("sweep", m)) => match m.subcommand() {
+            Some((id, m)) => crate::sweep::sweep_command(id, m, out),
+            None => Err(Failure::Input("sweep needs a system (see --help)".into())),
+        },
         Some(("compare", m)) => compare_command(m, out, None),
         Some(("merge", m)) => merge_command(systems, m, out),
         Some(("completions", m)) => {
@@ -68,12 +72,12 @@ pub fn run(
     }
 }
 
-fn format(m: &ArgMatches) -> &str {
+pub(crate) fn format(m: &ArgMatches) -> &str {
     m.get_one::<String>("format").map_or("text", String::as_str)
 }
 
 /// Loads a system: its built-in data, overlaid with `--rules DIR` if given.
-fn load(id: &str, m: &ArgMatches) -> Result<Box<dyn Ruleset>, Failure> {
+pub(crate) fn load(id: &str, m: &ArgMatches) -> Result<Box<dyn Ruleset>, Failure> {
     let registration = registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
     let dir = m.try_get_one::<String>("rules").ok().flatten();
     load_with(registration, dir.map(Path::new))
@@ -309,7 +313,7 @@ fn print_table(table: &TableView, json: bool, out: Out<'_>) -> Result<(), Failur
 
 /// A seed from the clock, for runs given none; it is printed, so the run can
 /// be repeated.
-fn fresh_seed() -> u64 {
+pub(crate) fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
@@ -840,7 +844,7 @@ fn verdict_text(verdict: &broadside_core::Verdict) -> String {
 
 /// Sizes the pool trials are played on from `-j/--threads`; without it,
 /// rayon's own default (one thread a core, or `RAYON_NUM_THREADS`).
-fn use_threads(m: &ArgMatches) -> Result<(), Failure> {
+pub(crate) fn use_threads(m: &ArgMatches) -> Result<(), Failure> {
     if let Some(&threads) = m.get_one::<u16>("threads") {
         rayon::ThreadPoolBuilder::new()
             .num_threads(usize::from(threads))
@@ -960,7 +964,7 @@ fn merge_command(
     }
 }
 
-fn run_with_progress(
+pub(crate) fn run_with_progress(
     label: &str,
     engagement: &dyn broadside_core::Engagement,
     seed: u64,

@@ -9,6 +9,7 @@ mod registry;
 mod report;
 mod scenario;
 mod shard;
+mod sweep;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

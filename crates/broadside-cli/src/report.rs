@@ -114,7 +114,7 @@ impl Style {
     }
 
     /// Adds a row, its cells escaped for the style.
-    fn row(self, table: &mut Table, cells: Vec<String>) {
+    pub fn row(self, table: &mut Table, cells: Vec<String>) {
         table.add_row(cells.iter().map(|c| self.escape(c)).collect::<Vec<_>>());
     }
 
