@@ -6,7 +6,9 @@
 //! and a replayed trial must be the trial the library plays for that seed.
 
 use broadside_tests::engagement::{ScenarioFile, duel, duel_trial};
-use broadside_tests::{RulesetCopy, check_cli, check_cli_error, cli_json, cli_ok};
+use broadside_tests::{
+    RulesetCopy, check_cli, check_cli_data_error, check_cli_error, cli_json, cli_ok,
+};
 use serde_json::{Value, json};
 
 const DUEL: &[&str] = &[
@@ -437,31 +439,51 @@ fn scenarios_are_as_strict_as_the_command_line() {
 }
 
 /// CSV fields are quoted where they must be: a side of two ships, whose
-/// field holds a comma, and a ship id holding a quote (legal as a quoted
-/// TOML key) each stay one field.
+/// field holds a comma, stays one field.
 #[test]
-fn csv_quotes_ids_that_need_it() {
-    let copy = RulesetCopy::new("csv-ids");
-    copy.edit("ships.toml", "[frigate]", "['fri\"gate']");
+fn csv_quotes_sides_that_need_it() {
     let csv = cli_ok(&[
         "battle",
         "percentile",
-        "battleship,fri\"gate",
-        "fri\"gate",
+        "battleship,frigate",
+        "frigate",
         "--trials",
         "20",
         "--seed",
         "7",
-        "--rules",
-        copy.path(),
         "--format",
         "csv",
     ]);
     let row = csv.lines().nth(1).expect("a data row");
     assert!(
-        row.starts_with("percentile,\"battleship,fri\"\"gate\",\"fri\"\"gate\",20,7,"),
+        row.starts_with("percentile,\"battleship,frigate\",frigate,20,7,"),
         "{row}"
     );
+}
+
+/// An id that a command line or a side string could not carry whole (a
+/// quote, a comma, a space, a capital) is refused when the data is read,
+/// with the file, the line and the line's text; the kebab-case id is
+/// suggested.
+#[test]
+fn ids_must_be_kebab_case() {
+    for (written, id, suggested) in [
+        ("['fri\"gate']", "fri\"gate", "fri-gate"),
+        ("['Big Frigate']", "Big Frigate", "big-frigate"),
+        ("['frigate,2']", "frigate,2", "frigate-2"),
+    ] {
+        let copy = RulesetCopy::new("kebab-ids");
+        copy.edit("ships.toml", "[frigate]", written);
+        check_cli_data_error(
+            &["ships", "percentile", "--rules", copy.path()],
+            &[
+                "ships.toml: line 33:",
+                &format!("ship id '{id}' is not kebab-case"),
+                &format!("as '{suggested}'"),
+                &format!("33 | {written}"),
+            ],
+        );
+    }
 }
 
 /// Each scenario `(tag, text, fragment)` is refused by `compare` with one

@@ -112,8 +112,62 @@ pub fn load_with(
             }
         }
     }
-    (registration.load)(&files)
-        .map_err(|e| data_failure(&format!("the {id} data in {}", dir.display()), &e))
+    let origin = format!("the {id} data in {}", dir.display());
+    let system = (registration.load)(&files).map_err(|e| data_failure(&origin, &e))?;
+    let problems = id_problems(system.as_ref(), &files);
+    if !problems.is_empty() {
+        let mut text = format!("{origin} has {} problem(s):", problems.len());
+        for problem in problems {
+            text.push_str("\n  ");
+            text.push_str(&problem);
+        }
+        return Err(Failure::Input(text));
+    }
+    Ok(system)
+}
+
+/// The ship and table ids that are not kebab-case (`heavy-cruiser`), each
+/// with the file, line and text where it is first written. Users type ids
+/// on command lines and in side strings, where a space, a comma or a
+/// capital letter would not survive.
+fn id_problems(system: &dyn Ruleset, files: &[SourceFile]) -> Vec<String> {
+    let ships = system.ships();
+    let ship_ids = ships.iter().map(|ship| ("ship", ship.id().to_owned()));
+    let table_ids = system.tables().into_iter().map(|table| ("table", table.id));
+    let mut problems = Vec::new();
+    for (kind, id) in ship_ids.chain(table_ids) {
+        if broadside_core::ruleset::kebab(&id) == id {
+            continue;
+        }
+        let advice = format!(
+            "{kind} id '{id}' is not kebab-case: lower-case letters and digits joined by single hyphens, as '{}'",
+            broadside_core::ruleset::kebab(&id)
+        );
+        // The id as a table header or a quoted key, else anywhere.
+        let written = [
+            format!("[{id}]"),
+            format!("'{id}'"),
+            format!("\"{id}\""),
+            id.clone(),
+        ];
+        let found = written.iter().find_map(|text| {
+            files
+                .iter()
+                .find_map(|file| file.text.find(text.as_str()).map(|at| (file, at)))
+        });
+        problems.push(match found {
+            Some((file, at)) => {
+                let line = broadside_core::line_at(&file.text, at);
+                let snippet = file.text.lines().nth(line - 1).unwrap_or_default();
+                format!(
+                    "{}: line {line}: {advice}\n    {line} | {snippet}",
+                    file.name
+                )
+            }
+            None => advice,
+        });
+    }
+    problems
 }
 
 /// Writes a system's built-in files into a folder, never over a file that
