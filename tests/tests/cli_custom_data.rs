@@ -4,7 +4,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use broadside_tests::engagement::ScenarioFile;
-use broadside_tests::{RulesetCopy, binary, check_cli_error, cli_json, cli_ok};
+use broadside_tests::{
+    RulesetCopy, binary, check_cli_error, check_cli_scenario_error, cli_json, cli_ok,
+};
 use serde_json::Value;
 
 /// The frigate of the data of record, and the same frigate with twice the
@@ -268,8 +270,8 @@ fn a_scenario_carries_its_run_settings() {
                 "name = \"x\"\n{text}\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\n"
             ),
         );
-        check_cli_error(&["compare", bad.path()], fragment);
-        check_cli_error(&["compare", bad.path()], "line 2");
+        check_cli_scenario_error(&["compare", bad.path()], fragment);
+        check_cli_scenario_error(&["compare", bad.path()], "line 2, column ");
     }
 }
 

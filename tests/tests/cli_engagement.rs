@@ -7,7 +7,8 @@
 
 use broadside_tests::engagement::{ScenarioFile, duel, duel_trial};
 use broadside_tests::{
-    RulesetCopy, check_cli, check_cli_data_error, check_cli_error, cli_json, cli_ok,
+    RulesetCopy, check_cli, check_cli_data_error, check_cli_error, check_cli_scenario_error,
+    cli_json, cli_ok,
 };
 use serde_json::{Value, json};
 
@@ -341,12 +342,12 @@ fn compare_bad_scenarios() {
         (
             "option",
             "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\nwarp = 3\n",
-            "line 5: systems.percentile.warp: unknown option 'warp'",
+            "line 5, column 8: systems.percentile.warp: unknown option 'warp'",
         ),
         (
             "ship",
             "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"dreadnought\"\n",
-            "line 4: systems.percentile.b: unknown ship 'dreadnought'",
+            "line 4, column 5: systems.percentile.b: unknown ship 'dreadnought'",
         ),
         (
             "range",
@@ -356,8 +357,8 @@ fn compare_bad_scenarios() {
     ];
     for (tag, text, fragment) in cases {
         let file = ScenarioFile::new(tag, text);
-        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
-        check_cli_error(&["compare", file.path(), "--trials", "5"], file.path());
+        check_cli_scenario_error(&["compare", file.path(), "--trials", "5"], fragment);
+        check_cli_scenario_error(&["compare", file.path(), "--trials", "5"], file.path());
     }
 }
 
@@ -370,12 +371,12 @@ fn scenario_errors_name_the_line_of_a_token_that_starts_it() {
         (
             "unknown-key-line",
             "name = \"x\"\nturns = 1\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\n",
-            "line 2: unknown field",
+            "line 2, column 1: unknown field",
         ),
         (
             "duplicate-key-line",
             "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\na = \"frigate\"\n",
-            "line 4: duplicate key",
+            "line 4, column 1: duplicate key",
         ),
     ];
     check_scenario_errors(&cases);
@@ -491,7 +492,7 @@ fn ids_must_be_kebab_case() {
 fn check_scenario_errors(cases: &[(&str, &str, &str)]) {
     for &(tag, text, fragment) in cases {
         let file = ScenarioFile::new(tag, text);
-        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
+        check_cli_scenario_error(&["compare", file.path(), "--trials", "5"], fragment);
     }
 }
 

@@ -874,13 +874,22 @@ fn rules_folders(m: &ArgMatches) -> Result<BTreeMap<String, PathBuf>, Failure> {
 
 /// Every problem of a scenario, one per line.
 fn scenario_failure(source: &scenario::Source<'_>, problems: &[String]) -> Failure {
+    // Each problem is a line that says it all, then the file's line and a
+    // caret; every line is made safe on its own.
+    let safe = |problem: &str| {
+        problem
+            .split('\n')
+            .map(crate::one_line)
+            .collect::<Vec<_>>()
+            .join("\n  ")
+    };
     if let [one] = problems {
-        return Failure::Input(crate::one_line(one));
+        return Failure::Input(safe(one));
     }
     let mut text = format!("{} has {} problems:", source.origin, problems.len());
     for problem in problems {
         text.push_str("\n  ");
-        text.push_str(&crate::one_line(problem));
+        text.push_str(&safe(problem));
     }
     Failure::Input(text)
 }

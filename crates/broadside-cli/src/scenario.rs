@@ -110,16 +110,11 @@ pub fn settings(source: &Source<'_>) -> Result<Settings, Vec<String>> {
 /// The file as written, or the TOML error located in it.
 fn parse(source: &Source<'_>) -> Result<Raw, Vec<String>> {
     toml::from_str(source.text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|span| {
-                format!(
-                    "line {}: ",
-                    broadside_core::line_at(source.text, span.start)
-                )
-            })
-            .unwrap_or_default();
-        vec![format!("{}: {line}{}", source.origin, e.message().trim())]
+        let message = e.message().trim();
+        vec![match e.span() {
+            Some(span) => source.at(span.start, "", message),
+            None => format!("{}: {message}", source.origin),
+        }]
     })
 }
 
@@ -153,9 +148,51 @@ pub struct Source<'a> {
 }
 
 impl Source<'_> {
+    /// A problem at byte `offset`: a first line that says it all (file,
+    /// line, column, key, message), then the line of the file with a caret
+    /// under the column.
     fn at(&self, offset: usize, key: &str, message: impl std::fmt::Display) -> String {
+        let key = if key.is_empty() {
+            String::new()
+        } else {
+            format!("{key}: ")
+        };
+        format!(
+            "{}{key}{message}{}",
+            self.place(offset),
+            self.snippet(offset)
+        )
+    }
+
+    /// `scenario fleets.toml: line 4, column 5: `.
+    fn place(&self, offset: usize) -> String {
+        let (line, column, _) = self.locate(offset);
+        format!("{}: line {line}, column {column}: ", self.origin)
+    }
+
+    /// The line holding `offset`, numbered, and a caret under its column.
+    fn snippet(&self, offset: usize) -> String {
+        let (line, column, text) = self.locate(offset);
+        let number = line.to_string();
+        format!(
+            "\n    {number} | {text}\n    {} | {}^",
+            " ".repeat(number.len()),
+            " ".repeat(column - 1)
+        )
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`, and
+    /// the line's text.
+    fn locate(&self, offset: usize) -> (usize, usize, &str) {
+        let offset = offset.min(self.text.len());
         let line = broadside_core::line_at(self.text, offset);
-        format!("{}: line {line}: {key}: {message}", self.origin)
+        let start = self.text[..offset].rfind('\n').map_or(0, |at| at + 1);
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |at| start + at);
+        let text = self.text[start..end].trim_end_matches('\r');
+        let column = self.text[start..offset].chars().count() + 1;
+        (line, column, text)
     }
 }
 
