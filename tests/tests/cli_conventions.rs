@@ -170,3 +170,57 @@ fn progress_is_silent_when_stderr_is_not_a_terminal() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stderr, "", "no bar and no timing line off a terminal");
 }
+
+/// One naming policy for every system's flags: both spellings of defence
+/// and armour, and the other systems' names for crew-2d6's range bands, on
+/// the command line and in scenarios, each giving what the option's own
+/// name gives.
+#[test]
+fn options_answer_to_the_policy_s_other_names() {
+    let resolve = |range: &str, defence: &str| {
+        cli_ok(&[
+            "resolve",
+            "crew-2d6",
+            "--attacker",
+            "corvette",
+            "--weapon",
+            "missile-rack",
+            "--target",
+            "trader",
+            range,
+            "long",
+            defence,
+            "1",
+            "-s",
+            "4",
+            "-f",
+            "json",
+        ])
+    };
+    let own = resolve("--range-band", "--point-defense");
+    assert_eq!(resolve("--range", "--point-defence"), own);
+    let help = cli_ok(&["resolve", "crew-2d6", "--help"]);
+    assert!(
+        help.contains("[alias: --range]") && help.contains("[alias: --point-defence]"),
+        "{help}"
+    );
+    let battle = |key: &str| {
+        let scenario = broadside_tests::engagement::ScenarioFile::new(
+            "aliases",
+            &format!(
+                "name = \"x\"\n[systems.crew-2d6]\na = \"escort\"\nb = \"corvette\"\n{key} = \"long\"\n"
+            ),
+        );
+        cli_ok(&[
+            "compare",
+            scenario.path(),
+            "-n",
+            "40",
+            "-s",
+            "2",
+            "-f",
+            "json",
+        ])
+    };
+    assert_eq!(battle("start-range"), battle("start-band"));
+}

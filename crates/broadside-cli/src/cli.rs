@@ -58,13 +58,55 @@ fn side_args(specs: &[OptionSpec]) -> Vec<Arg> {
     args
 }
 
+/// The names an option is also known by, under one naming policy for every
+/// system: `defence` and `defense`, `armour` and `armor` are both accepted
+/// (the rules notes write the British spelling, some ids the American), and
+/// the concept names the other systems use: `--range` for crew-2d6's
+/// `--range-band` and `--start-range` for its `--start-band`. An alias is
+/// offered only where no option of the system already has that name.
+pub fn aliases(name: &str, specs: &[OptionSpec]) -> Vec<String> {
+    let spellings = [
+        ("defense", "defence"),
+        ("defence", "defense"),
+        ("armour", "armor"),
+        ("armor", "armour"),
+    ];
+    let concepts = [("range-band", "range"), ("start-band", "start-range")];
+    let mut names: Vec<String> = spellings
+        .iter()
+        .filter(|(from, _)| name.contains(from))
+        .map(|(from, to)| name.replace(from, to))
+        .chain(
+            concepts
+                .iter()
+                .filter(|(from, _)| name == *from)
+                .map(|(_, to)| (*to).to_owned()),
+        )
+        .collect();
+    names.retain(|alias| alias != name && specs.iter().all(|spec| spec.name != alias));
+    names
+}
+
+/// The option a name means, under [`aliases`]: its spec's own name.
+pub fn canonical<'a>(name: &str, specs: &'a [OptionSpec]) -> Option<&'a str> {
+    specs
+        .iter()
+        .find(|spec| spec.name == name || aliases(spec.name, specs).iter().any(|a| a == name))
+        .map(|spec| spec.name)
+}
+
 fn prefixed_args(prefix: &str, specs: &[OptionSpec], help: &str) -> Vec<Arg> {
     specs
         .iter()
         .map(|spec| {
             let name = format!("{prefix}{}", spec.name);
+            let also: Vec<String> = aliases(spec.name, specs)
+                .into_iter()
+                .map(|alias| format!("{prefix}{alias}"))
+                .collect();
             let arg = Arg::new(name.clone())
                 .long(name)
+                .visible_aliases(also)
                 .help(format!("{help}{}", spec.help))
                 // A side's set-up is never required: a side may take the
                 // system's default.

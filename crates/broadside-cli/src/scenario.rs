@@ -281,9 +281,10 @@ fn read_section(
             continue;
         }
         let path = format!("systems.{id}.{key}");
-        match option_value(system.battle_options(), key, value.get_ref()) {
+        let specs = system.battle_options();
+        match option_value(specs, key, value.get_ref()) {
             Ok(Some(v)) => {
-                options.set(key, v);
+                options.set(crate::cli::canonical(key, specs).unwrap_or(key), v);
             }
             Ok(None) => {}
             Err(message) => problems.push(source.at(value.span().start, &path, message)),
@@ -340,9 +341,10 @@ fn read_side(
     let mut options = Options::new();
     if let Some(table) = setup {
         for (key, v) in table.iter().filter(|(k, _)| *k != "ships") {
-            match option_value(system.side_options(), key, v) {
+            let specs = system.side_options();
+            match option_value(specs, key, v) {
                 Ok(Some(v)) => {
-                    options.set(key, v);
+                    options.set(crate::cli::canonical(key, specs).unwrap_or(key), v);
                 }
                 Ok(None) => {}
                 Err(message) => return Err(at(format!("{key}: {message}"))),
@@ -411,9 +413,10 @@ fn option_value(
     key: &str,
     value: &Value,
 ) -> Result<Option<OptionValue>, String> {
+    let name = crate::cli::canonical(key, specs);
     let kind = specs
         .iter()
-        .find(|spec| spec.name == key)
+        .find(|spec| Some(spec.name) == name)
         .map(|spec| spec.kind);
     Ok(Some(match (kind, value) {
         (Some(OptionKind::Flag), Value::Boolean(true)) => OptionValue::Flag,
