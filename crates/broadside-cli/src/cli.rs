@@ -212,7 +212,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .requires("exact")
                         .help("with --exact: the most distinct states kept between phases; the least likely beyond it are dropped and their mass reported"),
                 )
-                .arg(format_arg(&["text", "json", "csv", "markdown"]))
+                .arg(format_arg(&["text", "json", "csv", "markdown", "html"]))
                 .arg(rules_arg()),
         );
     }
@@ -264,7 +264,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .arg(trials_arg())
                 .arg(seed_arg())
                 .arg(max_turns_arg())
-                .arg(format_arg(&["text", "json", "csv", "markdown"])),
+                .arg(format_arg(&["text", "json", "csv", "markdown", "html"])),
         )
 }
 

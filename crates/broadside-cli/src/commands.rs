@@ -537,9 +537,9 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
     let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
     let engagement = system.prepare_battle(&request)?;
     if m.get_flag("exact") {
-        if matches!(format(m), "csv" | "markdown") {
+        if matches!(format(m), "csv" | "markdown" | "html") {
             return Err(Failure::Input(
-                "--exact has no CSV or markdown report: use --format text or json".into(),
+                "--exact has no CSV, markdown or HTML report: use --format text or json".into(),
             ));
         }
         return exact_battle_report(id, &*engagement, request.max_turns, m, out);
@@ -557,7 +557,7 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
                 trials - 1
             )));
         }
-        if matches!(format(m), "csv" | "markdown") {
+        if matches!(format(m), "csv" | "markdown" | "html") {
             return Err(Failure::Input(
                 "--replay prints an event log: use --format text or json".into(),
             ));
