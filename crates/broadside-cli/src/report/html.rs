@@ -57,7 +57,7 @@ p{margin:.3em 0;overflow-wrap:anywhere}
 .run{color:#555}
 .charts{display:grid;align-items:start;grid-template-columns:repeat(auto-fit,minmax(min(100%,500px),1fr));gap:16px;margin-top:16px}
 figure{margin:0;padding:10px 12px;border:1px solid #d8d8d8;border-radius:6px;min-width:0}
-figcaption{font-weight:600;margin-bottom:4px;overflow-wrap:anywhere}
+figcaption{font-size:1.05rem;font-weight:600;margin-bottom:4px;overflow-wrap:anywhere}
 svg{display:block;width:100%;height:auto}
 svg text{font-family:inherit;fill:#1b1b1b}
 details{margin-top:6px;font-size:.9rem}
@@ -69,7 +69,7 @@ td:first-child{white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 th{background:#f3f3f3}
 .swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:.35em;vertical-align:-.05em}
-code{overflow-wrap:anywhere}
+td code{white-space:nowrap}
 ";
 
 /// Text made safe for HTML, in an element or an attribute: an id from a
@@ -559,7 +559,7 @@ impl Page<'_> {
         let count = ((highest / step - 1e-9).ceil() as usize).clamp(1, 5);
         let ticks: Vec<f64> = (0..=count).map(|k| k as f64 * step).collect();
         let top_share = count as f64 * step;
-        let (x0, x1) = (50.0, WIDTH - 6.0);
+        let (x0, x1) = (50.0, WIDTH - 14.0);
         let legend = legend(
             &self
                 .rows
@@ -583,10 +583,18 @@ impl Page<'_> {
         svg.push_str(&grid_y(x0, x1, y0, y1, &ticks, |p| {
             format!("{:.0}%", p * 100.0)
         }));
-        let band = (x1 - x0) / (TENTHS + 1) as f64;
+        // Half a band's gap sets nothing left apart from the tenths.
+        let band = (x1 - x0) / (TENTHS as f64 + 1.5);
+        let band_left = |k: usize| {
+            if k == 0 {
+                x0
+            } else {
+                x0 + band * (k as f64 + 0.5)
+            }
+        };
         let bar = band * 0.8 / self.rows.len().max(1) as f64;
         for k in 0..=TENTHS {
-            let left = x0 + band * k as f64 + band * 0.1;
+            let left = band_left(k) + band * 0.1;
             for (i, (counts, hull)) in buckets.iter().enumerate() {
                 let p = share(counts, hull, k);
                 let y = sy(p.p);
@@ -602,13 +610,28 @@ impl Page<'_> {
                     escape(&percent(&p))
                 ));
             }
-            let label = tenth_label(k).trim_end_matches('%').to_owned();
+            // Nothing left has its own label under its bars; the tenths are
+            // labelled at their bounds, 0 to 100, as a histogram's bins are.
+            let (x, label) = if k == 0 {
+                (x0 + band * 0.5, "none".to_owned())
+            } else {
+                (band_left(k), ((k - 1) * 10).to_string())
+            };
             svg.push_str(&format!(
-                "<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{label}</text>\n",
-                at(x0 + band * (k as f64 + 0.5)),
-                at(y1 + 15.0)
+                "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#1b1b1b\"/><text x=\"{0}\" y=\"{3}\" font-size=\"11\" text-anchor=\"middle\">{label}</text>\n",
+                at(x),
+                at(y1),
+                at(y1 + 4.0),
+                at(y1 + 16.0)
             ));
         }
+        svg.push_str(&format!(
+            "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#1b1b1b\"/><text x=\"{0}\" y=\"{3}\" font-size=\"11\" text-anchor=\"middle\">100</text>\n",
+            at(x1),
+            at(y1),
+            at(y1 + 4.0),
+            at(y1 + 16.0)
+        ));
         svg.push_str(&format!(
             "<line x1=\"{}\" y1=\"{2}\" x2=\"{}\" y2=\"{2}\" stroke=\"#1b1b1b\"/>\n",
             at(x0),
