@@ -31,6 +31,9 @@ const PALETTE: [&str; 6] = [
     "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9",
 ];
 
+/// The grey of a legend that stands for every system.
+const KEY: &str = "#5f5f5f";
+
 /// One dash pattern per system for the lines of the decided-by-turn chart,
 /// so lines stay apart without their colours.
 const DASHES: [&str; 4] = ["", "7 4", "2 3", "10 3 2 3"];
@@ -42,7 +45,7 @@ const WIDTH: f64 = 440.0;
 
 /// Labels longer than this (fleets of many ships) are cut with an ellipsis
 /// inside charts; the tables under them give them whole.
-const LABEL_CHARS: usize = 52;
+const LABEL_CHARS: usize = 48;
 
 /// The page's style: a grid of charts, two across on a desktop and one on a
 /// phone, and tables that scroll inside their box rather than widening the
@@ -284,22 +287,25 @@ impl Page<'_> {
         let mut svg = String::new();
         // B's bars are hatched in the system's colour, so A's and B's bars
         // differ without a second colour.
+        // The legend's key is grey, as it stands for every system.
         svg.push_str("<defs>");
-        for i in 0..self.rows.len() {
+        let keys = (0..self.rows.len()).map(|i| (i.to_string(), colour(i)));
+        for (id, fill) in keys.chain(Some(("key".to_owned(), KEY))) {
             svg.push_str(&format!(
-                "<pattern id=\"win-hatch-{i}\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fff\"/><rect width=\"3\" height=\"6\" fill=\"{}\"/></pattern>",
-                colour(i)
+                "<pattern id=\"win-hatch-{id}\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fff\"/><rect width=\"3\" height=\"6\" fill=\"{fill}\"/></pattern>",
             ));
         }
         svg.push_str("</defs>\n");
         // The legend: how each ending is drawn.
         let mut x = 4.0;
-        for (k, label) in [(0, "A wins"), (1, "B wins"), (2, "other endings")] {
-            let fill = bar_fill(k, 0);
+        for (fill, label) in [
+            (KEY.to_owned(), "A wins"),
+            ("url(#win-hatch-key)".to_owned(), "B wins"),
+            (bar_fill(2, 0), "other endings"),
+        ] {
             svg.push_str(&format!(
-                "<rect x=\"{}\" y=\"6\" width=\"16\" height=\"12\" fill=\"{fill}\" stroke=\"{}\"/><text x=\"{}\" y=\"16.5\" font-size=\"12\">{label}</text>\n",
+                "<rect x=\"{}\" y=\"6\" width=\"16\" height=\"12\" fill=\"{fill}\" stroke=\"{KEY}\"/><text x=\"{}\" y=\"16.5\" font-size=\"12\">{label}</text>\n",
                 at(x),
-                colour(0),
                 at(x + 21.0)
             ));
             x += 21.0 + text_width(label, 12.0) + 18.0;
