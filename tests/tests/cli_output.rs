@@ -434,7 +434,8 @@ fn markdown_tables_keep_their_columns_whatever_the_names() {
 }
 
 /// Formats that a command cannot honour are refused rather than answered in
-/// another format: an event log and exact odds have no CSV or markdown form.
+/// another format: an event log and exact odds have no CSV, markdown or HTML
+/// form.
 #[test]
 fn formats_a_report_has_no_form_for_are_refused() {
     let base = &DUEL[..8];
@@ -446,7 +447,7 @@ fn formats_a_report_has_no_form_for_are_refused() {
     for format in ["csv", "markdown"] {
         check_cli_error(
             &with(&exact, &["--format", format]),
-            "--exact has no CSV or markdown report",
+            "--exact has no CSV, markdown or HTML report",
         );
     }
 }

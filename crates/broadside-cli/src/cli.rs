@@ -353,7 +353,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .requires("exact")
                         .help("with --exact: the most distinct states kept between phases; the least likely beyond it are dropped and their mass reported"),
                 )
-                .arg(format_arg(&["text", "json", "csv", "markdown"]))
+                .arg(format_arg(&["text", "json", "csv", "markdown", "html"]))
                 .arg(rules_arg()),
         );
     }
@@ -437,7 +437,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .num_args(1..)
                         .help("the shard files, one for each shard of the run"),
                 )
-                .arg(format_arg(&["text", "json", "csv", "markdown"])),
+                .arg(format_arg(&["text", "json", "csv", "markdown", "html"])),
         )
         .subcommand(
             Command::new("completions")
@@ -469,7 +469,7 @@ fn run_args() -> Vec<Arg> {
         shard_arg(),
         seed_arg(),
         max_turns_arg(),
-        format_arg(&["text", "json", "csv", "markdown"]),
+        format_arg(&["text", "json", "csv", "markdown", "html"]),
         Arg::new("rules")
             .long("rules")
             .value_name("SYSTEM=DIR")

@@ -689,9 +689,9 @@ fn battle_command(
     }
     let engagement = system.prepare_battle(&request)?;
     if m.get_flag("exact") {
-        if matches!(format(m), "csv" | "markdown") {
+        if matches!(format(m), "csv" | "markdown" | "html") {
             return Err(Failure::Input(
-                "--exact has no CSV or markdown report: use --format text or json".into(),
+                "--exact has no CSV, markdown or HTML report: use --format text or json".into(),
             ));
         }
         return exact_battle_report(id, &*engagement, request.max_turns, m, out);
@@ -725,7 +725,7 @@ fn battle_command(
                 trials - 1
             )));
         }
-        if matches!(format(m), "csv" | "markdown") {
+        if matches!(format(m), "csv" | "markdown" | "html") {
             return Err(Failure::Input(
                 "--replay prints an event log: use --format text or json".into(),
             ));

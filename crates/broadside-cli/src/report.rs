@@ -1,6 +1,7 @@
 //! The Monte Carlo report of `battle` and `compare`, one set of figures
-//! rendered four ways: text and markdown for reading, JSON and CSV for
-//! programs. `docs/output.md` lists every JSON and CSV field.
+//! rendered five ways: text and markdown for reading, an HTML page of charts
+//! (in `html`), JSON and CSV for programs. `docs/output.md` lists every JSON
+//! and CSV field.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -16,6 +17,8 @@ use comfy_table::{ContentArrangement, Table};
 use serde::{Serialize, Serializer};
 
 use crate::Failure;
+
+mod html;
 
 /// The version of the JSON and CSV layout. It changes when a field is renamed,
 /// removed or changes meaning; adding a field does not change it.
@@ -849,6 +852,7 @@ pub fn battle(
             );
         }
         "csv" => return write_csv(std::slice::from_ref(row), run, out),
+        "html" => return html::battle(row, run, out),
         "markdown" => Style::Markdown,
         _ => Style::Text,
     };
@@ -949,6 +953,7 @@ pub fn compare(
             );
         }
         "csv" => return write_csv(rows, run, out),
+        "html" => return html::compare(title, rows, trials, run, out),
         "markdown" => Style::Markdown,
         _ => Style::Text,
     };
