@@ -22,6 +22,9 @@ const SCREENS = [
 /** The charts every report draws, by the id of their figure. */
 const CHARTS = ['wins', 'decided', 'hull-a', 'hull-b'];
 
+/** The charts of a sweep over ships, whose page is named `sweep*.html`. */
+const SWEEP_CHARTS = ['heat'];
+
 /** The fewest shapes a chart may draw and still be a chart. */
 const MIN_SHAPES = 10;
 
@@ -153,8 +156,9 @@ async function checkPage(browser, file, shots) {
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     await page.goto(url, { waitUntil: 'load' });
-    const facts = await page.evaluate(measure, CHARTS);
-    check(`${what}: an SVG per chart`, facts.svgs === CHARTS.length, `${facts.svgs} SVGs`);
+    const charts = name.startsWith('sweep') ? SWEEP_CHARTS : CHARTS;
+    const facts = await page.evaluate(measure, charts);
+    check(`${what}: an SVG per chart`, facts.svgs === charts.length, `${facts.svgs} SVGs`);
     for (const figure of facts.figures) {
       check(`${what}: chart ${figure.id} present`, figure.found);
       if (!figure.found) {

@@ -92,3 +92,50 @@ fn bad_sweeps_are_refused() {
         "sides are swept only with --vary",
     );
 }
+
+/// `--format html` over ships is a heat map: one cell per battle, each
+/// titled with the pair and the chance with its interval, the numbers in a
+/// table under it; over an option's range it is compare's page, a row per
+/// value.
+#[test]
+fn html_is_a_heat_map_over_ships() {
+    let page = cli_ok(&[
+        "sweep",
+        "percentile",
+        "--ships",
+        "fighter,frigate,destroyer",
+        "-n",
+        "60",
+        "-s",
+        "2",
+        "-f",
+        "html",
+    ]);
+    assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+    assert_eq!(page.matches("<svg").count(), 1);
+    assert!(page.contains("<figure id=\"heat\">"));
+    assert_eq!(page.matches("<rect ").count(), 9, "one cell per battle");
+    assert!(
+        page.contains("<title>frigate against destroyer: "),
+        "{page}"
+    );
+    assert!(!page.contains("http://") && !page.contains("https://") && !page.contains("<script"));
+    let range = cli_ok(&[
+        "sweep",
+        "module-grid",
+        "destroyer",
+        "frigate",
+        "--vary",
+        "start-range=6..7",
+        "-n",
+        "40",
+        "-s",
+        "2",
+        "-f",
+        "html",
+    ]);
+    assert!(
+        range.contains("start-range 6") && range.contains("start-range 7"),
+        "{range}"
+    );
+}

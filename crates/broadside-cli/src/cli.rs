@@ -247,7 +247,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .arg(threads_arg())
                 .arg(seed_arg())
                 .arg(max_turns_arg())
-                .arg(format_arg(&["text", "json", "csv", "markdown"]))
+                .arg(format_arg(&["text", "json", "csv", "markdown", "html"]))
                 .arg(rules_arg()),
         );
         resolve = resolve.subcommand(

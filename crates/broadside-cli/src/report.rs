@@ -19,6 +19,7 @@ use serde::{Serialize, Serializer};
 use crate::Failure;
 
 mod html;
+pub use html::sweep as sweep_html;
 
 /// The version of the JSON and CSV layout. It changes when a field is renamed,
 /// removed or changes meaning; adding a field does not change it.

@@ -106,10 +106,27 @@ pub fn sweep_command(id: &str, m: &ArgMatches, out: &mut dyn Write) -> Result<()
         max_turns,
         rules,
     };
-    let style = match format(m) {
-        "text" => Style::Text,
-        "markdown" => Style::Markdown,
-        other => {
+    let style = match (format(m), &axis) {
+        ("text", _) => Style::Text,
+        ("markdown", _) => Style::Markdown,
+        ("html", Axis::Ships(ships)) => {
+            let heading = format!("{id} sweep: every ship against every ship");
+            return report::sweep_html(&heading, ships, &rows, &run, out);
+        }
+        ("html", Axis::Option { name, values, .. }) => {
+            // One row of the page per value, named by it, as compare names
+            // its rows by system.
+            for (row, value) in rows.iter_mut().zip(values) {
+                row.system = format!("{name} {value}");
+            }
+            let heading = format!("{id} sweep over {name}");
+            let title = report::ScenarioTitle {
+                name: &heading,
+                description: "",
+            };
+            return report::compare("html", &title, &rows, trials, &run, out);
+        }
+        (other, _) => {
             let name = match &axis {
                 Axis::Ships(_) => format!("{id} sweep: every ship against every ship"),
                 Axis::Option { name, .. } => format!("{id} sweep over {name}"),

@@ -162,15 +162,136 @@ pub fn compare(
     Ok(())
 }
 
+/// The start of a page, to its `<main>`: the same head for every report.
+fn head(heading: &str) -> String {
+    let mut html = String::new();
+    html.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    html.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    html.push_str(&format!(
+        "<meta name=\"generator\" content=\"broadside {VERSION}\">\n<title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<main>\n",
+        escape(heading)
+    ));
+    html
+}
+
+/// The report of `sweep --format html` over ships: a heat map of the row
+/// ship's (side A's) chance to beat the column ship (side B), `rows` being
+/// the battles row by row.
+pub fn sweep(
+    heading: &str,
+    ships: &[String],
+    rows: &[BattleRow],
+    run: &Run<'_>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    const CELL_W: f64 = 56.0;
+    const CELL_H: f64 = 30.0;
+    let label_w = ships
+        .iter()
+        .map(|ship| text_width(ship, 12.0))
+        .fold(40.0, f64::max)
+        + 8.0;
+    // Column labels stand at 45 degrees, so they need the height of their
+    // width across the diagonal.
+    let label_h = label_w * std::f64::consts::FRAC_1_SQRT_2 + 12.0;
+    // The last column's label leans out past the grid by its width across
+    // the diagonal.
+    let width = label_w + CELL_W * ships.len() as f64 + label_w * std::f64::consts::FRAC_1_SQRT_2;
+    let height = label_h + CELL_H * ships.len() as f64 + 8.0;
+    let mut svg = String::new();
+    for (j, ship) in ships.iter().enumerate() {
+        let x = label_w + CELL_W * (j as f64 + 0.5);
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"12\" transform=\"rotate(-45 {} {})\">{}</text>\n",
+            at(x),
+            at(label_h - 6.0),
+            at(x),
+            at(label_h - 6.0),
+            short(ship)
+        ));
+    }
+    let mut numbers = Vec::new();
+    for (i, (a, cells)) in ships
+        .iter()
+        .zip(rows.chunks(ships.len().max(1)))
+        .enumerate()
+    {
+        let y = label_h + CELL_H * i as f64;
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">{}</text>\n",
+            at(label_w - 6.0),
+            at(y + CELL_H * 0.62),
+            short(a)
+        ));
+        let mut line = vec![Cell::text(a)];
+        for (j, row) in cells.iter().enumerate() {
+            let wins = &row.summary.outcomes.a_wins;
+            let x = label_w + CELL_W * j as f64;
+            let (fill, ink) = heat(wins.p);
+            svg.push_str(&format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"#fff\"><title>{} against {}: {}</title></rect>\n<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" style=\"fill:{ink}\">{}</text>\n",
+                at(x),
+                at(y),
+                at(CELL_W),
+                at(CELL_H),
+                escape(&row.a),
+                escape(&row.b),
+                escape(&percent_with_interval(wins)),
+                at(x + CELL_W / 2.0),
+                at(y + CELL_H * 0.62),
+                escape(&percent(wins))
+            ));
+            line.push(Cell::number(percent_with_interval(wins)));
+        }
+        numbers.push(line);
+    }
+    let mut headers = vec!["A \\ B".to_owned()];
+    headers.extend(ships.iter().cloned());
+    let mut html = head(heading);
+    html.push_str(&format!("<h1>{}</h1>\n", escape(heading)));
+    html.push_str(&format!(
+        "<p class=\"run\">{} trials a battle, seed {} ({GENERATOR}), at most {} turns; broadside {VERSION}</p>\n",
+        rows.first().map_or(0, |row| row.summary.trials),
+        run.seed,
+        run.max_turns
+    ));
+    html.push_str(&format!(
+        "<figure id=\"heat\">\n<figcaption>The chance that the row's ship (A) beats the column's (B)</figcaption>\n<svg viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"heat-title heat-desc\"><title id=\"heat-title\">The chance that the row's ship (A) beats the column's (B)</title><desc id=\"heat-desc\">A grid of every ship against every ship: blue where side A mostly wins, orange where it mostly loses.</desc>\n{svg}</svg>\n<details open><summary>The numbers, with 95% intervals</summary><div class=\"table-wrap\">{}</div></details>\n</figure>\n",
+        at(width),
+        at(height),
+        table(&headers, numbers)
+    ));
+    html.push_str("</main>\n</body>\n</html>\n");
+    out.write_all(html.as_bytes())?;
+    Ok(())
+}
+
+/// A heat map cell's fill for a chance `p` of side A winning, on a scale
+/// from orange (A loses) through white (even) to blue (A wins), and the ink
+/// its text needs to stay legible.
+fn heat(p: f64) -> (String, &'static str) {
+    const LOSES: [f64; 3] = [213.0, 94.0, 0.0];
+    const EVEN: [f64; 3] = [247.0, 247.0, 247.0];
+    const WINS: [f64; 3] = [0.0, 114.0, 178.0];
+    let p = if p.is_nan() { 0.5 } else { p.clamp(0.0, 1.0) };
+    let (from, to, t) = if p < 0.5 {
+        (LOSES, EVEN, p * 2.0)
+    } else {
+        (EVEN, WINS, (p - 0.5) * 2.0)
+    };
+    let channel = |k: usize| (from[k] + (to[k] - from[k]) * t).round() as u8;
+    let fill = format!("#{:02x}{:02x}{:02x}", channel(0), channel(1), channel(2));
+    let ink = if (p - 0.5).abs() > 0.3 {
+        "#fff"
+    } else {
+        "#1b1b1b"
+    };
+    (fill, ink)
+}
+
 impl Page<'_> {
     fn render(&self) -> String {
-        let mut html = String::new();
-        html.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-        html.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-        html.push_str(&format!(
-            "<meta name=\"generator\" content=\"broadside {VERSION}\">\n<title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<main>\n",
-            escape(&self.heading)
-        ));
+        let mut html = head(&self.heading);
         html.push_str(&format!("<h1>{}</h1>\n", escape(&self.heading)));
         if !self.description.is_empty() {
             html.push_str(&format!("<p>{}</p>\n", escape(self.description)));
@@ -970,6 +1091,15 @@ mod tests {
             "&lt;b&gt;&amp;&#39;&quot;fri-gate"
         );
         assert_eq!(escape("2xfrigate,destroyer"), "2xfrigate,destroyer");
+    }
+
+    /// The heat scale's ends and middle, and its ink.
+    #[test]
+    fn heat_runs_from_orange_through_white_to_blue() {
+        assert_eq!(heat(0.0), ("#d55e00".to_owned(), "#fff"));
+        assert_eq!(heat(0.5), ("#f7f7f7".to_owned(), "#1b1b1b"));
+        assert_eq!(heat(1.0), ("#0072b2".to_owned(), "#fff"));
+        assert_eq!(heat(f64::NAN).0, "#f7f7f7");
     }
 
     /// Turn labels: every turn over ten turns or fewer, then 2, 5, 10...
