@@ -224,3 +224,25 @@ fn options_answer_to_the_policy_s_other_names() {
     };
     assert_eq!(battle("start-range"), battle("start-band"));
 }
+
+/// A newcomer finds the ship ids in a system command's help, and one ship's
+/// sheet with `ships SYSTEM SHIP`.
+#[test]
+fn ship_ids_are_in_the_help_and_one_ship_has_its_sheet() {
+    for command in ["battle", "resolve", "sweep"] {
+        check(
+            &[command, "percentile", "--help"],
+            &["Ships: assault-carrier, assault-scout, battleship,"],
+        );
+    }
+    let sheet = check(
+        &["ships", "percentile", "frigate", "-f", "json"],
+        &["\"frigate\""],
+    );
+    let sheet: serde_json::Value = serde_json::from_str(&sheet).expect("JSON");
+    assert_eq!(sheet["ships"].as_array().map(Vec::len), Some(1), "{sheet}");
+    check_cli_error(
+        &["ships", "percentile", "frigat"],
+        "did you mean 'frigate'?",
+    );
+}

@@ -203,6 +203,9 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
         .about("Play every ship against every ship, or one battle over a range of an option, as a table")
         .systems_as_subcommands();
     for system in systems {
+        // The ids a newcomer would otherwise look up with `ships` first.
+        let ids: Vec<String> = system.ships().iter().map(|s| s.id().to_owned()).collect();
+        let ship_list = format!("Ships: {}", ids.join(", "));
         let numbers: Vec<&'static str> = system
             .battle_options()
             .iter()
@@ -220,6 +223,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
         sweep = sweep.subcommand(
             Command::new(system.id())
                 .about(system.title())
+                .after_help(ship_list.clone())
                 .arg(
                     Arg::new("a")
                         .value_name("SIDE-A")
@@ -253,6 +257,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
         resolve = resolve.subcommand(
             Command::new(system.id())
                 .about(system.title())
+                .after_help(ship_list.clone())
                 .arg(
                     Arg::new("attacker")
                         .long("attacker")
@@ -296,6 +301,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
         battle = battle.subcommand(
             Command::new(system.id())
                 .about(system.title())
+                .after_help(ship_list.clone())
                 .arg(
                     Arg::new("a")
                         .value_name("SIDE-A")
@@ -369,11 +375,18 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
         )
         .subcommand(
             Command::new("ships")
-                .about("List a system's ships and their statistics")
+                .about("List a system's ships and their statistics, or one ship's")
                 .arg(
                     Arg::new("system")
+                        .value_name("SYSTEM")
                         .required(true)
-                        .value_parser(system_ids.clone()),
+                        .value_parser(system_ids.clone())
+                        .help("the rule system"),
+                )
+                .arg(
+                    Arg::new("ship")
+                        .value_name("SHIP")
+                        .help("one ship's id, for its sheet alone"),
                 )
                 .arg(format_arg(&["text", "json"]))
                 .arg(rules_arg()),
@@ -381,14 +394,25 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
         .subcommand(
             Command::new("table")
                 .about("Print a table of a system's data, or one cell of it")
-                .arg(Arg::new("system").required(true).value_parser(system_ids))
-                .arg(Arg::new("table").help("the table's id; all tables are listed if omitted"))
+                .arg(
+                    Arg::new("system")
+                        .value_name("SYSTEM")
+                        .required(true)
+                        .value_parser(system_ids)
+                        .help("the rule system"),
+                )
+                .arg(
+                    Arg::new("table")
+                        .value_name("TABLE")
+                        .help("the table's id; all tables are listed if omitted"),
+                )
                 .arg(
                     Arg::new("row")
+                        .value_name("ROW")
                         .allow_negative_numbers(true)
                         .help("a row label, or a roll that falls in a row's range"),
                 )
-                .arg(Arg::new("column").help("a column header"))
+                .arg(Arg::new("column").value_name("COLUMN").help("a column header"))
                 .arg(format_arg(&["text", "json"]))
                 .arg(rules_arg()),
         )

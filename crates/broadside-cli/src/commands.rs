@@ -257,7 +257,20 @@ fn text_table(headers: &[&str]) -> Table {
 fn ships_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let id = m.get_one::<String>("system").map_or("", String::as_str);
     let system = load(id, m)?;
-    let ships = system.ships();
+    let mut ships = system.ships();
+    if let Some(wanted) = m.get_one::<String>("ship") {
+        // One ship's sheet: the same figures, a row of the table and its
+        // notes, for that ship alone.
+        let known: Vec<String> = ships.iter().map(|s| s.id().to_owned()).collect();
+        let at = known.iter().position(|k| k == wanted).ok_or_else(|| {
+            Failure::from(ResolveError::unknown(
+                "ship",
+                wanted,
+                known.iter().map(String::as_str),
+            ))
+        })?;
+        ships = vec![ships.swap_remove(at)];
+    }
     if format(m) == "json" {
         let list = ships
             .iter()
@@ -301,9 +314,11 @@ fn table_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                 .collect();
             return json_line(out, &json!({"system": id, "tables": list}));
         }
+        let mut list = text_table(&["table", "title"]);
         for table in &tables {
-            writeln!(out, "{}  {}", table.id, table.title)?;
+            list.add_row([table.id.as_str(), table.title.as_str()]);
         }
+        writeln!(out, "{list}")?;
         return Ok(());
     };
     let table = tables.iter().find(|t| &t.id == table_id).ok_or_else(|| {
