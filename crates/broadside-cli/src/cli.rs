@@ -249,6 +249,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .args(system_args(system.battle_options()))
                 .arg(trials_arg().default_value("1000"))
                 .arg(threads_arg())
+                .arg(quiet_arg())
                 .arg(seed_arg())
                 .arg(max_turns_arg())
                 .arg(format_arg(&["text", "json", "csv", "markdown", "html"]))
@@ -325,6 +326,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .args(side_args(system.side_options()))
                 .arg(trials_arg())
                 .arg(threads_arg())
+                .arg(quiet_arg())
                 .arg(shard_arg().conflicts_with_all(["replay", "find", "exact"]))
                 .arg(seed_arg())
                 .arg(max_turns_arg())
@@ -490,6 +492,7 @@ fn run_args() -> Vec<Arg> {
     vec![
         trials_arg(),
         threads_arg(),
+        quiet_arg(),
         shard_arg(),
         seed_arg(),
         max_turns_arg(),
@@ -552,6 +555,14 @@ fn shard_arg() -> Arg {
         .value_name("I/N")
         .value_parser(crate::shard::parse)
         .help("play only trials I, I+N, I+2N, ... of the run and print their tally as JSON, for broadside merge")
+}
+
+fn quiet_arg() -> Arg {
+    Arg::new("quiet")
+        .short('q')
+        .long("quiet")
+        .action(ArgAction::SetTrue)
+        .help("no progress bar, even on a terminal")
 }
 
 fn threads_arg() -> Arg {

@@ -611,7 +611,7 @@ fn battle_command(
     out: Out<'_>,
     merged: Option<Vec<Tally>>,
 ) -> Result<(), Failure> {
-    use_threads(m)?;
+    start_run(m)?;
     let path = m.get_one::<String>("scenario");
     let (origin, text) = match path {
         Some(path) => (scenario_origin(path), read_scenario(path)?),
@@ -920,9 +920,16 @@ fn verdict_text(verdict: &broadside_core::Verdict) -> String {
     }
 }
 
-/// Sizes the pool trials are played on from `-j/--threads`; without it,
-/// rayon's own default (one thread a core, or `RAYON_NUM_THREADS`).
-pub(crate) fn use_threads(m: &ArgMatches) -> Result<(), Failure> {
+/// Whether `-q/--quiet` asked for no progress on standard error.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Readies a run of trials: `-q/--quiet`, and the pool trials are played on
+/// sized from `-j/--threads` (without it, rayon's own default: one thread a
+/// core, or `RAYON_NUM_THREADS`).
+pub(crate) fn start_run(m: &ArgMatches) -> Result<(), Failure> {
+    if m.try_get_one::<bool>("quiet").ok().flatten() == Some(&true) {
+        QUIET.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     if let Some(&threads) = m.get_one::<u16>("threads") {
         rayon::ThreadPoolBuilder::new()
             .num_threads(usize::from(threads))
@@ -1054,7 +1061,12 @@ pub(crate) fn run_with_progress(
         indicatif::ProgressStyle::with_template(template)
             .map_err(|e| Failure::Internal(format!("progress bar template: {e}")))
     };
-    let bar = indicatif::ProgressBar::new(trials)
+    let bar = if QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(trials)
+    };
+    let bar = bar
         .with_style(style(
             "{prefix:>11} {wide_bar} {human_pos}/{human_len} trials, {per_sec:0}, {eta} left",
         )?)
@@ -1076,7 +1088,7 @@ fn compare_command(
     out: Out<'_>,
     merged: Option<Vec<Tally>>,
 ) -> Result<(), Failure> {
-    use_threads(m)?;
+    start_run(m)?;
     let path = m.get_one::<String>("scenario");
     let (origin, text) = match path {
         None => (

@@ -11,7 +11,7 @@ use broadside_core::{BattleRequest, OptionKind, OptionValue, Ruleset, Side};
 use clap::ArgMatches;
 
 use crate::cli::{self, system_options};
-use crate::commands::{format, fresh_seed, load, run_with_progress, use_threads};
+use crate::commands::{format, fresh_seed, load, run_with_progress, start_run};
 use crate::report::{self, BattleRow, Run, Style};
 use crate::{Failure, scenario};
 
@@ -32,7 +32,7 @@ enum Axis {
 }
 
 pub fn sweep_command(id: &str, m: &ArgMatches, out: &mut dyn Write) -> Result<(), Failure> {
-    use_threads(m)?;
+    start_run(m)?;
     let system = load(id, m)?;
     let trials = m.get_one::<u64>("trials").copied().unwrap_or(1000);
     let max_turns = m
