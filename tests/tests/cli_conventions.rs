@@ -138,7 +138,7 @@ fn short_flags_and_threads_give_the_same_report() {
     for threads in ["1", "3"] {
         let short = cli_ok(&[
             "battle", "crew-2d6", "escort", "corvette", "-n", "300", "-s", "9", "-f", "json", "-j",
-            threads,
+            threads, "-q",
         ]);
         assert_eq!(short, long, "-j {threads}");
     }
