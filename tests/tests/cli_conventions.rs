@@ -246,3 +246,43 @@ fn ship_ids_are_in_the_help_and_one_ship_has_its_sheet() {
         "did you mean 'frigate'?",
     );
 }
+
+/// Reliability review, finding 8: a negative seed, trial or die is a bad
+/// value of its flag, not an unknown flag `-1`; a row label starting with
+/// `-` can be given as it is written.
+#[test]
+fn negative_values_and_hyphenated_labels_read_as_values() {
+    let base = ["battle", "percentile", "destroyer", "frigate", "-n", "5"];
+    for (flag, fragment) in [
+        (
+            "--seed",
+            "invalid value '-1' for '--seed <S>': '-1' is not a whole number from 0",
+        ),
+        ("--replay", "invalid value '-1' for '--replay <K>'"),
+        ("--max-turns", "invalid value '-1' for '--max-turns <T>'"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend([flag, "-1"]);
+        check_cli_error(&args, fragment);
+    }
+    check_cli_error(
+        &[
+            "resolve",
+            "percentile",
+            "--attacker",
+            "destroyer",
+            "--weapon",
+            "torpedo",
+            "--target",
+            "frigate",
+            "--range",
+            "3",
+            "--dice",
+            "-1",
+        ],
+        "invalid value '-1' for '--dice <D,D,...>'",
+    );
+    let row = cli_ok(&["table", "percentile", "damage-table", "-20-10"]);
+    assert_eq!(row, cli_ok(&["table", "percentile", "damage-table", "-15"]));
+    assert!(row.contains("result: "), "{row}");
+}

@@ -41,8 +41,10 @@ fn seed_arg() -> Arg {
     Arg::new("seed")
         .short('s')
         .long("seed")
+        // `--seed -1` is a bad seed, not an unknown flag `-1`.
+        .allow_negative_numbers(true)
         .value_name("S")
-        .value_parser(value_parser!(u64))
+        .value_parser(whole_number)
         .help("seed for the dice (printed in every report; random if not given)")
 }
 
@@ -285,6 +287,7 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .arg(
                     Arg::new("dice")
                         .long("dice")
+                        .allow_negative_numbers(true)
                         .value_name("D,D,...")
                         .value_delimiter(',')
                         .value_parser(value_parser!(u32))
@@ -333,8 +336,9 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .arg(
                     Arg::new("replay")
                         .long("replay")
+                        .allow_negative_numbers(true)
                         .value_name("K")
-                        .value_parser(value_parser!(u64))
+                        .value_parser(whole_number)
                         .help("print the full event log of trial K of the run instead of the odds"),
                 )
                 .arg(
@@ -411,10 +415,16 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .arg(
                     Arg::new("row")
                         .value_name("ROW")
-                        .allow_negative_numbers(true)
+                        // A row label may start with '-' (`-20-10`).
+                        .allow_hyphen_values(true)
                         .help("a row label, or a roll that falls in a row's range"),
                 )
-                .arg(Arg::new("column").value_name("COLUMN").help("a column header"))
+                .arg(
+                    Arg::new("column")
+                        .value_name("COLUMN")
+                        .allow_hyphen_values(true)
+                        .help("a column header"),
+                )
                 .arg(format_arg(&["text", "json"]))
                 .arg(rules_arg()),
         )
@@ -509,6 +519,7 @@ fn trials_arg() -> Arg {
     Arg::new("trials")
         .short('n')
         .long("trials")
+        .allow_negative_numbers(true)
         .value_name("N")
         .value_parser(trial_count)
         .default_value("10000")
@@ -557,6 +568,12 @@ fn shard_arg() -> Arg {
         .help("play only trials I, I+N, I+2N, ... of the run and print their tally as JSON, for broadside merge")
 }
 
+/// A seed or a trial number: a whole number from 0, said so when it is not.
+fn whole_number(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("'{text}' is not a whole number from 0 to {}", u64::MAX))
+}
+
 fn quiet_arg() -> Arg {
     Arg::new("quiet")
         .short('q')
@@ -577,6 +594,7 @@ fn threads_arg() -> Arg {
 fn max_turns_arg() -> Arg {
     Arg::new("max-turns")
         .long("max-turns")
+        .allow_negative_numbers(true)
         .value_name("T")
         .value_parser(value_parser!(u32).range(1..=10_000))
         .default_value("50")

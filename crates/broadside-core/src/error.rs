@@ -55,7 +55,12 @@ impl ResolveError {
             kind,
             name: name.to_owned(),
             suggestion: did_you_mean(name, known.iter().copied()).map(str::to_owned),
-            known: known.join(", "),
+            // "(known: )" read as a glitch when the data defines none.
+            known: if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            },
         }
     }
 
@@ -274,5 +279,7 @@ mod tests {
             error.to_string(),
             "unknown ship 'zzz' (known: assault-scout, battleship, destroyer, frigate)"
         );
+        let error = super::ResolveError::unknown("weapon", "laser", []);
+        assert_eq!(error.to_string(), "unknown weapon 'laser' (known: none)");
     }
 }
