@@ -3,10 +3,11 @@
 //! Every function here consumes exactly the faces that `Dice::pool` or
 //! `Dice::roll` would, one face per die in rolled order, so seeded and
 //! scripted play see the same faces as ever and the functions hand them back
-//! unchanged, as the `Pool` a plain roll gives. What differs is what the dice are asked for: a die whose faces
-//! the rules go on to treat alike in groups is asked only which group it
-//! fell in (`Dice::check` for two groups, `Dice::band` for more, `Dice::roll`
-//! when every face counts), and dice read together (a check's dice, the
+//! unchanged (several dice as the `Pool` a plain roll gives). What differs
+//! is what the dice are asked for: a die whose faces the rules go on to
+//! treat alike in groups is asked only which group it fell in
+//! (`Dice::check` for two groups, `Dice::band` for more, `Dice::roll` when
+//! every face counts), and dice read together (a check's dice, the
 //! allocation, the damage dice, a hull check) are asked only for what the
 //! rules take from them as a whole, whatever order they fell in
 //! (`Dice::read_pool`). An exact source then branches once per group or
