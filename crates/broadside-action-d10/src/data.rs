@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use broadside_core::{DataErrors, DataProblems, DataRange, Die, FALLBACK_DICE, SourceFile};
 use serde::Deserialize;
 
+use crate::lines::TomlLines;
+
 use crate::model::{
     BoxRules, Bracket, ClassId, Constants, Damage, Difficulty, Drive, Fallback, Letter, LockRules,
     Mount, MountEntry, Repairs, Rules, ShipClass, SmallCraft, SubRow, SubTable, SwarmRow,
@@ -93,7 +95,7 @@ pub const DAMAGE_DICE: DataRange = DataRange::dice(
     "<weapon>.damage",
     1,
     64,
-    "structure boxes a hit marks, as dice: they must be able to mark 1 (see Rulings)",
+    "structure boxes a hit marks, as dice: they must be able to mark 1, by ruling 57",
 );
 
 /// `<weapon>.warheads`.
@@ -274,7 +276,7 @@ pub const TABLE_COUNT: DataRange = DataRange::dice(
     "<table>.rows[<n>].count",
     1,
     50,
-    "systems a result hits, as dice: they must be able to hit 1 (see Rulings)",
+    "systems a result hits, as dice: they must be able to hit 1, by ruling 57",
 );
 
 /// `repairs.die`.
@@ -487,7 +489,7 @@ pub const CONTAINMENT_CARGO: DataRange = DataRange::dice(
     "damage.containment-cargo",
     1,
     1000,
-    "cargo points lost, as dice: they must be able to lose 1 (see Rulings)",
+    "cargo points lost, as dice: they must be able to lose 1, by ruling 57",
 );
 
 /// `damage.containment-breach-cargo`.
@@ -496,7 +498,7 @@ pub const CONTAINMENT_BREACH_CARGO: DataRange = DataRange::dice(
     "damage.containment-breach-cargo",
     1,
     1000,
-    "cargo points lost, as dice: they must be able to lose 1 (see Rulings)",
+    "cargo points lost, as dice: they must be able to lose 1, by ruling 57",
 );
 
 /// `damage.remass-burns`.
@@ -505,7 +507,7 @@ pub const REMASS_BURNS: DataRange = DataRange::dice(
     "damage.remass-burns",
     1,
     1000,
-    "burns lost, as dice: they must be able to lose 1 (see Rulings)",
+    "burns lost, as dice: they must be able to lose 1, by ruling 57",
 );
 
 /// `damage.remass-bleed`.
@@ -514,7 +516,7 @@ pub const REMASS_BLEED: DataRange = DataRange::dice(
     "damage.remass-bleed",
     1,
     1000,
-    "burns lost, as dice: they must be able to lose 1 (see Rulings)",
+    "burns lost, as dice: they must be able to lose 1, by ruling 57",
 );
 
 /// `damage.magazine-warheads`.
@@ -523,7 +525,7 @@ pub const MAGAZINE_WARHEADS: DataRange = DataRange::dice(
     "damage.magazine-warheads",
     1,
     1000,
-    "warheads lost, as dice: they must be able to lose 1 (see Rulings)",
+    "warheads lost, as dice: they must be able to lose 1, by ruling 57",
 );
 
 /// `damage.aft-surface-features`.
@@ -1030,25 +1032,28 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
             .unwrap_or_else(|| DataErrors(Vec::new())));
     };
     let text = |name: &str| {
-        files
-            .iter()
-            .find(|f| f.name == name)
-            .map_or("", |f| f.text.as_str())
+        TomlLines(
+            files
+                .iter()
+                .find(|f| f.name == name)
+                .map_or("", |f| f.text.as_str()),
+        )
     };
-    let weapons = validate_weapons(weapons, text(WEAPONS), &mut problems);
+    let weapons = validate_weapons(weapons, &text(WEAPONS), &mut problems);
     // The Surface Features table's rows are judged only against an aft
     // bonus in its range: one out of range is reported in rules.toml alone.
     let aft_valid = AFT_SURFACE_FEATURES.allows(rules.damage.aft_surface_features);
-    let (constants, difficulty, crew_deck_lost) = validate_rules(rules, text(RULES), &mut problems);
+    let (constants, difficulty, crew_deck_lost) =
+        validate_rules(rules, &text(RULES), &mut problems);
     let (sub_tables, repairs, swarm) = validate_tables(
         tables,
         difficulty,
         &constants,
         aft_valid,
-        text(TABLES),
+        &text(TABLES),
         &mut problems,
     );
-    let ships = validate_ships(ships, &weapons, text(SHIPS), &mut problems);
+    let ships = validate_ships(ships, &weapons, &text(SHIPS), &mut problems);
     let mut constants = constants;
     constants.crew_deck_lost = crew_deck_lost;
     problems.finish(Rules {
@@ -1089,14 +1094,20 @@ fn at_most(
     value.min(hi)
 }
 
-fn die(problems: &mut DataProblems, range: &DataRange, text: &str, key: &str, sides: i64) -> Die {
+fn die(
+    problems: &mut DataProblems,
+    range: &DataRange,
+    text: &TomlLines<'_>,
+    key: &str,
+    sides: i64,
+) -> Die {
     let sides = problems.check(range, text, key, sides);
     Die::new(sides as u32).unwrap_or(Die::D6)
 }
 
 fn validate_weapons(
     raw: BTreeMap<String, RawWeapon>,
-    text: &str,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<Weapon> {
     let mut out = Vec::new();
@@ -1251,7 +1262,7 @@ fn validate_brackets(
     id: &str,
     raw: &[[i64; 3]],
     kind: WeaponKind,
-    text: &str,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<Bracket> {
     let key = format!("{id}.brackets");
@@ -1324,7 +1335,7 @@ const SINGLE: [System; 10] = [
 fn validate_ships(
     raw: BTreeMap<String, RawShip>,
     weapons: &[Weapon],
-    text: &str,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<ShipClass> {
     let ids: Vec<String> = raw.keys().cloned().collect();
@@ -1627,7 +1638,7 @@ fn validate_sub_table(
     id: TableId,
     raw: RawSubTable,
     reach: Option<i32>,
-    text: &str,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> SubTable {
     let key = |field: &str| format!("{}.{field}", id.id());
@@ -1736,7 +1747,7 @@ fn validate_tables(
     difficulty: RawDifficulty,
     constants: &Constants,
     aft_valid: bool,
-    text: &str,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> (Vec<SubTable>, Repairs, SwarmTable) {
     let aft = aft_valid.then_some(constants.boxes.aft_surface_features.max(0));
@@ -1852,7 +1863,7 @@ fn swarm_label(label: &str) -> Option<(i32, i32)> {
     Some((n, n))
 }
 
-fn validate_swarm(raw: RawSwarm, text: &str, problems: &mut DataProblems) -> SwarmTable {
+fn validate_swarm(raw: RawSwarm, text: &TomlLines<'_>, problems: &mut DataProblems) -> SwarmTable {
     const KEY: &str = "swarmer-hits";
     let mut columns = Vec::new();
     for (i, &c) in raw.columns.iter().enumerate() {
@@ -1976,7 +1987,7 @@ struct RawDifficulty {
 
 fn validate_rules(
     raw: RawRules,
-    text: &str,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> (Constants, RawDifficulty, i32) {
     let n = |problems: &mut DataProblems, range: &DataRange, value: i64| {

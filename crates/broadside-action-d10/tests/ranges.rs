@@ -6,7 +6,8 @@ mod common;
 
 use broadside_action_d10::ActionD10;
 use broadside_action_d10::data::{self, RANGES};
-use broadside_core::{Bound, DataErrors, DataRange, SourceFile, key_line, ranges_markdown};
+use broadside_action_d10::lines::TomlLines;
+use broadside_core::{Bound, DataErrors, DataRange, KeyLines, SourceFile, ranges_markdown};
 use common::sources;
 
 /// One change to the data of record: in `file`, the first `from` becomes `to`.
@@ -105,7 +106,8 @@ fn check_bounds(site: &Site) {
             );
         }
     }
-    let line = key_line(&text_of(file), site.key)
+    let line = TomlLines(&text_of(file))
+        .line_of(site.key)
         .map(|line| format!("line {line}: "))
         .unwrap_or_default();
     for value in [min - 1, max + 1] {
@@ -581,7 +583,8 @@ fn check_dice(
     accepted: &[&str],
     refused: &[&str],
 ) {
-    let line = key_line(&text_of(file), key)
+    let line = TomlLines(&text_of(file))
+        .line_of(key)
         .map(|line| format!("line {line}: "))
         .unwrap_or_default();
     for dice in accepted {

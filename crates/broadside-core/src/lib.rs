@@ -27,7 +27,7 @@ pub use montecarlo::{
     Engagement, Loss, Shard, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome,
     find_trial, play_trial, run_shard, run_trials,
 };
-pub use ranges::{Bound, DataRange, FALLBACK_DICE, key_line, ranges_markdown};
+pub use ranges::{Bound, DataRange, FALLBACK_DICE, KeyLines, ranges_markdown};
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
 pub use ruleset::{
     AttackOutcome, BattleRequest, OptionKind, OptionSpec, OptionValue, Options, Registration,

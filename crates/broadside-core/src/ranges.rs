@@ -6,6 +6,9 @@
 //! [`DataProblems::check_dice`], and [`ranges_markdown`] renders the rows a
 //! rules document lists, so a test can hold the two together.
 //!
+//! Messages give the line of a faulty key when the rule system, which knows
+//! its file format, can find it ([`KeyLines`]).
+//!
 //! Bounding every value at load keeps the rules' arithmetic on data far from
 //! the integer limits, so that arithmetic needs no overflow checks of its own.
 
@@ -134,10 +137,10 @@ impl DataRange {
 
 impl DataProblems {
     /// Checks a number against its documented range, recording a problem
-    /// that names the file, the line when `text` shows it, the key, the
+    /// that names the file, the line when `lines` finds it, the key, the
     /// allowed range and why; returns the value clamped into the range, so
     /// validation can go on.
-    pub fn check(&mut self, range: &DataRange, text: &str, key: &str, value: i64) -> i64 {
+    pub fn check(&mut self, range: &DataRange, lines: &dyn KeyLines, key: &str, value: i64) -> i64 {
         let Bound::Number { min, max } = range.bound else {
             self.push(range.file, key, "a dice range checked as a number");
             return value;
@@ -148,7 +151,7 @@ impl DataProblems {
                 key,
                 format!(
                     "{}{value} is outside {min}..={max} ({})",
-                    line_prefix(text, key),
+                    line_prefix(lines, key),
                     range.why
                 ),
             );
@@ -162,7 +165,7 @@ impl DataProblems {
     pub fn check_dice(
         &mut self,
         range: &DataRange,
-        text: &str,
+        lines: &dyn KeyLines,
         key: &str,
         value: &str,
         fallback: DiceExpr,
@@ -178,112 +181,34 @@ impl DataProblems {
             self.push(
                 range.file,
                 key,
-                format!("{}{fault} ({})", line_prefix(text, key), range.why),
+                format!("{}{fault} ({})", line_prefix(lines, key), range.why),
             );
         }
         fallback
     }
 }
 
-/// `line N: ` for a key found in `text`, or nothing.
-fn line_prefix(text: &str, key: &str) -> String {
-    key_line(text, key)
+/// `line N: ` for a key `lines` can find, or nothing.
+fn line_prefix(lines: &dyn KeyLines, key: &str) -> String {
+    lines
+        .line_of(key)
         .map(|line| format!("line {line}: "))
         .unwrap_or_default()
 }
 
-/// The 1-based line of TOML `text` that sets the dotted `key`
-/// (`laser-cannon.dtm`, `target-lock.die`, `row[3].rolls`), found by a
-/// plain search rather than a parse: the key's table header (`[laser-cannon]`,
-/// the fourth `[[row]]`), then the first line of that table that starts
-/// with the field's name. Parts after the field (`effect.multiplier` of
-/// `effect = { … }`) are taken to be on the field's line; an element of an
-/// array (`rows[2].roll`) is not looked for. `None` when the search fails.
-pub fn key_line(text: &str, key: &str) -> Option<usize> {
-    let parts: Vec<&str> = key.split('.').collect();
-    // The longest header that exists wins: `[damage]` then `magazine-warheads`
-    // rather than a top-level `damage`.
-    for split in (0..parts.len()).rev() {
-        let (header, rest) = parts.split_at(split);
-        let Some(field) = rest.first() else { continue };
-        let Some((start, end)) = table_lines(text, header) else {
-            continue;
-        };
-        let (name, index) = split_index(field);
-        if index.is_some() && rest.len() > 1 {
-            return None;
-        }
-        let found = text
-            .lines()
-            .enumerate()
-            .take(end)
-            .skip(start)
-            .find(|(_, line)| sets(line, name))
-            .map(|(i, _)| i + 1);
-        if found.is_some() {
-            return found;
-        }
-        if !header.is_empty() {
-            // The table exists but not the field: its header is the place.
-            return Some(start);
-        }
+/// Finds the line of a data file that sets a key, for messages.
+///
+/// Core knows no file format, so each rule system says how its files set a
+/// key; `()` finds nothing.
+pub trait KeyLines {
+    /// The 1-based line that sets the dotted `key`, if it can be found.
+    fn line_of(&self, key: &str) -> Option<usize>;
+}
+
+impl KeyLines for () {
+    fn line_of(&self, _key: &str) -> Option<usize> {
+        None
     }
-    None
-}
-
-/// `rows[2]` as `("rows", Some(2))`; `dtm` as `("dtm", None)`.
-fn split_index(part: &str) -> (&str, Option<usize>) {
-    match part.strip_suffix(']').and_then(|p| p.split_once('[')) {
-        Some((name, index)) => (name, index.parse().ok()),
-        None => (part, None),
-    }
-}
-
-/// Whether `line` sets the key `name` (`name = …`).
-fn sets(line: &str, name: &str) -> bool {
-    line.trim_start()
-        .strip_prefix(name)
-        .is_some_and(|rest| rest.trim_start().starts_with('='))
-}
-
-/// The lines of the table named by `header` (every part but the last a
-/// plain table, the last maybe `row[3]`, the fourth of an array of tables):
-/// from the line after its header up to the next header, as 0-based line
-/// indices `start..end`. An empty header is the top level, before any header.
-fn table_lines(text: &str, header: &[&str]) -> Option<(usize, usize)> {
-    let is_header = |line: &str| line.trim_start().starts_with('[');
-    let lines: Vec<&str> = text.lines().collect();
-    let start = if header.is_empty() {
-        0
-    } else {
-        let (last, index) = split_index(header[header.len() - 1]);
-        let mut name: Vec<&str> = header[..header.len() - 1].to_vec();
-        name.push(last);
-        let name = name.join(".");
-        let wanted = match index {
-            None => format!("[{name}]"),
-            Some(_) => format!("[[{name}]]"),
-        };
-        let nth = index.unwrap_or(0);
-        lines
-            .iter()
-            .enumerate()
-            .filter(|(_, line)| {
-                line.split('#')
-                    .next()
-                    .is_some_and(|code| code.trim() == wanted)
-            })
-            .nth(nth)?
-            .0
-            + 1
-    };
-    let end = lines
-        .iter()
-        .enumerate()
-        .skip(start)
-        .find(|(_, line)| is_header(line))
-        .map_or(lines.len(), |(i, _)| i);
-    Some((start, end))
 }
 
 /// The rows of a rules document's "Data ranges" table for `ranges`, one a
@@ -310,40 +235,13 @@ pub const FALLBACK_DICE: DiceExpr = DiceExpr {
 mod tests {
     use super::*;
 
-    const TEXT: &str = "\
-# a comment
-head-on = 10
+    /// Finds `laser-cannon.dtm` on line 6 and nothing else.
+    struct OneKey;
 
-[laser-cannon]   # the first weapon
-name = \"Laser Cannon\"
-dtm = 0
-
-[target-lock]
-die = 10
-
-[[row]]
-rolls = [1, 2]
-
-[[row]]
-rolls = [3, 4]
-effect = { kind = \"hull\", multiplier = 2 }
-";
-
-    fn check_line(key: &str, line: Option<usize>) {
-        assert_eq!(key_line(TEXT, key), line, "{key}");
-    }
-
-    #[test]
-    fn a_key_is_found_under_its_table_header() {
-        check_line("head-on", Some(2));
-        check_line("laser-cannon.dtm", Some(6));
-        check_line("target-lock.die", Some(9));
-        check_line("row[1].rolls", Some(15));
-        check_line("row[1].effect.multiplier", Some(16));
-        // A missing field points at its table; a missing table at nothing.
-        check_line("laser-cannon.range", Some(4));
-        check_line("frigate.hull", None);
-        check_line("row[1].rolls[0].x", None);
+    impl KeyLines for OneKey {
+        fn line_of(&self, key: &str) -> Option<usize> {
+            (key == "laser-cannon.dtm").then_some(6)
+        }
     }
 
     const RANGE: DataRange = DataRange::number("w.toml", "<weapon>.dtm", -100, 100, "a DTM");
@@ -353,7 +251,7 @@ effect = { kind = \"hull\", multiplier = 2 }
     fn check_number(value: i64, clamped: i64) -> Vec<String> {
         let mut problems = DataProblems::default();
         assert_eq!(
-            problems.check(&RANGE, TEXT, "laser-cannon.dtm", value),
+            problems.check(&RANGE, &OneKey, "laser-cannon.dtm", value),
             clamped
         );
         match problems.finish(()) {
@@ -376,7 +274,7 @@ effect = { kind = \"hull\", multiplier = 2 }
 
     fn check_dice_text(text: &str, accepted: bool) {
         let mut problems = DataProblems::default();
-        let expr = problems.check_dice(&DICE, "", "x.damage", text, FALLBACK_DICE);
+        let expr = problems.check_dice(&DICE, &(), "x.damage", text, FALLBACK_DICE);
         assert_eq!(problems.is_empty(), accepted, "{text}");
         if accepted {
             assert_eq!(expr.to_string(), text);

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use broadside_core::{DataErrors, DataProblems, DataRange, FALLBACK_DICE, SourceFile};
 use serde::Deserialize;
+
+use crate::lines::TomlLines;
 use toml::Spanned;
 
 use crate::model::{
@@ -51,7 +53,7 @@ pub const HULL_DAMAGE: DataRange = DataRange::dice(
     "<weapon>.hull-damage",
     1,
     1000,
-    "hull points a hull hit does: it must be able to do 1 (see Rulings)",
+    "hull points a hull hit does: it must be able to do 1, by ruling 52",
 );
 /// A Combat Table cell's chance to hit for advanced crews.
 pub const CELL_ADVANCED: DataRange = DataRange::number(
@@ -183,7 +185,7 @@ pub const FIRE_HULL_DAMAGE: DataRange = DataRange::dice(
     "fire-hull-damage",
     1,
     1000,
-    "hull points a fire's hull hit does: it must be able to do 1 (see Rulings)",
+    "hull points a fire's hull hit does: it must be able to do 1, by ruling 52",
 );
 /// The lowest repair roll that always fails.
 pub const REPAIR_ALWAYS_FAILS_AT_LEAST: DataRange =
@@ -202,7 +204,7 @@ pub const HULL_REPAIR: DataRange = DataRange::dice(
     "hull-repair",
     1,
     1000,
-    "hull points a repair restores: it must be able to restore 1 (see Rulings)",
+    "hull points a repair restores: it must be able to restore 1, by ruling 52",
 );
 /// How many game turns apart Repair Turns come.
 pub const REPAIR_TURN_EVERY: DataRange = DataRange::number(
@@ -419,26 +421,33 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
             .unwrap_or_else(|| DataErrors(Vec::new())));
     };
     let text = |name: &str| {
-        files
-            .iter()
-            .find(|f| f.name == name)
-            .map_or("", |f| f.text.as_str())
+        TomlLines(
+            files
+                .iter()
+                .find(|f| f.name == name)
+                .map_or("", |f| f.text.as_str()),
+        )
     };
     let defences = validate_defences(defences, &mut problems);
-    let (weapons, dtms_valid) =
-        validate_weapons(weapons, combat, text(WEAPONS), text(COMBAT), &mut problems);
+    let (weapons, dtms_valid) = validate_weapons(
+        weapons,
+        combat,
+        &text(WEAPONS),
+        &text(COMBAT),
+        &mut problems,
+    );
     let modifiers_valid = dtms_valid && FIRE_DAMAGE_MODIFIER.allows(constants.fire_damage_modifier);
-    let constants = validate_constants(constants, text(RULES), &mut problems);
+    let constants = validate_constants(constants, &text(RULES), &mut problems);
     let damage_table = validate_damage_table(
         damage,
         &weapons,
         &defences,
         &constants,
         modifiers_valid,
-        text(DAMAGE),
+        &text(DAMAGE),
         &mut problems,
     );
-    let ships = validate_ships(ships, &weapons, text(SHIPS), &mut problems);
+    let ships = validate_ships(ships, &weapons, &text(SHIPS), &mut problems);
     problems.finish(Rules {
         weapons,
         defences,
@@ -517,8 +526,8 @@ fn validate_defences(
 fn validate_weapons(
     raw: BTreeMap<String, Spanned<RawWeapon>>,
     mut combat: BTreeMap<String, RawCombatRow>,
-    text: &str,
-    table_text: &str,
+    text: &TomlLines<'_>,
+    table_text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> (Vec<Weapon>, bool) {
     const FILE: &str = WEAPONS;
@@ -644,7 +653,11 @@ fn validate_weapons(
     (out, dtms_valid)
 }
 
-fn validate_constants(raw: RawConstants, text: &str, problems: &mut DataProblems) -> Constants {
+fn validate_constants(
+    raw: RawConstants,
+    text: &TomlLines<'_>,
+    problems: &mut DataProblems,
+) -> Constants {
     const FILE: &str = RULES;
     let mut check = |range: &DataRange, value: i64| problems.check(range, text, range.key, value);
     let always_hit_at_most = check(&ALWAYS_HIT_AT_MOST, raw.always_hit_at_most) as u32;
@@ -701,7 +714,7 @@ fn validate_damage_table(
     defences: &[DefenceInfo],
     constants: &Constants,
     modifiers_valid: bool,
-    text: &str,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<DamageRow> {
     const FILE: &str = DAMAGE;
@@ -897,7 +910,7 @@ fn counted(entry: &str) -> Result<(&str, u16), String> {
 fn validate_ships(
     raw: BTreeMap<String, RawShip>,
     weapons: &[Weapon],
-    text: &str,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<ShipClass> {
     const FILE: &str = SHIPS;
