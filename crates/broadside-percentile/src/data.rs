@@ -131,6 +131,22 @@ pub const DCR: DataRange = DataRange::number(
     10_000,
     "repair points a Repair Turn divides",
 );
+/// The count after ` x` in a ship's weapon list.
+pub const WEAPON_COUNT: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.weapons[<n>]",
+    1,
+    100,
+    "the count after ` x`: weapon systems, or a limited weapon's supply",
+);
+/// The count after ` x` in a ship's defence list.
+pub const DEFENCE_COUNT: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.defences[<n>]",
+    1,
+    100,
+    "the count after ` x`: a masking screen's or ICMs' supply, otherwise 1",
+);
 /// The to-hit change per hex of range for range-diffusion weapons.
 pub const RANGE_DIFFUSION_PER_HEX: DataRange = DataRange::number(
     RULES,
@@ -231,6 +247,8 @@ pub const RANGES: &[DataRange] = &[
     ADF,
     MR,
     DCR,
+    WEAPON_COUNT,
+    DEFENCE_COUNT,
     RANGE_DIFFUSION_PER_HEX,
     HEAD_ON,
     ALWAYS_HIT_AT_MOST,
@@ -894,12 +912,13 @@ impl From<RawLoss> for Loss {
     }
 }
 
-/// Splits `"torpedo x2"` into the id and the count.
-fn counted(entry: &str) -> Result<(&str, u16), String> {
+/// Splits `"torpedo x2"` into the id and the count, whose range is
+/// checked by the caller.
+fn counted(entry: &str) -> Result<(&str, i64), String> {
     match entry.split_once(" x") {
         None => Ok((entry.trim(), 1)),
-        Some((id, count)) => match count.trim().parse::<u16>() {
-            Ok(n) if n > 0 => Ok((id.trim(), n)),
+        Some((id, count)) => match count.trim().parse::<i64>() {
+            Ok(n) => Ok((id.trim(), n)),
             _ => Err(format!(
                 "'{entry}': the count after 'x' must be a whole number from 1"
             )),
@@ -923,6 +942,9 @@ fn validate_ships(
             match counted(entry) {
                 Err(message) => problems.push(FILE, wkey, message),
                 Ok((wid, count)) => match weapons.iter().position(|w| w.id == wid) {
+                    _ if !WEAPON_COUNT.allows(count) => {
+                        problems.check(&WEAPON_COUNT, text, &wkey, count);
+                    }
                     None => {
                         let known: Vec<&str> = weapons.iter().map(|w| w.id.as_str()).collect();
                         problems.push(
@@ -934,10 +956,10 @@ fn validate_ships(
                     Some(index) => {
                         let index = index as WeaponId;
                         if weapons[usize::from(index)].limited_supply {
-                            class_weapons.push((index, Some(count)));
+                            class_weapons.push((index, Some(count as u16)));
                         } else {
                             class_weapons
-                                .extend(std::iter::repeat_n((index, None), usize::from(count)));
+                                .extend(std::iter::repeat_n((index, None), count as usize));
                         }
                     }
                 },
@@ -949,6 +971,9 @@ fn validate_ships(
             match counted(entry) {
                 Err(message) => problems.push(FILE, dkey, message),
                 Ok((did, count)) => match Defence::from_id(did) {
+                    _ if !DEFENCE_COUNT.allows(count) => {
+                        problems.check(&DEFENCE_COUNT, text, &dkey, count);
+                    }
                     None => {
                         let known: Vec<&str> = Defence::ALL.iter().map(|d| d.id()).collect();
                         problems.push(
@@ -958,7 +983,7 @@ fn validate_ships(
                         );
                     }
                     Some(d @ (Defence::MaskingScreen | Defence::Icm)) => {
-                        class_defences.push((d, Some(count)))
+                        class_defences.push((d, Some(count as u16)))
                     }
                     Some(d) => {
                         if count != 1 {

@@ -225,6 +225,18 @@ fn sites() -> Vec<Site> {
         site(MR, "fighter.mr", "mr = 5", "mr = {}"),
         site(DCR, "fighter.dcr", "dcr = 30", "dcr = {}"),
         site(
+            WEAPON_COUNT,
+            "fighter.weapons[0]",
+            "\"assault-rocket x3\"",
+            "\"assault-rocket x{}\"",
+        ),
+        site(
+            DEFENCE_COUNT,
+            "frigate.defences[2]",
+            "\"icm x4\"",
+            "\"icm x{}\"",
+        ),
+        site(
             RANGE_DIFFUSION_PER_HEX,
             "range-diffusion-per-hex",
             "range-diffusion-per-hex = -5",
