@@ -142,6 +142,7 @@ impl DataProblems {
     /// validation can go on.
     pub fn check(&mut self, range: &DataRange, lines: &dyn KeyLines, key: &str, value: i64) -> i64 {
         let Bound::Number { min, max } = range.bound else {
+            // Our mistake, not the data's, but reported rather than passed.
             self.push(range.file, key, "a dice range checked as a number");
             return value;
         };
@@ -171,19 +172,17 @@ impl DataProblems {
         fallback: DiceExpr,
     ) -> DiceExpr {
         let fault = match value.parse::<DiceExpr>() {
-            Err(message) => Some(message),
+            Err(message) => message,
             Ok(expr) => match range.dice_fault(&expr) {
                 None => return expr,
-                Some(fault) => Some(fault),
+                Some(fault) => fault,
             },
         };
-        if let Some(fault) = fault {
-            self.push(
-                range.file,
-                key,
-                format!("{}{fault} ({})", line_prefix(lines, key), range.why),
-            );
-        }
+        self.push(
+            range.file,
+            key,
+            format!("{}{fault} ({})", line_prefix(lines, key), range.why),
+        );
         fallback
     }
 }
