@@ -13,6 +13,7 @@ pub mod exact;
 pub mod fleet;
 pub mod hex;
 pub mod montecarlo;
+pub mod ranges;
 pub mod rules;
 pub mod ruleset;
 
@@ -26,6 +27,7 @@ pub use montecarlo::{
     Engagement, Loss, Shard, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome,
     find_trial, play_trial, run_shard, run_trials,
 };
+pub use ranges::{Bound, DataRange, FALLBACK_DICE, KeyLines, ranges_markdown};
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
 pub use ruleset::{
     AttackOutcome, BattleRequest, OptionKind, OptionSpec, OptionValue, Options, Registration,

@@ -11,6 +11,7 @@ pub mod damage;
 pub mod data;
 pub mod engagement;
 pub mod hazards;
+pub mod lines;
 pub mod model;
 mod ruleset;
 pub mod setup;
