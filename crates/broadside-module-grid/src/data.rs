@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::{DataErrors, DataProblems, DataRange, SourceFile};
+use broadside_core::{DataErrors, DataProblems, DataRange, SourceFile, key_line};
 use serde::Deserialize;
 
 use crate::model::{
@@ -857,6 +857,13 @@ fn searchable(text: &str) -> String {
     out
 }
 
+/// `line N: ` for a key found in `text`, or nothing.
+fn line_prefix(text: &str, key: &str) -> String {
+    key_line(text, key)
+        .map(|line| format!("line {line}: "))
+        .unwrap_or_default()
+}
+
 /// A square written "R,C" (row and column from 1), each checked against
 /// `range`; `None`, with the problem reported, when it is not a square or
 /// either number is out of range.
@@ -1197,6 +1204,19 @@ fn validate_rules(
     for (list, blocks) in [(&raw.sight.blocking, true), (&raw.sight.clear, false)] {
         for (i, id) in list.iter().enumerate() {
             let key = format!("sight.{}[{i}]", if blocks { "blocking" } else { "clear" });
+            if !ObjectKind::NAMED.contains(&id.as_str()) {
+                let line = line_prefix(text, &key);
+                problems.push(
+                    FILE,
+                    key,
+                    format!(
+                        "{line}'{}' is not an object the line of sight rule names (known: {})",
+                        id.escape_debug(),
+                        ObjectKind::NAMED.join(", ")
+                    ),
+                );
+                continue;
+            }
             if objects.iter().any(|o| &o.id == id) {
                 problems.push(FILE, key, format!("'{id}' is listed twice"));
                 continue;

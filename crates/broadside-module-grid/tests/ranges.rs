@@ -685,6 +685,46 @@ fn the_extremes_of_i64_are_refused() {
     }
 }
 
+/// Seed 003, "Line of Sight (Ships)": asteroids, moons, planets and stars
+/// block; starbases, ships, fighters, missiles and spacewalkers do not. An
+/// object the rule does not name is refused where it is listed, whichever
+/// list it is in.
+#[test]
+fn sight_lists_only_objects_the_rule_names() {
+    let known = "asteroid, moon, planet, star, starbase, ship, fighter, missile, spacewalker";
+    let problems = check("rules.toml", |t| {
+        *t = t.replace(
+            "blocking = [\"asteroid\",",
+            "blocking = [\"torpedo x-1\", \"asteroid\",",
+        );
+    });
+    assert_eq!(
+        problems,
+        [format!(
+            "rules.toml: sight.blocking[0]: line 172: 'torpedo x-1' is not an object the line of sight rule names (known: {known})"
+        )]
+    );
+    let problems = check("rules.toml", |t| {
+        *t = t.replace(
+            "clear = [\"ship\",",
+            "clear = [\"ship\", \"nebula\\u001b\",",
+        );
+    });
+    assert_eq!(
+        problems,
+        [format!(
+            "rules.toml: sight.clear[1]: line 173: 'nebula\\u{{1b}}' is not an object the line of sight rule names (known: {known})"
+        )]
+    );
+    // Moving a named object to the other list is a rule variant, not a fault.
+    let problems = check("rules.toml", |t| {
+        *t = t
+            .replace("blocking = [\"asteroid\", ", "blocking = [")
+            .replace("clear = [\"ship\",", "clear = [\"asteroid\", \"ship\",");
+    });
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The data of record sits inside every range (it loads), and the rules
 /// note lists exactly the ranges the validation checks.
 #[test]
