@@ -15,13 +15,16 @@ fn check(file: &str, edit: impl FnOnce(&mut String)) -> Vec<String> {
     }
 }
 
+/// Writes a value into a file's text and returns the 1-based line it is on.
+type Write = Box<dyn Fn(&mut String, i64) -> usize>;
+
 /// Where a value of a range is written for a test: the file, the key the
 /// problem names, and how to write the value (returning the 1-based line it
 /// is written on).
 struct Place {
     file: &'static str,
-    key: &'static str,
-    write: fn(&mut String, i64) -> usize,
+    key: String,
+    write: Write,
 }
 
 /// The 1-based line of the first line at or after `from` (0-based) that
@@ -118,432 +121,120 @@ fn append_ship(
     find_line(text, header, line_of) + 1
 }
 
-macro_rules! field {
-    ($file:literal, $key:literal, $header:literal, $nth:literal, $field:literal) => {
-        Place {
-            file: $file,
-            key: $key,
-            write: |t, v| set_field(t, $header, $nth, $field, v),
-        }
-    };
+/// `field = value` in the `nth` table headed `header`, named `key`.
+fn field(file: &'static str, key: &str, header: &str, nth: usize, name: &str) -> Place {
+    let (header, name) = (header.to_owned(), name.to_owned());
+    Place {
+        file,
+        key: key.to_owned(),
+        write: Box::new(move |t, v| set_field(t, &header, nth, &name, v)),
+    }
+}
+
+/// A value written on an appended `test-ship` by `write`, named `key`.
+fn test_ship(key: &str, write: fn(&mut String, i64) -> usize) -> Place {
+    Place {
+        file: "ships.toml",
+        key: key.to_owned(),
+        write: Box::new(write),
+    }
 }
 
 /// Where each range is tested: its low end and its high end (the same
 /// place but for the hull check chart, whose rows must rise, and for
 /// layouts built to the size asked for).
 fn places(range: &DataRange) -> (Place, Place) {
-    let same = |p: fn() -> Place| (p(), p());
+    let twice = |p: &dyn Fn() -> Place| (p(), p());
     match (range.file, range.key) {
-        ("rules.toml", "skill-check.dice") => {
-            same(|| field!("rules.toml", "skill-check.dice", "[skill-check]", 0, "dice"))
-        }
+        // A professional rolls no fewer dice than anyone: at 1, so do all.
         ("rules.toml", "skill-check.professional-dice") => (
-            // A professional rolls no fewer dice than anyone: at 1, so do all.
             Place {
                 file: "rules.toml",
-                key: "skill-check.professional-dice",
-                write: |t, v| {
+                key: range.key.to_owned(),
+                write: Box::new(|t, v| {
                     set_field(t, "[skill-check]", 0, "dice", 1);
                     set_field(t, "[skill-check]", 0, "professional-dice", v)
-                },
+                }),
             },
-            field!(
+            field(
                 "rules.toml",
-                "skill-check.professional-dice",
+                range.key,
                 "[skill-check]",
                 0,
-                "professional-dice"
+                "professional-dice",
             ),
         ),
-        ("rules.toml", "to-hit.base") => {
-            same(|| field!("rules.toml", "to-hit.base", "[to-hit]", 0, "base"))
+        // Each mode field is tried on a mode that writes it.
+        ("rules.toml", key) if key.starts_with("mode.<mode>.") => {
+            let name = &key["mode.<mode>.".len()..];
+            let mode = match name {
+                "fixed-power" | "shots-per-turn" => "multi",
+                "falloff-per-hex" => "fusion",
+                _ => "long",
+            };
+            let key = format!("mode.{mode}.{name}");
+            twice(&|| field("rules.toml", &key, &format!("[mode.{mode}]"), 0, name))
         }
-        ("rules.toml", "to-hit.per-hex") => {
-            same(|| field!("rules.toml", "to-hit.per-hex", "[to-hit]", 0, "per-hex"))
+        ("rules.toml", key) => {
+            let (table, name) = key.split_once('.').expect("a table and a field");
+            twice(&|| field("rules.toml", key, &format!("[{table}]"), 0, name))
         }
-        ("rules.toml", "to-hit.ooc-penalty") => same(|| {
-            field!(
-                "rules.toml",
-                "to-hit.ooc-penalty",
-                "[to-hit]",
-                0,
-                "ooc-penalty"
-            )
-        }),
-        ("rules.toml", "allocation.dice") => {
-            same(|| field!("rules.toml", "allocation.dice", "[allocation]", 0, "dice"))
-        }
-        ("rules.toml", "allocation.centre") => same(|| {
-            field!(
-                "rules.toml",
-                "allocation.centre",
-                "[allocation]",
-                0,
-                "centre"
-            )
-        }),
-        ("rules.toml", "mode.<mode>.power-divisor") => same(|| {
-            field!(
-                "rules.toml",
-                "mode.long.power-divisor",
-                "[mode.long]",
-                0,
-                "power-divisor"
-            )
-        }),
-        ("rules.toml", "mode.<mode>.fixed-power") => same(|| {
-            field!(
-                "rules.toml",
-                "mode.multi.fixed-power",
-                "[mode.multi]",
-                0,
-                "fixed-power"
-            )
-        }),
-        ("rules.toml", "mode.<mode>.range-divisor") => same(|| {
-            field!(
-                "rules.toml",
-                "mode.long.range-divisor",
-                "[mode.long]",
-                0,
-                "range-divisor"
-            )
-        }),
-        ("rules.toml", "mode.<mode>.shots-per-turn") => same(|| {
-            field!(
-                "rules.toml",
-                "mode.multi.shots-per-turn",
-                "[mode.multi]",
-                0,
-                "shots-per-turn"
-            )
-        }),
-        ("rules.toml", "mode.<mode>.falloff-per-hex") => same(|| {
-            field!(
-                "rules.toml",
-                "mode.fusion.falloff-per-hex",
-                "[mode.fusion]",
-                0,
-                "falloff-per-hex"
-            )
-        }),
-        ("rules.toml", "module-damage.breaks-at") => same(|| {
-            field!(
-                "rules.toml",
-                "module-damage.breaks-at",
-                "[module-damage]",
-                0,
-                "breaks-at"
-            )
-        }),
-        ("rules.toml", "module-damage.collateral-dice-break") => same(|| {
-            field!(
-                "rules.toml",
-                "module-damage.collateral-dice-break",
-                "[module-damage]",
-                0,
-                "collateral-dice-break"
-            )
-        }),
-        ("rules.toml", "module-damage.collateral-dice") => same(|| {
-            field!(
-                "rules.toml",
-                "module-damage.collateral-dice",
-                "[module-damage]",
-                0,
-                "collateral-dice"
-            )
-        }),
-        ("rules.toml", "module-damage.ooc-on-break") => same(|| {
-            field!(
-                "rules.toml",
-                "module-damage.ooc-on-break",
-                "[module-damage]",
-                0,
-                "ooc-on-break"
-            )
-        }),
-        ("rules.toml", "module-damage.max-broken-markers") => same(|| {
-            field!(
-                "rules.toml",
-                "module-damage.max-broken-markers",
-                "[module-damage]",
-                0,
-                "max-broken-markers"
-            )
-        }),
-        ("rules.toml", "off-silhouette.hull-damage") => same(|| {
-            field!(
-                "rules.toml",
-                "off-silhouette.hull-damage",
-                "[off-silhouette]",
-                0,
-                "hull-damage"
-            )
-        }),
-        ("rules.toml", "off-silhouette.ooc-at") => same(|| {
-            field!(
-                "rules.toml",
-                "off-silhouette.ooc-at",
-                "[off-silhouette]",
-                0,
-                "ooc-at"
-            )
-        }),
-        ("rules.toml", "off-silhouette.ooc") => same(|| {
-            field!(
-                "rules.toml",
-                "off-silhouette.ooc",
-                "[off-silhouette]",
-                0,
-                "ooc"
-            )
-        }),
-        ("rules.toml", "shields.drop-per-strike") => same(|| {
-            field!(
-                "rules.toml",
-                "shields.drop-per-strike",
-                "[shields]",
-                0,
-                "drop-per-strike"
-            )
-        }),
-        ("rules.toml", "hull-check.dice") => {
-            same(|| field!("rules.toml", "hull-check.dice", "[hull-check]", 0, "dice"))
-        }
-        ("rules.toml", "hull-check.first-check") => same(|| {
-            field!(
-                "rules.toml",
-                "hull-check.first-check",
-                "[hull-check]",
-                0,
-                "first-check"
-            )
-        }),
-        ("rules.toml", "hull-check.stabilizer-rerolls") => same(|| {
-            field!(
-                "rules.toml",
-                "hull-check.stabilizer-rerolls",
-                "[hull-check]",
-                0,
-                "stabilizer-rerolls"
-            )
-        }),
-        ("rules.toml", "hull-check.luck-per-reroll") => same(|| {
-            field!(
-                "rules.toml",
-                "hull-check.luck-per-reroll",
-                "[hull-check]",
-                0,
-                "luck-per-reroll"
-            )
-        }),
-        ("rules.toml", "hull-check.crew-damage-dice") => same(|| {
-            field!(
-                "rules.toml",
-                "hull-check.crew-damage-dice",
-                "[hull-check]",
-                0,
-                "crew-damage-dice"
-            )
-        }),
-        ("rules.toml", "repair.difficulty") => same(|| {
-            field!(
-                "rules.toml",
-                "repair.difficulty",
-                "[repair]",
-                0,
-                "difficulty"
-            )
-        }),
-        ("rules.toml", "repair.slagged-penalty") => same(|| {
-            field!(
-                "rules.toml",
-                "repair.slagged-penalty",
-                "[repair]",
-                0,
-                "slagged-penalty"
-            )
-        }),
-        ("rules.toml", "explosion.falloff-per-hex") => same(|| {
-            field!(
-                "rules.toml",
-                "explosion.falloff-per-hex",
-                "[explosion]",
-                0,
-                "falloff-per-hex"
-            )
-        }),
-        ("rules.toml", "explosion.docked-times") => same(|| {
-            field!(
-                "rules.toml",
-                "explosion.docked-times",
-                "[explosion]",
-                0,
-                "docked-times"
-            )
-        }),
-        ("rules.toml", "explosion.microship-survival") => same(|| {
-            field!(
-                "rules.toml",
-                "explosion.microship-survival",
-                "[explosion]",
-                0,
-                "microship-survival"
-            )
-        }),
-        ("rules.toml", "teleporter.base") => {
-            same(|| field!("rules.toml", "teleporter.base", "[teleporter]", 0, "base"))
-        }
-        ("rules.toml", "teleporter.bomb-dice") => same(|| {
-            field!(
-                "rules.toml",
-                "teleporter.bomb-dice",
-                "[teleporter]",
-                0,
-                "bomb-dice"
-            )
-        }),
-        ("rules.toml", "missile.difficulty") => same(|| {
-            field!(
-                "rules.toml",
-                "missile.difficulty",
-                "[missile]",
-                0,
-                "difficulty"
-            )
-        }),
-        ("rules.toml", "missile.range") => {
-            same(|| field!("rules.toml", "missile.range", "[missile]", 0, "range"))
-        }
-        ("rules.toml", "missile.power") => {
-            same(|| field!("rules.toml", "missile.power", "[missile]", 0, "power"))
-        }
-        ("rules.toml", "engagement.scans-per-science") => same(|| {
-            field!(
-                "rules.toml",
-                "engagement.scans-per-science",
-                "[engagement]",
-                0,
-                "scans-per-science"
-            )
-        }),
-        ("rules.toml", "engagement.ooc-recovery-difficulty") => same(|| {
-            field!(
-                "rules.toml",
-                "engagement.ooc-recovery-difficulty",
-                "[engagement]",
-                0,
-                "ooc-recovery-difficulty"
-            )
-        }),
-        ("rules.toml", "engagement.ooc-recovered") => same(|| {
-            field!(
-                "rules.toml",
-                "engagement.ooc-recovered",
-                "[engagement]",
-                0,
-                "ooc-recovered"
-            )
-        }),
-        ("rules.toml", "engagement.repairs-per-turn") => same(|| {
-            field!(
-                "rules.toml",
-                "engagement.repairs-per-turn",
-                "[engagement]",
-                0,
-                "repairs-per-turn"
-            )
-        }),
         // The chart's rows rise: the low end is tried on the first row, the
         // high end on the last.
-        ("hull-checks.toml", "row[<n>].damage") => (
-            field!("hull-checks.toml", "row[0].damage", "[[row]]", 0, "damage"),
-            field!(
-                "hull-checks.toml",
-                "row[19].damage",
-                "[[row]]",
-                19,
-                "damage"
-            ),
-        ),
-        ("hull-checks.toml", "row[<n>].check") => (
-            field!("hull-checks.toml", "row[0].check", "[[row]]", 0, "check"),
-            field!("hull-checks.toml", "row[19].check", "[[row]]", 19, "check"),
-        ),
-        ("ships.toml", "<ship>.size") => {
-            same(|| field!("ships.toml", "scout.size", "[scout]", 0, "size"))
-        }
-        ("ships.toml", "<ship>.shields") => {
-            same(|| field!("ships.toml", "scout.shields", "[scout]", 0, "shields"))
-        }
-        ("ships.toml", "<ship>.guns") => {
-            same(|| field!("ships.toml", "scout.guns", "[scout]", 0, "guns"))
-        }
-        ("ships.toml", "<ship>.speed") => {
-            same(|| field!("ships.toml", "scout.speed", "[scout]", 0, "speed"))
-        }
-        ("ships.toml", "<ship>.luck") => {
-            same(|| field!("ships.toml", "scout.luck", "[scout]", 0, "luck"))
-        }
-        ("ships.toml", "<ship>.missiles") => {
-            same(|| field!("ships.toml", "scout.missiles", "[scout]", 0, "missiles"))
-        }
-        ("ships.toml", "<ship>.bombs") => {
-            same(|| field!("ships.toml", "scout.bombs", "[scout]", 0, "bombs"))
-        }
-        ("ships.toml", "<ship>.hull-damage") => same(|| {
-            field!(
-                "ships.toml",
-                "scout.hull-damage",
-                "[scout]",
-                0,
-                "hull-damage"
+        ("hull-checks.toml", key) => {
+            let name = key.rsplit('.').next().unwrap_or(key);
+            (
+                field(
+                    "hull-checks.toml",
+                    &format!("row[0].{name}"),
+                    "[[row]]",
+                    0,
+                    name,
+                ),
+                field(
+                    "hull-checks.toml",
+                    &format!("row[19].{name}"),
+                    "[[row]]",
+                    19,
+                    name,
+                ),
             )
+        }
+        ("ships.toml", "<ship>.layout (rows)") => twice(&|| {
+            test_ship("test-ship.layout", |t, v| {
+                append_ship(t, v, 1, "cargo-bay", 0, "1,1", "", "layout =")
+            })
         }),
-        ("ships.toml", "<ship>.layout (rows)") => same(|| Place {
-            file: "ships.toml",
-            key: "test-ship.layout",
-            write: |t, v| append_ship(t, v, 1, "cargo-bay", 0, "1,1", "", "layout ="),
+        ("ships.toml", "<ship>.layout[<row>] (columns)") => twice(&|| {
+            test_ship("test-ship.layout[0]", |t, v| {
+                append_ship(t, 1, v, "cargo-bay", 0, "1,1", "", "layout =")
+            })
         }),
-        ("ships.toml", "<ship>.layout[<row>] (columns)") => same(|| Place {
-            file: "ships.toml",
-            key: "test-ship.layout[0]",
-            write: |t, v| append_ship(t, 1, v, "cargo-bay", 0, "1,1", "", "layout ="),
-        }),
-        ("ships.toml", "<ship>.layout (modules)") => same(|| Place {
-            file: "ships.toml",
-            key: "test-ship.layout",
-            // 0 modules: one empty square; 64: 8 x 8; 65: 5 x 13.
-            write: |t, v| match v {
+        // 0 modules: one empty square; 64: 8 x 8; 65: 5 x 13.
+        ("ships.toml", "<ship>.layout (modules)") => twice(&|| {
+            test_ship("test-ship.layout", |t, v| match v {
                 0 => append_ship(t, 1, 1, "empty", 0, "1,1", "", "layout ="),
                 64 => append_ship(t, 8, 8, "cargo-bay", 0, "1,1", "", "layout ="),
                 65 => append_ship(t, 5, 13, "cargo-bay", 0, "1,1", "", "layout ="),
                 _ => append_ship(t, 1, v, "cargo-bay", 0, "1,1", "", "layout ="),
-            },
+            })
         }),
-        ("ships.toml", "<ship>.layout (Cannons)") => same(|| Place {
-            file: "ships.toml",
-            key: "test-ship.layout",
-            // 16: 4 x 4 Cannons; 17: 17 of 2 x 9.
-            write: |t, v| match v {
+        // 16: 4 x 4 Cannons; 17: 17 of 2 x 9.
+        ("ships.toml", "<ship>.layout (Cannons)") => twice(&|| {
+            test_ship("test-ship.layout", |t, v| match v {
                 17 => append_ship(t, 2, 9, "cargo-bay", 17, "1,1", "", "layout ="),
                 _ => append_ship(t, 4, 4, "cargo-bay", v, "1,1", "", "layout ="),
-            },
+            })
         }),
-        ("ships.toml", "<ship>.centre (row, column)") => same(|| Place {
-            file: "ships.toml",
-            key: "test-ship.centre",
-            // A 16 x 16 layout whose one module is its last square.
-            write: |t, v| match v {
+        // A 16 x 16 layout whose one module is its last square.
+        ("ships.toml", "<ship>.centre (row, column)") => twice(&|| {
+            test_ship("test-ship.centre", |t, v| match v {
                 1 => append_ship(t, 1, 1, "cargo-bay", 0, "1,1", "", "centre ="),
                 _ => append_ship(t, 16, 16, ".", 0, &format!("{v},16"), "", "centre ="),
-            },
+            })
         }),
-        ("ships.toml", "<ship>.occupants (row, column)") => same(|| Place {
-            file: "ships.toml",
-            key: "test-ship.occupants.\"<at>\"",
-            write: |t, v| match v {
+        ("ships.toml", "<ship>.occupants (row, column)") => twice(&|| {
+            test_ship("test-ship.occupants.\"<at>\"", |t, v| match v {
                 1 => append_ship(t, 1, 1, "cargo-bay", 0, "1,1", "\"1,1\" = 1", "occupants ="),
                 _ => append_ship(
                     t,
@@ -555,18 +246,27 @@ fn places(range: &DataRange) -> (Place, Place) {
                     &format!("\"16,{v}\" = 1"),
                     "occupants =",
                 ),
-            },
+            })
         }),
-        ("ships.toml", "<ship>.occupants.\"<R,C>\"") => same(|| Place {
+        ("ships.toml", "<ship>.occupants.\"<R,C>\"") => twice(&|| Place {
             file: "ships.toml",
-            key: "scout.occupants.\"1,2\"",
-            write: |t, v| set_inline(t, "[scout]", "occupants", "\"1,2\"", v),
+            key: "scout.occupants.\"1,2\"".to_owned(),
+            write: Box::new(|t, v| set_inline(t, "[scout]", "occupants", "\"1,2\"", v)),
         }),
-        ("ships.toml", "<ship>.crew.<skill>") => same(|| Place {
+        ("ships.toml", "<ship>.crew.<skill>") => twice(&|| Place {
             file: "ships.toml",
-            key: "scout.crew.gunnery",
-            write: |t, v| set_inline(t, "[scout]", "crew", "gunnery", v),
+            key: "scout.crew.gunnery".to_owned(),
+            write: Box::new(|t, v| set_inline(t, "[scout]", "crew", "gunnery", v)),
         }),
+        // Every other ship number is a plain field of the scout.
+        ("ships.toml", key) => {
+            let name = key.strip_prefix("<ship>.").expect("a ship key");
+            assert!(
+                !name.contains(['(', '<', '[', '.']),
+                "no test place for ships.toml {key}: add one"
+            );
+            twice(&|| field("ships.toml", &format!("scout.{name}"), "[scout]", 0, name))
+        }
         (file, key) => panic!("no test place for {file} {key}: add one"),
     }
 }
@@ -649,7 +349,7 @@ fn the_extremes_of_i64_are_refused() {
         let (low, high) = places(range);
         for (place, value) in [(&low, i64::MIN), (&high, i64::MAX)] {
             let (problems, line) = check_at(place, value);
-            let expected = refusal(range, place, place.key, line, value);
+            let expected = refusal(range, place, &place.key, line, value);
             assert!(
                 problems.contains(&expected),
                 "expected\n{expected}\nin:\n{}",
