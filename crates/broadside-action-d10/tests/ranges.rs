@@ -6,8 +6,8 @@ mod common;
 
 use broadside_action_d10::ActionD10;
 use broadside_action_d10::data::{self, RANGES};
-use broadside_data::TomlLines;
 use broadside_core::{Bound, DataErrors, DataRange, KeyLines, SourceFile, ranges_markdown};
+use broadside_data::TomlLines;
 use common::sources;
 
 /// One change to the data of record: in `file`, the first `from` becomes `to`.
