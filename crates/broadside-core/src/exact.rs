@@ -22,7 +22,7 @@ use num_rational::{BigRational, Ratio};
 use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive, Zero};
 use serde::Serialize;
 
-use crate::dice::{Check, Dice, DiceError, Die, Order, Pool};
+use crate::dice::{Check, Dice, DiceError, Die, Order, Pool, band_of};
 use crate::error::ResolveError;
 use crate::event::NullSink;
 use crate::fleet::Setup;
@@ -306,6 +306,38 @@ impl Dice for PathDice<'_> {
         }
         self.next_into((2, sides, i64::from(count)), |outcomes| {
             push_sum_counts(outcomes, count, sides);
+            u64::from(sides).pow(count)
+        })
+    }
+
+    fn total_band(&mut self, count: u32, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
+        let sides = die.sides();
+        if count as usize > Pool::CAPACITY {
+            return Err(DiceError::PoolTooLarge {
+                count,
+                max: Pool::CAPACITY,
+            });
+        }
+        let key = tops.iter().fold(i64::from(count), |h, &t| {
+            h.wrapping_mul(131).wrapping_add(i64::from(t))
+        });
+        self.next_into((6, sides, key), |outcomes| {
+            // Every sum with its ways, then the sums of one band gathered
+            // into its highest, in place: the sums ascend, so a band's sums
+            // are next to each other.
+            let start = outcomes.len();
+            push_sum_counts(outcomes, count, sides);
+            let mut kept = start;
+            for at in start..outcomes.len() {
+                let (sum, ways) = outcomes[at];
+                if kept > start && band_of(tops, outcomes[kept - 1].0) == band_of(tops, sum) {
+                    outcomes[kept - 1] = (sum, outcomes[kept - 1].1 + ways);
+                } else {
+                    outcomes[kept] = (sum, ways);
+                    kept += 1;
+                }
+            }
+            outcomes.truncate(kept);
             u64::from(sides).pow(count)
         })
     }
@@ -1944,6 +1976,35 @@ mod tests {
         assert_eq!(odds[&45], p(45, 100));
         assert_eq!(odds[&90], p(45, 100));
         assert_eq!(odds[&100], p(1, 10));
+    }
+
+    #[test]
+    fn sums_in_bands_weigh_every_way_to_roll_them() {
+        // 2d6 in bands 2-6, 7-9 and 10-12: 15, 15 and 6 ways in 36, each
+        // handed back as its highest sum.
+        let (odds, paths) = enumerate(10, |dice| {
+            dice.total_band(2, Die::D6, &[6, 9]).map_err(Into::into)
+        })
+        .unwrap();
+        check("paths", paths, 3);
+        check("2-6", odds[&6], p(15, 36));
+        check("7-9", odds[&9], p(15, 36));
+        check("10-12", odds[&12], p(6, 36));
+        // No tops: one band, rolled once.
+        let (odds, _) = enumerate(10, |dice| {
+            dice.total_band(3, Die::D6, &[]).map_err(Into::into)
+        })
+        .unwrap();
+        check("one band", odds[&18], p(1, 1));
+        // A plain source rolls the same faces as a total.
+        let (mut banded, mut plain) = (crate::SeededDice::new(5), crate::SeededDice::new(5));
+        for _ in 0..20 {
+            check(
+                "seeded",
+                banded.total_band(2, Die::D6, &[6, 9]).unwrap(),
+                plain.total(2, Die::D6).unwrap(),
+            );
+        }
     }
 
     #[test]
