@@ -1190,15 +1190,17 @@ impl Crew2d6 {
         // A miss is a miss whatever its Effect; a hit's Effect multiplies
         // the damage, never beyond the missiles under the house rule that
         // caps it.
-        let ask = if battle.reported {
-            let high = if c.cap_at_missiles {
-                i32::from(attacking)
-            } else {
-                i32::MAX
-            };
-            Ask::Banded { low: -1, high }
+        let high = if c.cap_at_missiles {
+            i32::from(attacking)
         } else {
+            i32::MAX
+        };
+        let ask = if battle.reported {
+            Ask::Banded { low: -1, high }
+        } else if sink.enabled() || !dice.enumerates() {
             Ask::logged(sink)
+        } else {
+            Ask::bands(dm, target, |e| e.clamp(-1, high))
         };
         let check = roll_check(dice, salvo.bane, dm, target, ask)?;
         sink.emit(|| Event::Roll {

@@ -186,18 +186,42 @@ pub enum Reading {
         /// The highest Effect told apart from higher ones.
         high: i32,
     },
+    /// Only the event log prints the faces, and the caller reads the
+    /// Effect only from `low` to `high`, as [`Reading::Reported`] reads it
+    /// (`-1` to `0` reads success or failure, `0` to `0` nothing). With no
+    /// log, a source that enumerates every outcome is asked for the bands
+    /// of the 2D sum that read differently.
+    Clamped {
+        /// The lowest Effect told apart from lower ones.
+        low: i32,
+        /// The highest Effect told apart from higher ones.
+        high: i32,
+    },
+    /// Only the event log prints the faces, and the caller reads the
+    /// Effect only through the task-chain DM it passes on
+    /// ([`Rules::chain_dm`]); asked for by bands as [`Reading::Clamped`].
+    Chained,
 }
 
 impl Reading {
-    /// A report prints the faces when `printed`, with this reading of the
-    /// Effect; otherwise only the log does.
+    /// A report prints the faces when `printed`; otherwise only the log
+    /// does. Either way the caller reads the Effect only from `low` to
+    /// `high`.
     pub fn reported_if(printed: bool, low: i32, high: i32) -> Reading {
         if printed {
             Reading::Reported { low, high }
         } else {
-            Reading::Logged
+            Reading::Clamped { low, high }
         }
     }
+
+    /// Only the log prints the faces, and the caller reads only whether
+    /// the check succeeded.
+    pub const SUCCESS: Reading = Reading::Clamped { low: -1, high: 0 };
+
+    /// Only the log prints the faces, and the caller reads nothing of the
+    /// check: the dice are rolled all the same.
+    pub const NOTHING: Reading = Reading::Clamped { low: 0, high: 0 };
 }
 
 impl<'a> Checker<'a> {
@@ -334,11 +358,18 @@ impl Crew2d6 {
                 reason: extra.why.text(rules),
             });
         }
+        let target = def.difficulty;
         let ask = match checker.reading {
             Reading::Reported { low, high } => Ask::Banded { low, high },
+            // Plain dice roll the same faces however they are asked, so
+            // the bands are worked out only for a source that branches on
+            // them.
             Reading::Logged => Ask::logged(sink),
+            _ if sink.enabled() || !dice.enumerates() => Ask::logged(sink),
+            Reading::Clamped { low, high } => Ask::bands(dm, target, |e| e.clamp(low, high)),
+            Reading::Chained => Ask::bands(dm, target, |e| rules.chain_dm(e)),
         };
-        let result = roll_check(dice, checker.bane, dm, def.difficulty, ask)?;
+        let result = roll_check(dice, checker.bane, dm, target, ask)?;
         sink.emit(|| Event::Roll {
             purpose: if checker.bane {
                 format!("{}, with a Bane (the lowest two count)", def.name)
@@ -414,6 +445,14 @@ pub enum Ask {
         /// Effects above this read alike.
         high: i32,
     },
+    /// Only the band of the sum of the dice that count is read: bit `s`
+    /// set (`s` from 2 to 11) makes `s` the highest sum of a band. Without
+    /// a Bane the two dice are asked for as one banded total; under a Bane
+    /// they are asked for as by [`Ask::Sum`].
+    Bands {
+        /// The highest sum of each band but the last, as bits.
+        tops: u16,
+    },
 }
 
 impl Ask {
@@ -421,6 +460,17 @@ impl Ask {
     /// sum when it does not.
     pub fn logged(sink: &dyn EventSink) -> Ask {
         if sink.enabled() { Ask::Faces } else { Ask::Sum }
+    }
+
+    /// The bands of the 2D sum whose Effects against `target` with `dm`
+    /// read differently, `read` giving what the caller takes from an
+    /// Effect.
+    pub fn bands(dm: i32, target: i32, read: impl Fn(i32) -> i32) -> Ask {
+        let effect = |sum: i32| read(sum + dm - target);
+        let tops = (2..12)
+            .filter(|&sum| effect(sum) != effect(sum + 1))
+            .fold(0u16, |tops, sum| tops | 1 << sum);
+        Ask::Bands { tops }
     }
 }
 
@@ -440,8 +490,11 @@ pub fn roll_2d(
 ///
 /// Whatever `ask`, the dice consume the same faces in the same order. With
 /// [`Ask::Sum`] the faces kept are a split of the sum, not the faces rolled:
-/// only the sum may be read. With [`Ask::Banded`] the last face may stand
-/// for its band, so only the Effect clamped to the band limits may be read.
+/// only the sum may be read; with [`Ask::Bands`] the sum stands for its
+/// band, so only the band may be read. With [`Ask::Banded`] the last face
+/// may stand for its band, so only the Effect clamped to the band limits
+/// may be read. Dice that do not enumerate outcomes are always rolled face
+/// by face.
 pub fn roll_check(
     dice: &mut dyn Dice,
     bane: bool,
@@ -452,7 +505,18 @@ pub fn roll_check(
     let count: u8 = if bane { 3 } else { 2 };
     let mut faces = [0u8; 3];
     let last = usize::from(count) - 1;
+    // Plain dice roll the same faces however they are asked: they are
+    // rolled one by one, and the faces kept are the ones rolled.
+    let ask = if dice.enumerates() { ask } else { Ask::Faces };
     match ask {
+        Ask::Bands { tops } if !bane => {
+            // Any split of the band's sum into two faces serves, as only
+            // its band is read.
+            let tops: ArrayVec<u32, 10> = (2..12u32).filter(|&s| tops & 1 << s != 0).collect();
+            let sum = dice.total_band(2, Die::D6, &tops)? as u8;
+            faces[0] = sum.saturating_sub(1).min(6);
+            faces[1] = sum - faces[0];
+        }
         Ask::Sum if !bane => {
             // The sum of two d6 is 2 to 12; any split of it into two faces
             // serves, as nothing reads them.
@@ -466,7 +530,7 @@ pub fn roll_check(
                 *face = dice.roll(Die::D6)? as u8;
             }
         }
-        Ask::Sum | Ask::Banded { .. } => {
+        Ask::Sum | Ask::Bands { .. } | Ask::Banded { .. } => {
             let (low, high) = match ask {
                 Ask::Banded { low, high } => (low, high),
                 _ => (i32::MIN, i32::MAX),

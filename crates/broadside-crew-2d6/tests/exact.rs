@@ -285,7 +285,8 @@ proptest! {
     /// same order, and scripted dice read the same roll and Effect; asked
     /// by bands, the faces it keeps are the ones rolled (a report prints
     /// them). Over every outcome, the Effect clamped as the caller reads it
-    /// has the same exact distribution asked by bands, by sum or die by die.
+    /// has the same exact distribution asked by bands of the last die, by
+    /// bands of the sum, by sum or die by die.
     #[test]
     fn every_way_of_asking_reads_the_same(
         faces in proptest::array::uniform3(1..=6u32),
@@ -296,7 +297,8 @@ proptest! {
     ) {
         let high = low + span;
         let count = if bane { 3 } else { 2 };
-        let asks = [Ask::Faces, Ask::Sum, Ask::Banded { low, high }];
+        let clamped = Ask::bands(dm, 8, |e| e.clamp(low, high));
+        let asks = [Ask::Faces, Ask::Sum, Ask::Banded { low, high }, clamped];
         let plain = roll_check(&mut ScriptedDice::new(faces), bane, dm, 8, Ask::Faces).unwrap();
         for ask in asks {
             let mut dice = ScriptedDice::new(faces);
@@ -318,5 +320,6 @@ proptest! {
         let by_faces = read(Ask::Faces);
         prop_assert_eq!(&read(Ask::Sum), &by_faces);
         prop_assert_eq!(&read(Ask::Banded { low, high }), &by_faces);
+        prop_assert_eq!(&read(clamped), &by_faces);
     }
 }
