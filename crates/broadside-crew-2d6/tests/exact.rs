@@ -8,13 +8,17 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use broadside_core::exact::{ExactAttack, ExactError, enumerate, exact_attack};
-use broadside_core::{ScriptedDice, SeededDice};
+use broadside_core::exact::{ExactAttack, ExactError, enumerate, exact_attack, exact_battle};
+use broadside_core::{
+    Dice, EventSink, ResolveError, Roster, ScriptedDice, SeededDice, Setup, ShipFate,
+};
 use broadside_crew_2d6::check::{Ask, roll_check};
 use broadside_crew_2d6::model::BAND_IDS;
+use broadside_crew_2d6::model::Position;
+use broadside_crew_2d6::{Action, Battle, CrewTactics, Fleets, Order, Sequence};
 use common::{
-    attack_criticals_only, check_exact_against, every_roll, exact_in, flag, num, outcome_of,
-    resolve_request, sums, text, without_criticals,
+    ScriptedTactics, attack_criticals_only, check_exact_against, every_roll, exact_in, flag,
+    fleet_request, num, outcome_of, resolve_request, sums, text, without_criticals,
 };
 use proptest::prelude::*;
 
@@ -322,4 +326,86 @@ proptest! {
         prop_assert_eq!(&read(Ask::Banded { low, high }), &by_faces);
         prop_assert_eq!(&read(clamped), &by_faces);
     }
+}
+
+/// A battle of the data of record whose ships follow scripted tactics:
+/// core's `Setup` of the fleets, with the tactics swapped.
+struct Scripted {
+    fleets: Fleets,
+    tactics: [ScriptedTactics; 2],
+}
+
+impl Setup for Scripted {
+    type State = Battle;
+    type Tactics = dyn CrewTactics;
+    type Sequence<'a> = Sequence<'a>;
+
+    fn sequence(&self) -> Sequence<'_> {
+        self.fleets.sequence()
+    }
+    fn roster(&self) -> &Roster {
+        self.fleets.roster()
+    }
+    fn max_turns(&self) -> u32 {
+        self.fleets.max_turns()
+    }
+    fn tactics(&self) -> [&(dyn CrewTactics + 'static); 2] {
+        [&self.tactics[0], &self.tactics[1]]
+    }
+    fn begin(&self, dice: &mut dyn Dice, sink: &mut dyn EventSink) -> Result<Battle, ResolveError> {
+        self.fleets.begin(dice, sink)
+    }
+    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
+        self.fleets.fates(battle)
+    }
+}
+
+/// One turn of the trader, at a jump point, against the escort, at the
+/// Very Long range of a random encounter: the trader's J-drive Engineer
+/// tries to jump whenever the trader acts, and no other order is given.
+///
+/// Seed 004 line 7: every ship scans, Sensors, EDU or INT, Average 8+, and
+/// a side whose scan fails gives the other a free round of actions (the
+/// trader's operator: Sensors 0, EDU 7 +0, civilian sensors -2: a success
+/// needs 2D >= 10, 6 rolls in 36; the escort's, +5: a failure is 2D = 2, 1
+/// in 36). Rulings 26 and 47: the jump is Engineer (J-drive), EDU, Easy
+/// 4+ (the trader's engineer: skill 0, EDU 8 +0: 2D >= 4, 33 in 36), and a
+/// ship that jumps leaves at the end of the round, its side escaping.
+///
+/// By hand: with its free round (1/6 x 1/36 = 1/216) the trader tries
+/// twice, in the free round and in turn 1; otherwise once. Nothing reaches
+/// either ship at Very Long range in one turn. P(A escapes) = 33/36 +
+/// 1/216 x 3/36 x 33/36 = 28523/31104, the rest undecided. The same odds
+/// come from the default tactics (docs/rules/crew-2d6.md, Exact odds), over
+/// far more paths.
+#[test]
+fn a_trader_jumping_away_from_an_escort() {
+    let request = fleet_request(
+        [&["trader"], &["escort"]],
+        1,
+        &[],
+        [&[("jump-point", flag())], &[]],
+    );
+    let system = common::system();
+    let fleets = system.fleets(&request).unwrap();
+    let rules = &system.rules;
+    let trader = rules.class(rules.class_id("trader").unwrap());
+    let engineer = trader.holder(Position::EngineerJDrive).unwrap();
+    let jump = ScriptedTactics {
+        actions: vec![Order {
+            person: engineer,
+            position: Position::EngineerJDrive,
+            action: Action::Jump,
+        }],
+        ..ScriptedTactics::default()
+    };
+    let setup = Scripted {
+        fleets,
+        tactics: [jump, ScriptedTactics::default()],
+    };
+    let odds = exact_battle(&setup, 10_000, 1_000_000).unwrap();
+    assert_eq!(odds.fractions["a_escapes"], "28523/31104");
+    assert_eq!(odds.fractions["undecided"], "2581/31104");
+    assert_eq!(odds.fractions["pruned"], "0/1");
+    assert!(odds.paths < 100_000, "{} paths", odds.paths);
 }
