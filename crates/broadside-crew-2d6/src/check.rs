@@ -11,7 +11,9 @@ use broadside_core::{Dice, DiceExpr, Die, Event, EventSink, Pool, ResolveError, 
 
 use crate::Crew2d6;
 use crate::battle::{Battle, ShipId};
-use crate::model::{Band, Characteristic, ClassId, Rules, SkillId, Task, WeaponId};
+use crate::model::{
+    Band, Characteristic, ClassId, CrewMember, Rules, SkillId, Task, TaskDef, WeaponId,
+};
 use crate::ship::Ship;
 
 /// How events name a ship: its class id, its number among its side's ships
@@ -241,44 +243,116 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// What a crew member brings to a task with no mount specialty and no
+/// second skill: its skill level and skill, and its characteristic, value
+/// and DM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CrewDm {
+    level: i32,
+    skill: Option<SkillId>,
+    characteristic: (Characteristic, u8, i32),
+}
+
+/// [`CrewDm`]s of every class, by class, then person and task (`person *
+/// tasks + task`), from the rules' own reckoning.
+pub(crate) fn crew_dms(rules: &Rules) -> Vec<Vec<CrewDm>> {
+    rules
+        .ships
+        .iter()
+        .map(|class| {
+            let mut dms = Vec::with_capacity(class.crew.len() * rules.tasks.len());
+            for member in &class.crew {
+                for def in &rules.tasks {
+                    let (level, skill) = best_skill(rules, member, def, None, None);
+                    dms.push(CrewDm {
+                        level,
+                        skill,
+                        characteristic: best_characteristic(rules, member, def),
+                    });
+                }
+            }
+            dms
+        })
+        .collect()
+}
+
+/// The skill level a crew member brings to a task (unskilled, the rules'
+/// DM) and the skill used: the mount's specialty when given, else the best
+/// of the task's skills and `also`.
+fn best_skill(
+    rules: &Rules,
+    member: &CrewMember,
+    def: &TaskDef,
+    mount_skill: Option<SkillId>,
+    also: Option<SkillId>,
+) -> (i32, Option<SkillId>) {
+    let best = match mount_skill {
+        Some(skill) => member.skill(skill).map(|l| (l, skill)),
+        None => def
+            .skills
+            .iter()
+            .copied()
+            .chain(also)
+            .filter_map(|s| member.skill(s).map(|l| (l, s)))
+            .max_by_key(|&(l, _)| l),
+    };
+    match best {
+        Some((level, skill)) => (i32::from(level), Some(skill)),
+        None => (rules.unskilled, None),
+    }
+}
+
+/// The characteristic a crew member uses for a task (the best DM among
+/// those the task allows), its value and its DM.
+fn best_characteristic(
+    rules: &Rules,
+    member: &CrewMember,
+    def: &TaskDef,
+) -> (Characteristic, u8, i32) {
+    let mut best = (def.characteristics[0], 0u8, i32::MIN);
+    for &c in &def.characteristics {
+        let value = member.characteristic(c);
+        let dm = rules.characteristic_dm(value);
+        if dm > best.2 {
+            best = (c, value, dm);
+        }
+    }
+    best
+}
+
 impl Crew2d6 {
+    /// What a crew member brings to a task, worked out at loading.
+    fn crew_dm(&self, checker: &Checker<'_>) -> Option<&CrewDm> {
+        let tasks = self.rules.tasks.len();
+        self.crew_dms
+            .get(usize::from(checker.ship.class))?
+            .get(usize::from(checker.person) * tasks + checker.task as usize)
+    }
+
     /// The skill level a crew member brings to a task (unskilled -3) and the
     /// skill used, if any.
     pub fn skill_level(&self, checker: &Checker<'_>) -> (i32, Option<SkillId>) {
+        if checker.mount_skill.is_none()
+            && checker.also_skill.is_none()
+            && let Some(dm) = self.crew_dm(checker)
+        {
+            return (dm.level, dm.skill);
+        }
         let rules = &self.rules;
         let member = &checker.ship.class(rules).crew[usize::from(checker.person)];
         let def = rules.task(checker.task);
-        let best = match checker.mount_skill {
-            Some(skill) => member.skill(skill).map(|l| (l, skill)),
-            None => def
-                .skills
-                .iter()
-                .copied()
-                .chain(checker.also_skill)
-                .filter_map(|s| member.skill(s).map(|l| (l, s)))
-                .max_by_key(|&(l, _)| l),
-        };
-        match best {
-            Some((level, skill)) => (i32::from(level), Some(skill)),
-            None => (rules.unskilled, None),
-        }
+        best_skill(rules, member, def, checker.mount_skill, checker.also_skill)
     }
 
     /// The characteristic a crew member uses for a task (the best DM among
     /// those the task allows) and its DM.
     pub fn characteristic(&self, checker: &Checker<'_>) -> (Characteristic, u8, i32) {
+        if let Some(dm) = self.crew_dm(checker) {
+            return dm.characteristic;
+        }
         let rules = &self.rules;
         let member = &checker.ship.class(rules).crew[usize::from(checker.person)];
-        let def = rules.task(checker.task);
-        let mut best = (def.characteristics[0], 0u8, i32::MIN);
-        for &c in &def.characteristics {
-            let value = member.characteristic(c);
-            let dm = rules.characteristic_dm(value);
-            if dm > best.2 {
-                best = (c, value, dm);
-            }
-        }
-        best
+        best_characteristic(rules, member, rules.task(checker.task))
     }
 
     /// The DM a check takes from the ship itself: its sensor type (for
