@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use broadside_core::exact::{ExactAttack, ExactError, enumerate, exact_attack, exact_battle};
 use broadside_core::{
-    Dice, EventSink, ResolveError, Roster, ScriptedDice, SeededDice, Setup, ShipFate,
+    Dice, EventSink, ResolveError, Roster, Ruleset, ScriptedDice, SeededDice, Setup, ShipFate,
 };
 use broadside_crew_2d6::check::{Ask, roll_check};
 use broadside_crew_2d6::model::BAND_IDS;
@@ -408,4 +408,52 @@ fn a_trader_jumping_away_from_an_escort() {
     assert_eq!(odds.fractions["undecided"], "2581/31104");
     assert_eq!(odds.fractions["pruned"], "0/1");
     assert!(odds.paths < 100_000, "{} paths", odds.paths);
+}
+
+/// `resolve --exact` plays an attack in steps, merging equal ships between
+/// the pieces of critical-hit work; the odds are those of every dice path
+/// followed to the end, critical hits and their chains included, in far
+/// fewer paths.
+#[test]
+fn an_attack_played_in_steps_has_the_odds_of_every_path() {
+    for (system, attacker, target, pairs) in [
+        (
+            common::system(),
+            "trader",
+            "escort",
+            vec![
+                ("weapon", text("beam-laser")),
+                ("range-band", text("medium")),
+            ],
+        ),
+        (
+            common::system(),
+            "corvette",
+            "escort",
+            vec![
+                ("weapon", text("pulse-laser")),
+                ("range-band", text("long")),
+            ],
+        ),
+        (
+            without_criticals(),
+            "scout",
+            "escort",
+            vec![
+                ("weapon", text("missile-rack")),
+                ("range-band", text("short")),
+            ],
+        ),
+    ] {
+        let case = format!("{attacker} at {target} with {pairs:?}");
+        let request = resolve_request(system, attacker, target, &pairs).unwrap();
+        let every_path = exact_in(system, attacker, target, &pairs).unwrap();
+        let stepped = Ruleset::resolve_exact(system, &request, 2_000_000).unwrap();
+        assert_eq!(stepped.fractions, every_path.fractions, "{case}");
+        assert!(
+            stepped.paths <= every_path.paths,
+            "{case}: {} paths",
+            stepped.paths
+        );
+    }
 }
