@@ -677,7 +677,9 @@ impl ModuleGrid {
                     value: c.to_hit_base,
                     source: "ruling: a Gunnery check against 7 + range (rules.toml to-hit)".into(),
                 });
-                let amount = c.to_hit_per_hex * range;
+                // The range is the battle's, not bounded by the data: a
+                // difficulty past any roll saturates rather than overflows.
+                let amount = c.to_hit_per_hex.saturating_mul(range);
                 if amount != 0 {
                     sink.emit(|| Event::Modifier {
                         to: "to-hit difficulty".into(),
@@ -697,7 +699,7 @@ impl ModuleGrid {
                     crew,
                     c.to_hit_skill,
                     ooc,
-                    c.to_hit_base + amount,
+                    c.to_hit_base.saturating_add(amount),
                     "to hit",
                     dice,
                     sink,
@@ -733,7 +735,7 @@ impl ModuleGrid {
                     (i32::from(target.shields), "the target's Shields"),
                     (range, "distance in hexes"),
                 ] {
-                    difficulty += amount;
+                    difficulty = difficulty.saturating_add(amount);
                     if amount != 0 {
                         sink.emit(|| Event::Modifier {
                             to: "teleport difficulty".into(),
