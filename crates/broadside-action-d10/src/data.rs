@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use broadside_core::{DataErrors, DataProblems, DataRange, Die, FALLBACK_DICE, SourceFile};
 use serde::Deserialize;
 
-use crate::lines::TomlLines;
+use broadside_data::TomlLines;
 
 use crate::model::{
     BoxRules, Bracket, ClassId, Constants, Damage, Difficulty, Drive, Fallback, Letter, LockRules,

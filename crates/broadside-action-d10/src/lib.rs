@@ -14,7 +14,6 @@ pub mod damage;
 pub mod data;
 pub mod engagement;
 pub mod fleet;
-pub mod lines;
 pub mod model;
 mod reading;
 pub mod repair;

@@ -6,7 +6,7 @@ mod common;
 
 use broadside_action_d10::ActionD10;
 use broadside_action_d10::data::{self, RANGES};
-use broadside_action_d10::lines::TomlLines;
+use broadside_data::TomlLines;
 use broadside_core::{Bound, DataErrors, DataRange, KeyLines, SourceFile, ranges_markdown};
 use common::sources;
 

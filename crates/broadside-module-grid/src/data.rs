@@ -8,7 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::{DataErrors, DataProblems, DataRange, SourceFile, key_line};
+use broadside_core::{DataErrors, DataProblems, DataRange, KeyLines, SourceFile};
+use broadside_data::TomlLines;
 use serde::Deserialize;
 
 use crate::model::{
@@ -767,15 +768,11 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
             .unwrap_or_else(|| DataErrors(Vec::new())));
     };
     // The texts are searched for the line of a value out of range.
-    let texts: Vec<(&str, String)> = files
-        .iter()
-        .map(|f| (f.name.as_str(), searchable(&f.text)))
-        .collect();
     let text = |name: &str| {
-        texts
+        files
             .iter()
-            .find(|(n, _)| *n == name)
-            .map_or("", |(_, t)| t.as_str())
+            .find(|f| f.name == name)
+            .map_or("", |f| f.text.as_str())
     };
     let module_types = validate_module_types(modules, &mut problems);
     let (constants, modes, objects) = validate_rules(rules, text("rules.toml"), &mut problems);
@@ -814,52 +811,14 @@ fn within(
     key: &str,
     value: i64,
 ) -> Option<i64> {
-    let checked = problems.check(range, text, key, value);
+    let checked = problems.check(range, &TomlLines(text), key, value);
     (checked == value).then_some(checked)
-}
-
-/// `text` with every line inside a multi-line array blanked, for the search
-/// that finds the line of a key: a row of a layout (`["engine", ...],`)
-/// starts with `[` as a table header does, and would otherwise end the
-/// ship's table before its `occupants` and `crew`. Lines are kept, so line
-/// numbers hold.
-fn searchable(text: &str) -> String {
-    let mut depth = 0usize;
-    let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
-        if depth == 0 {
-            out.push_str(line);
-        }
-        out.push('\n');
-        let mut quote: Option<char> = None;
-        let mut escaped = false;
-        for c in line.chars() {
-            match quote {
-                Some(q) => {
-                    if escaped {
-                        escaped = false;
-                    } else if c == '\\' && q == '"' {
-                        escaped = true;
-                    } else if c == q {
-                        quote = None;
-                    }
-                }
-                None => match c {
-                    '"' | '\'' => quote = Some(c),
-                    '#' => break,
-                    '[' => depth += 1,
-                    ']' => depth = depth.saturating_sub(1),
-                    _ => {}
-                },
-            }
-        }
-    }
-    out
 }
 
 /// `line N: ` for a key found in `text`, or nothing.
 fn line_prefix(text: &str, key: &str) -> String {
-    key_line(text, key)
+    TomlLines(text)
+        .line_of(key)
         .map(|line| format!("line {line}: "))
         .unwrap_or_default()
 }
@@ -970,7 +929,9 @@ fn validate_rules(
 ) -> (Constants, [ModeRule; 4], Vec<ObjectKind>) {
     const FILE: &str = "rules.toml";
     // Each value is clamped into its range, so every cast below is lossless.
-    let mut n = |range: &DataRange, key: &str, value: i64| problems.check(range, text, key, value);
+    let mut n = |range: &DataRange, key: &str, value: i64| {
+        problems.check(range, &TomlLines(text), key, value)
+    };
     let skill_dice = n(&SKILL_DICE, "skill-check.dice", raw.skill_check.dice) as u8;
     let professional_dice = n(
         &PROFESSIONAL_DICE,
@@ -1169,7 +1130,7 @@ fn validate_rules(
             function
         });
         let mut n = |range: &DataRange, field: &str, value: i64| {
-            problems.check(range, text, &key(field), value) as u8
+            problems.check(range, &TomlLines(text), &key(field), value) as u8
         };
         let fixed_power = mode.fixed_power.map(|p| n(&FIXED_POWER, "fixed-power", p));
         let power_divisor = n(&POWER_DIVISOR, "power-divisor", mode.power_divisor);
@@ -1244,8 +1205,8 @@ fn validate_chart(raw: RawHullChart, text: &str, problems: &mut DataProblems) ->
         let damage_key = format!("row[{i}].damage");
         let check_key = format!("row[{i}].check");
         // Each value is clamped into its range, so the casts are lossless.
-        let damage = problems.check(&CHART_DAMAGE, text, &damage_key, row.damage);
-        let check = problems.check(&CHART_CHECK, text, &check_key, row.check);
+        let damage = problems.check(&CHART_DAMAGE, &TomlLines(text), &damage_key, row.damage);
+        let check = problems.check(&CHART_CHECK, &TomlLines(text), &check_key, row.check);
         // A value out of range is reported once, not again as out of order.
         if let Some(before) = rows.last() {
             if damage == row.damage && damage <= i64::from(before.damage) {
@@ -1293,7 +1254,7 @@ fn validate_ships(
         let key = |field: &str| format!("{id}.{field}");
         // Each value is clamped into its range, so every cast is lossless.
         let mut n = |range: &DataRange, field: &str, value: i64| {
-            problems.check(range, text, &key(field), value)
+            problems.check(range, &TomlLines(text), &key(field), value)
         };
         let size = n(&SIZE, "size", ship.size) as u8;
         let shields = n(&SHIELDS, "shields", ship.shields) as u8;
@@ -1339,7 +1300,7 @@ fn validate_ships(
         }
         for (at, &count) in &ship.occupants {
             let okey = format!("{id}.occupants.\"{at}\"");
-            let count = problems.check(&OCCUPANTS, text, &okey, count) as u8;
+            let count = problems.check(&OCCUPANTS, &TomlLines(text), &okey, count) as u8;
             match square(problems, &OCCUPANTS_SQUARE, text, &okey, at) {
                 None => {}
                 // A layout already reported as broken would echo its own
@@ -1364,7 +1325,8 @@ fn validate_ships(
             (Skill::Engineering, crew.engineering),
         ] {
             let crew_key = format!("{id}.crew.{}", skill.id());
-            levels[skill as usize] = problems.check(&SKILL_LEVEL, text, &crew_key, value) as i8;
+            levels[skill as usize] =
+                problems.check(&SKILL_LEVEL, &TomlLines(text), &crew_key, value) as i8;
         }
         let mut professional = [false; 4];
         for (i, name) in crew.professional.iter().enumerate() {
@@ -1385,7 +1347,12 @@ fn validate_ships(
             class.by_function[function.index()] |= 1 << ix;
         }
         let cannons = class.modules_of(Function::Cannon).count_ones();
-        problems.check(&LAYOUT_CANNONS, text, &key("layout"), i64::from(cannons));
+        problems.check(
+            &LAYOUT_CANNONS,
+            &TomlLines(text),
+            &key("layout"),
+            i64::from(cannons),
+        );
         class.hull = effective_hull(rules, size, most);
         out.push(class);
     }

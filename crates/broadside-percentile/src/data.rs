@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use broadside_core::{DataErrors, DataProblems, DataRange, FALLBACK_DICE, SourceFile};
 use serde::Deserialize;
 
-use crate::lines::TomlLines;
+use broadside_data::TomlLines;
 use toml::Spanned;
 
 use crate::model::{

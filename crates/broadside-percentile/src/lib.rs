@@ -11,7 +11,6 @@ pub mod damage;
 pub mod data;
 pub mod engagement;
 pub mod hazards;
-pub mod lines;
 pub mod model;
 mod ruleset;
 pub mod setup;

@@ -1,4 +1,4 @@
-//! Where a key is set in one of the system's TOML data files, for messages.
+//! Where a key is set in a rule system's TOML data file, for messages.
 
 use broadside_core::KeyLines;
 
@@ -95,13 +95,49 @@ fn table_lines(text: &str, header: &[&str]) -> Option<(usize, usize)> {
                 + 1
         }
     };
+    // A row of a multi-line array (`["engine", "bridge"],`) starts with `[`
+    // as a header does; only a `[` outside every array opens a table.
+    let mut depth = 0usize;
     let end = lines
         .iter()
         .enumerate()
         .skip(start)
-        .find(|(_, line)| line.trim_start().starts_with('['))
+        .find(|(_, line)| {
+            let header = depth == 0 && line.trim_start().starts_with('[');
+            depth = depth_after(line, depth);
+            header
+        })
         .map_or(lines.len(), |(i, _)| i);
     Some((start, end))
+}
+
+/// How many arrays are open after `line`, `depth` being open before it:
+/// brackets inside strings and comments do not count.
+fn depth_after(line: &str, mut depth: usize) -> usize {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q == '"' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '#' => break,
+                '[' => depth += 1,
+                ']' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    // A header line (`[ship]`, `[[row]]`) closes what it opens.
+    depth
 }
 
 #[cfg(test)]
@@ -125,6 +161,13 @@ rolls = [1, 2]
 [[row]]
 rolls = [3, 4]
 effect = { kind = \"hull\", multiplier = 2 }
+
+[frigate]
+layout = [
+  [\"engine\", \"bridge # not a comment\"],
+  [\"cannon\", \"]\"],
+]
+crew = 3
 ";
 
     fn check(key: &str, line: Option<usize>) {
@@ -138,9 +181,12 @@ effect = { kind = \"hull\", multiplier = 2 }
         check("target-lock.die", Some(9));
         check("row[1].rolls", Some(15));
         check("row[1].effect.multiplier", Some(16));
-        // A missing field points at its table; a missing table at nothing.
+        // A missing field points at its table; a missing table at nothing;
+        // the rows of a multi-line array do not end their table.
         check("laser-cannon.range", Some(4));
-        check("frigate.hull", None);
+        check("frigate.hull", Some(18));
+        check("frigate.crew", Some(23));
+        check("destroyer.hull", None);
         check("row[1].rolls[0].x", None);
     }
 }
