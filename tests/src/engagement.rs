@@ -1233,6 +1233,15 @@ impl ScenarioFile {
         self.path.to_str().expect("temporary paths are UTF-8")
     }
 
+    /// Writes `text` to `folder/file` beside the scenario, for a scenario
+    /// that names a rules folder relative to itself.
+    pub fn beside(&self, folder: &str, file: &str, text: &str) -> &ScenarioFile {
+        let dir = self.dir.join(folder);
+        std::fs::create_dir_all(&dir).expect("the folder beside the scenario can be created");
+        std::fs::write(dir.join(file), text).expect("the file beside the scenario writes");
+        self
+    }
+
     /// A path in the same folder that does not exist.
     pub fn missing(&self) -> String {
         self.dir

@@ -971,6 +971,57 @@ pub fn check_cli_error(args: &[&str], fragment: &str) {
     );
 }
 
+/// Asserts that a bad scenario is refused as the CLI contract says for
+/// located input: exit code 2, nothing on stdout, a first line starting
+/// `error: `, `fragment` on one of the message's lines, and each problem
+/// that names its line and column followed by that line of the file and a
+/// caret under the column.
+pub fn check_cli_scenario_error(args: &[&str], fragment: &str) {
+    let (code, stdout, stderr) = run_cli(args);
+    assert_no_panic(args, &stderr);
+    assert_eq!(code, 2, "{args:?}: exit code; stderr:\n{stderr}");
+    assert!(stdout.is_empty(), "{args:?}: stdout not empty:\n{stdout}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines.first().is_some_and(|l| l.starts_with("error: ")),
+        "{args:?}: the error should start 'error: ', got:\n{stderr}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(fragment) && !l.trim_start().starts_with('|')),
+        "{args:?}: the error should mention '{fragment}', got:\n{stderr}"
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let Some(at) = line.find(": line ") else {
+            continue;
+        };
+        let rest = &line[at + ": line ".len()..];
+        let Some((number, rest)) = rest.split_once(", column ") else {
+            continue;
+        };
+        let column: usize = rest
+            .split(':')
+            .next()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("{args:?}: no column in {line}"));
+        let text = lines.get(i + 1).unwrap_or(&"");
+        let caret = lines.get(i + 2).unwrap_or(&"");
+        let prefix = format!("{number} | ");
+        let shown = text.trim_start();
+        assert!(
+            shown.starts_with(&prefix),
+            "{args:?}: line {number} of the file should follow:\n{stderr}"
+        );
+        let indent = text.len() - shown.len() + prefix.len();
+        assert_eq!(
+            caret.chars().position(|c| c == '^'),
+            Some(indent + column - 1),
+            "{args:?}: the caret should be under column {column}:\n{stderr}"
+        );
+    }
+}
+
 /// Asserts that bad ruleset data is refused: exit code 2, nothing on stdout,
 /// a first line starting `error: `, and every fragment (the file, the key,
 /// the value) somewhere on stderr. Data errors may list one problem per line
@@ -1035,6 +1086,24 @@ impl RulesetCopy {
     /// The folder, as `--rules` takes it.
     pub fn path(&self) -> &str {
         self.dir.to_str().expect("temporary paths are UTF-8")
+    }
+
+    /// Removes every file but `keep`, so the copy holds only what a user
+    /// would change.
+    pub fn keep_only(&self, keep: &str) -> &RulesetCopy {
+        for entry in std::fs::read_dir(&self.dir).expect("the copy is readable") {
+            let path = entry.expect("a readable entry").path();
+            if path.file_name().is_some_and(|name| name != keep) {
+                std::fs::remove_file(&path).expect("the copied file can be removed");
+            }
+        }
+        self
+    }
+
+    /// Adds a file to the copy.
+    pub fn add(&self, file: &str, text: &str) -> &RulesetCopy {
+        std::fs::write(self.dir.join(file), text).expect("the added file writes");
+        self
     }
 
     /// Replaces the first `from` in `file` with `to`; `from` must be there,

@@ -686,6 +686,6 @@ fn rules_with_the_smallest_dtm() {
     std::fs::write(format!("{}/weapons.toml", copy.path()), edited).expect("written");
     check_cli_data_error(
         &ships_with_rules(copy.path()),
-        &["weapons.toml", "laser-cannon.dtm", "from -100 to 100"],
+        &["weapons.toml", "laser-cannon.dtm", "is outside -100..=100"],
     );
 }

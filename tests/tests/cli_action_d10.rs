@@ -330,3 +330,32 @@ fn a_salvo_takes_its_lock_range_apart() {
     assert_eq!(json["target_number"], 6);
     assert_eq!(json["hits"], 1);
 }
+
+/// A box with no letter marked by a hit is named in the text, not shown as
+/// "-", which read as "no box marked" beside a sheet showing one marked.
+#[test]
+fn a_plain_box_marked_is_named() {
+    let text = cli_ok(&[
+        "resolve",
+        "action-d10",
+        "--attacker",
+        "cruiser",
+        "--weapon",
+        "laser-turret",
+        "--target",
+        "frigate",
+        "--range",
+        "2",
+        "--locked",
+        "--dice",
+        "1,1",
+    ]);
+    assert!(
+        text.contains("1 absorbed by shields; boxes marked: plain\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("frigate: x."),
+        "the sheet shows it marked: {text}"
+    );
+}

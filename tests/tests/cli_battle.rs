@@ -168,10 +168,10 @@ fn scenario_problems_are_all_reported_up_front() {
     assert!(out.is_empty(), "nothing is played: {out}");
     for fragment in [
         "has 4 problems",
-        "line 3: systems.percentile.a: '0xdestroyer': a count is from 1 to 24",
-        "line 6: systems.module-grid.a: a side is a ship id",
-        "line 7: systems.module-grid.b: a side written as a table needs ships",
-        "line 8: systems.crew-2d6: side B is missing",
+        "line 3, column 5: systems.percentile.a: '0xdestroyer': a count is from 1 to 24",
+        "line 6, column 5: systems.module-grid.a: a side is a ship id",
+        "line 7, column 5: systems.module-grid.b: a side written as a table needs ships",
+        "line 8, column 1: systems.crew-2d6: side B is missing",
     ] {
         assert!(err.contains(fragment), "{fragment} not in {err}");
     }

@@ -6,8 +6,11 @@
 //! and a replayed trial must be the trial the library plays for that seed.
 
 use broadside_tests::engagement::{ScenarioFile, duel, duel_trial};
-use broadside_tests::{RulesetCopy, check_cli, check_cli_error, cli_json, cli_ok};
-use serde_json::Value;
+use broadside_tests::{
+    RulesetCopy, check_cli, check_cli_data_error, check_cli_error, check_cli_scenario_error,
+    cli_json, cli_ok,
+};
+use serde_json::{Value, json};
 
 const DUEL: &[&str] = &[
     "duel",
@@ -339,12 +342,12 @@ fn compare_bad_scenarios() {
         (
             "option",
             "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\nwarp = 3\n",
-            "line 5: systems.percentile.warp: unknown option 'warp'",
+            "line 5, column 8: systems.percentile.warp: unknown option 'warp'",
         ),
         (
             "ship",
             "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"dreadnought\"\n",
-            "line 4: systems.percentile.b: unknown ship 'dreadnought'",
+            "line 4, column 5: systems.percentile.b: unknown ship 'dreadnought'",
         ),
         (
             "range",
@@ -354,8 +357,8 @@ fn compare_bad_scenarios() {
     ];
     for (tag, text, fragment) in cases {
         let file = ScenarioFile::new(tag, text);
-        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
-        check_cli_error(&["compare", file.path(), "--trials", "5"], file.path());
+        check_cli_scenario_error(&["compare", file.path(), "--trials", "5"], fragment);
+        check_cli_scenario_error(&["compare", file.path(), "--trials", "5"], file.path());
     }
 }
 
@@ -367,13 +370,13 @@ fn scenario_errors_name_the_line_of_a_token_that_starts_it() {
     let cases = [
         (
             "unknown-key-line",
-            "name = \"x\"\nseed = 1\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\n",
-            "line 2: unknown field",
+            "name = \"x\"\nturns = 1\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\n",
+            "line 2, column 1: unknown field",
         ),
         (
             "duplicate-key-line",
             "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\na = \"frigate\"\n",
-            "line 4: duplicate key",
+            "line 4, column 1: duplicate key",
         ),
     ];
     check_scenario_errors(&cases);
@@ -437,31 +440,51 @@ fn scenarios_are_as_strict_as_the_command_line() {
 }
 
 /// CSV fields are quoted where they must be: a side of two ships, whose
-/// field holds a comma, and a ship id holding a quote (legal as a quoted
-/// TOML key) each stay one field.
+/// field holds a comma, stays one field.
 #[test]
-fn csv_quotes_ids_that_need_it() {
-    let copy = RulesetCopy::new("csv-ids");
-    copy.edit("ships.toml", "[frigate]", "['fri\"gate']");
+fn csv_quotes_sides_that_need_it() {
     let csv = cli_ok(&[
         "battle",
         "percentile",
-        "battleship,fri\"gate",
-        "fri\"gate",
+        "battleship,frigate",
+        "frigate",
         "--trials",
         "20",
         "--seed",
         "7",
-        "--rules",
-        copy.path(),
         "--format",
         "csv",
     ]);
     let row = csv.lines().nth(1).expect("a data row");
     assert!(
-        row.starts_with("percentile,\"battleship,fri\"\"gate\",\"fri\"\"gate\",20,7,"),
+        row.starts_with("percentile,\"battleship,frigate\",frigate,20,7,"),
         "{row}"
     );
+}
+
+/// An id that a command line or a side string could not carry whole (a
+/// quote, a comma, a space, a capital) is refused when the data is read,
+/// with the file, the line and the line's text; the kebab-case id is
+/// suggested.
+#[test]
+fn ids_must_be_kebab_case() {
+    for (written, id, suggested) in [
+        ("['fri\"gate']", "fri\"gate", "fri-gate"),
+        ("['Big Frigate']", "Big Frigate", "big-frigate"),
+        ("['frigate,2']", "frigate,2", "frigate-2"),
+    ] {
+        let copy = RulesetCopy::new("kebab-ids");
+        copy.edit("ships.toml", "[frigate]", written);
+        check_cli_data_error(
+            &["ships", "percentile", "--rules", copy.path()],
+            &[
+                "ships.toml: line 33:",
+                &format!("ship id '{id}' is not kebab-case"),
+                &format!("as '{suggested}'"),
+                &format!("33 | {written}"),
+            ],
+        );
+    }
 }
 
 /// Each scenario `(tag, text, fragment)` is refused by `compare` with one
@@ -469,6 +492,59 @@ fn csv_quotes_ids_that_need_it() {
 fn check_scenario_errors(cases: &[(&str, &str, &str)]) {
     for &(tag, text, fragment) in cases {
         let file = ScenarioFile::new(tag, text);
-        check_cli_error(&["compare", file.path(), "--trials", "5"], fragment);
+        check_cli_scenario_error(&["compare", file.path(), "--trials", "5"], fragment);
     }
+}
+
+/// `--find OUTCOME` replays the first trial of the run with that outcome:
+/// the same log as `--replay K` for the K a trial-by-trial search finds, and
+/// bad input when no trial of the run has it.
+#[test]
+fn find_replays_the_first_trial_with_an_outcome() {
+    let run = [
+        "battle",
+        "percentile",
+        "destroyer",
+        "frigate",
+        "-n",
+        "60",
+        "-s",
+        "7",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        run.iter().chain(extra).map(|s| (*s).to_owned()).collect()
+    };
+    let args = with(&["--find", "b-wins", "-f", "json"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let found = cli_json(&args);
+    let trial = found["trial"].as_u64().expect("the trial replayed");
+    assert_eq!(
+        found["outcome"]["verdict"],
+        json!({"verdict": "winner", "side": "b"}),
+        "{found}"
+    );
+    // No earlier trial ended with B winning.
+    for earlier in 0..trial {
+        let k = earlier.to_string();
+        let args = with(&["--replay", &k, "-f", "json"]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let replay = cli_json(&args);
+        assert_ne!(
+            replay["outcome"]["verdict"], found["outcome"]["verdict"],
+            "trial {k}"
+        );
+    }
+    let k = trial.to_string();
+    let args = with(&["--replay", &k]);
+    let replayed = cli_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let args = with(&["--find", "b-wins"]);
+    assert_eq!(
+        cli_ok(&args.iter().map(String::as_str).collect::<Vec<_>>()),
+        replayed
+    );
+    let args = with(&["--find", "draw"]);
+    check_cli_error(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        "--find draw: none of the 60 trials with seed 7 ended so",
+    );
 }

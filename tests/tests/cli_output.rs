@@ -9,6 +9,7 @@
 
 use std::collections::BTreeSet;
 
+use broadside_tests::engagement::ScenarioFile;
 use broadside_tests::{RulesetCopy, check_cli_error, cli_json, cli_ok};
 use serde_json::Value;
 
@@ -161,7 +162,9 @@ fn battle_json_has_the_documented_fields() {
 /// being a battle's figures.
 #[test]
 fn compare_json_has_the_documented_fields() {
-    let report = cli_json(&with(COMPARE, &["--format", "json"]));
+    let copy = RulesetCopy::new("compare-json-fields");
+    let rules = format!("percentile={}", copy.path());
+    let report = cli_json(&with(COMPARE, &["--rules", &rules, "--format", "json"]));
     let mut found = BTreeSet::new();
     paths(&report, "", &mut found);
     let mut listed = documented("`compare --format json`");
@@ -339,17 +342,16 @@ fn read_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
 }
 
 /// The review's bug: an id with a comma put one field too many in the row.
-/// A side of two ships (its label holds a comma) and an id holding a quote
-/// must read back as one field each, every row as long as the header.
+/// Ids are kebab-case now, but a side of several ships is written with
+/// commas: it must read back as one field, every row as long as the header.
 #[test]
-fn csv_reads_back_field_for_field_whatever_the_ids() {
+fn csv_reads_back_field_for_field_whatever_the_sides() {
     let copy = RulesetCopy::new("csv-read-back");
-    copy.edit("ships.toml", "[frigate]", "['fri\"gate']");
     let csv = cli_ok(&[
         "battle",
         "percentile",
-        "battleship,fri\"gate",
-        "2xfri\"gate",
+        "battleship,frigate",
+        "2xfrigate",
         "--trials",
         "20",
         "--seed",
@@ -363,11 +365,11 @@ fn csv_reads_back_field_for_field_whatever_the_ids() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].len(), header.len(), "{csv}");
     let field = |name: &str| &rows[0][header.iter().position(|h| h == name).expect(name)];
-    assert_eq!(field("a"), "battleship,fri\"gate");
-    assert_eq!(field("b"), "2xfri\"gate");
+    assert_eq!(field("a"), "battleship,frigate");
+    assert_eq!(field("b"), "2xfrigate");
     assert!(
         field("mean_hull_left_a").starts_with("battleship=")
-            && field("mean_hull_left_a").contains(";fri\"gate="),
+            && field("mean_hull_left_a").contains(";frigate="),
         "{}",
         field("mean_hull_left_a")
     );
@@ -389,30 +391,31 @@ fn markdown_cells(line: &str) -> usize {
 }
 
 /// `--format markdown` is a forum post: a bold title, then pipe tables whose
-/// rows all have their header's cells, even with a pipe or an asterisk in an
-/// id, which are escaped so they print as themselves.
+/// rows all have their header's cells, even with a pipe or an asterisk in a
+/// scenario's name and description, which are escaped so they print as
+/// themselves.
 #[test]
-fn markdown_tables_keep_their_columns_whatever_the_ids() {
-    let copy = RulesetCopy::new("markdown-ids");
-    copy.edit("ships.toml", "[frigate]", "['fri|ga*te']");
+fn markdown_tables_keep_their_columns_whatever_the_names() {
+    let scenario = ScenarioFile::new(
+        "markdown-names",
+        "name = \"fri|ga*te\"\ndescription = \"a | b *c*\"\n\
+         [systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\n",
+    );
     let text = cli_ok(&[
-        "battle",
-        "percentile",
-        "destroyer",
-        "fri|ga*te",
+        "compare",
+        scenario.path(),
         "--trials",
         "30",
         "--seed",
         "7",
-        "--rules",
-        copy.path(),
         "--format",
         "markdown",
     ]);
     assert!(
-        text.starts_with("**percentile battle: destroyer (A) against fri\\|ga\\*te (B),"),
+        text.starts_with("**fri\\|ga\\*te: 30 trials each,"),
         "{text}"
     );
+    assert!(text.contains("\na \\| b \\*c\\*\n"), "{text}");
     let mut tables = 0;
     let mut width = None;
     for line in text.lines() {
@@ -426,13 +429,13 @@ fn markdown_tables_keep_their_columns_whatever_the_ids() {
     }
     assert_eq!(
         tables, 6,
-        "outcomes, ships lost, ship hulls, side hulls, histogram, turns:\n{text}"
+        "the comparison, then ships lost, ship hulls, side hulls, histogram, turns:\n{text}"
     );
-    assert!(text.contains("| B (fri\\|ga\\*te) "), "{text}");
 }
 
 /// Formats that a command cannot honour are refused rather than answered in
-/// another format: an event log and exact odds have no CSV or markdown form.
+/// another format: an event log and exact odds have no CSV, markdown or HTML
+/// form.
 #[test]
 fn formats_a_report_has_no_form_for_are_refused() {
     let base = &DUEL[..8];
@@ -444,7 +447,7 @@ fn formats_a_report_has_no_form_for_are_refused() {
     for format in ["csv", "markdown"] {
         check_cli_error(
             &with(&exact, &["--format", format]),
-            "--exact has no CSV or markdown report",
+            "--exact has no CSV, markdown or HTML report",
         );
     }
 }

@@ -5,7 +5,9 @@
 
 use broadside_core::Side;
 use broadside_tests::engagement::{ScenarioFile, fleet, fleet_request};
-use broadside_tests::{check_cli, check_cli_error, cli_json, cli_ok, percentile};
+use broadside_tests::{
+    check_cli, check_cli_error, check_cli_scenario_error, cli_json, cli_ok, percentile,
+};
 use serde_json::Value;
 
 /// Two destroyers and a frigate against a minelayer and a light cruiser,
@@ -201,7 +203,7 @@ fn bad_set_up_is_refused() {
         "percentile-bad-set-up",
         "name = \"x\"\n[systems.percentile]\na = \"frigate\"\n[systems.percentile.b]\nships = \"destroyer\"\nmines = \"1,1;1,1\"\n",
     );
-    check_cli_error(
+    check_cli_scenario_error(
         &[
             "battle",
             "percentile",

@@ -6,8 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::{DataErrors, DataProblems, DiceExpr, Die, SourceFile};
+use broadside_core::{DataErrors, DataProblems, DataRange, Die, FALLBACK_DICE, SourceFile};
 use serde::Deserialize;
+
+use broadside_data::TomlLines;
 
 use crate::model::{
     BoxRules, Bracket, ClassId, Constants, Damage, Difficulty, Drive, Fallback, Letter, LockRules,
@@ -41,6 +43,714 @@ const SHIPS: &str = "ships.toml";
 pub const MAX_RIDERS: usize = 4;
 const TABLES: &str = "tables.toml";
 const RULES: &str = "rules.toml";
+
+/// `<weapon>.brackets[<n>][0]`.
+pub const BRACKET_FROM: DataRange = DataRange::number(
+    WEAPONS,
+    "<weapon>.brackets[<n>][0]",
+    0,
+    200,
+    "the bracket's nearest range, in hexes",
+);
+
+/// `<weapon>.brackets[<n>][1]`.
+pub const BRACKET_TO: DataRange = DataRange::number(
+    WEAPONS,
+    "<weapon>.brackets[<n>][1]",
+    0,
+    200,
+    "the bracket's farthest range, in hexes",
+);
+
+/// `<weapon>.brackets[<n>][2]`.
+pub const BRACKET_TO_HIT: DataRange = DataRange::number(
+    WEAPONS,
+    "<weapon>.brackets[<n>][2]",
+    0,
+    20,
+    "the to-hit number a d10 is rolled at or under, before modifiers",
+);
+
+/// `<swarm weapon>.brackets[<n>][2]`.
+pub const SWARM_BRACKET: DataRange = DataRange::number(
+    WEAPONS,
+    "<swarm weapon>.brackets[<n>][2]",
+    -20,
+    20,
+    "added to the Swarmer/Rocket Pack Hits roll",
+);
+
+/// `<weapon>.damage`.
+pub const DAMAGE: DataRange = DataRange::number(
+    WEAPONS,
+    "<weapon>.damage",
+    1,
+    64,
+    "structure boxes a hit marks: at least 1",
+);
+
+/// `<weapon>.damage`.
+pub const DAMAGE_DICE: DataRange = DataRange::dice(
+    WEAPONS,
+    "<weapon>.damage",
+    1,
+    64,
+    "structure boxes a hit marks, as dice: they must be able to mark 1, by ruling 57",
+);
+
+/// `<weapon>.warheads`.
+pub const WARHEADS: DataRange = DataRange::number(
+    WEAPONS,
+    "<weapon>.warheads",
+    1,
+    100,
+    "warheads a salvo takes from the magazine",
+);
+
+/// `<weapon>.swarm-size`.
+pub const SWARM_SIZE: DataRange = DataRange::number(
+    WEAPONS,
+    "<weapon>.swarm-size",
+    1,
+    1000,
+    "rockets in one swarm",
+);
+
+/// `<weapon>.shots`.
+pub const SHOTS: DataRange =
+    DataRange::number(WEAPONS, "<weapon>.shots", 1, 255, "swarms a mount carries");
+
+/// `<ship>.systems.<system>`.
+pub const SYSTEMS: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.systems.<system>",
+    0,
+    50,
+    "systems of that kind on the ship",
+);
+
+/// `<ship>.systems.<single system>`.
+pub const SINGLE_SYSTEM: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.systems.<single system>",
+    0,
+    1,
+    "a ship has at most one fire-control, flag-bridge, power-plant, hyperdrive, shield-generator, hangar-door, catapult, long- or short-range-scanner or spinal-mount",
+);
+
+/// `<ship>.troops`.
+pub const TROOPS: DataRange =
+    DataRange::number(SHIPS, "<ship>.troops", 0, 50, "troop units aboard");
+
+/// `<ship>.weapons[<n>].count`.
+pub const MOUNT_COUNT: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.weapons[<n>].count",
+    1,
+    16,
+    "mounts of that weapon",
+);
+
+/// `<ship>.weapons[<n>].bank`.
+pub const MOUNT_BANK: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.weapons[<n>].bank",
+    1,
+    8,
+    "the bank the mounts fire in",
+);
+
+/// `<ship>.fcs`.
+pub const FCS: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.fcs",
+    0,
+    10,
+    "the fire control rating, added to the automatic lock range",
+);
+
+/// `<ship>.command-points`.
+pub const COMMAND_POINTS: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.command-points",
+    0,
+    10,
+    "Command Points a turn",
+);
+
+/// `<ship>.shield-per-emitter`.
+pub const SHIELD_PER_EMITTER: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.shield-per-emitter",
+    0,
+    10,
+    "shield points each emitter gives",
+);
+
+/// `<ship>.small-craft.count`.
+pub const CRAFT_COUNT: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.small-craft.count",
+    1,
+    40,
+    "small craft carried, each in a bay",
+);
+
+/// `<ship>.small-craft.speed`.
+pub const CRAFT_SPEED: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.small-craft.speed",
+    1,
+    20,
+    "hexes a small craft flight moves",
+);
+
+/// `<ship>.size`.
+pub const SIZE: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.size",
+    -5,
+    5,
+    "the size modifier to hit the ship",
+);
+
+/// `<ship>.stealth`.
+pub const STEALTH: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.stealth",
+    -5,
+    10,
+    "the stealth modifier to lock on",
+);
+
+/// `<ship>.thrust-per-thruster`.
+pub const THRUST_PER_THRUSTER: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.thrust-per-thruster",
+    0,
+    10,
+    "hexes of thrust each thruster gives",
+);
+
+/// `<ship>.remass`.
+pub const REMASS: DataRange =
+    DataRange::number(SHIPS, "<ship>.remass", 0, 1000, "burns of reaction mass");
+
+/// `<ship>.cargo`.
+pub const CARGO: DataRange = DataRange::number(SHIPS, "<ship>.cargo", 0, 10000, "cargo points");
+
+/// `<ship>.warheads`.
+pub const SHIP_WARHEADS: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.warheads",
+    0,
+    1000,
+    "warheads in the magazine",
+);
+
+/// `<ship>.chaff-pods`.
+pub const CHAFF_PODS: DataRange =
+    DataRange::number(SHIPS, "<ship>.chaff-pods", 0, 20, "chaff pods carried");
+
+/// `<ship>.antimatter-spreads`.
+pub const ANTIMATTER_SPREADS: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.antimatter-spreads",
+    0,
+    20,
+    "antimatter spreads carried",
+);
+
+/// `<table>.die`.
+pub const TABLE_DIE: DataRange = DataRange::number(
+    TABLES,
+    "<table>.die",
+    2,
+    100,
+    "sides of the table's die; the rows cover every face",
+);
+
+/// `<table>.rows[<n>].count`.
+pub const TABLE_COUNT: DataRange = DataRange::dice(
+    TABLES,
+    "<table>.rows[<n>].count",
+    1,
+    50,
+    "systems a result hits, as dice: they must be able to hit 1, by ruling 57",
+);
+
+/// `repairs.die`.
+pub const REPAIRS_DIE: DataRange =
+    DataRange::number(TABLES, "repairs.die", 2, 100, "sides of the repair die");
+
+/// `repairs.easy`.
+pub const REPAIRS_EASY: DataRange = DataRange::number(
+    TABLES,
+    "repairs.easy",
+    0,
+    100,
+    "a repair roll at or under it succeeds; at most the repair die's sides",
+);
+
+/// `repairs.average`.
+pub const REPAIRS_AVERAGE: DataRange = DataRange::number(
+    TABLES,
+    "repairs.average",
+    0,
+    100,
+    "a repair roll at or under it succeeds; at most the repair die's sides",
+);
+
+/// `repairs.hard`.
+pub const REPAIRS_HARD: DataRange = DataRange::number(
+    TABLES,
+    "repairs.hard",
+    0,
+    100,
+    "a repair roll at or under it succeeds; at most the repair die's sides",
+);
+
+/// `repairs.very-hard`.
+pub const REPAIRS_VERY_HARD: DataRange = DataRange::number(
+    TABLES,
+    "repairs.very-hard",
+    0,
+    100,
+    "a repair roll at or under it succeeds; at most the repair die's sides",
+);
+
+/// `swarmer-hits.columns[<n>]`.
+pub const SWARM_COLUMN: DataRange = DataRange::number(
+    TABLES,
+    "swarmer-hits.columns[<n>]",
+    1,
+    1000,
+    "a swarm size, rising from left to right",
+);
+
+/// `swarmer-hits.rows[<n>].roll`.
+pub const SWARM_ROLL: DataRange = DataRange::number(
+    TABLES,
+    "swarmer-hits.rows[<n>].roll",
+    -100,
+    100,
+    "a d10 roll plus modifiers (`0-` and `12+` open the ends)",
+);
+
+/// `swarmer-hits.rows[<n>].hits[<m>]`.
+pub const SWARM_HITS: DataRange = DataRange::number(
+    TABLES,
+    "swarmer-hits.rows[<n>].hits[<m>]",
+    0,
+    1000,
+    "hits scored; at most the column's swarm size",
+);
+
+/// `target-lock.die`.
+pub const LOCK_DIE: DataRange = DataRange::number(
+    RULES,
+    "target-lock.die",
+    2,
+    100,
+    "sides of the Target Lock die",
+);
+
+/// `target-lock.target`.
+pub const LOCK_TARGET: DataRange = DataRange::number(
+    RULES,
+    "target-lock.target",
+    -20,
+    20,
+    "the lock roll must be at or under it plus the modifiers",
+);
+
+/// `target-lock.automatic-base`.
+pub const LOCK_AUTOMATIC_BASE: DataRange = DataRange::number(
+    RULES,
+    "target-lock.automatic-base",
+    0,
+    50,
+    "hexes within which a lock is automatic, before the FCS rating",
+);
+
+/// `target-lock.range-step`.
+pub const LOCK_RANGE_STEP: DataRange = DataRange::number(
+    RULES,
+    "target-lock.range-step",
+    1,
+    50,
+    "hexes of range per step of the range modifier",
+);
+
+/// `target-lock.per-range-step`.
+pub const LOCK_PER_RANGE_STEP: DataRange = DataRange::number(
+    RULES,
+    "target-lock.per-range-step",
+    -10,
+    10,
+    "a lock modifier per range step",
+);
+
+/// `target-lock.reaction-drive`.
+pub const LOCK_REACTION_DRIVE: DataRange = DataRange::number(
+    RULES,
+    "target-lock.reaction-drive",
+    -10,
+    10,
+    "a lock modifier",
+);
+
+/// `target-lock.multiple-enemies`.
+pub const LOCK_MULTIPLE_ENEMIES: DataRange = DataRange::number(
+    RULES,
+    "target-lock.multiple-enemies",
+    -10,
+    10,
+    "a lock modifier",
+);
+
+/// `target-lock.nearby-reactionless-same-hex`.
+pub const LOCK_NEARBY_REACTIONLESS_SAME_HEX: DataRange = DataRange::number(
+    RULES,
+    "target-lock.nearby-reactionless-same-hex",
+    -10,
+    10,
+    "a lock modifier",
+);
+
+/// `target-lock.nearby-reaction-same-hex`.
+pub const LOCK_NEARBY_REACTION_SAME_HEX: DataRange = DataRange::number(
+    RULES,
+    "target-lock.nearby-reaction-same-hex",
+    -10,
+    10,
+    "a lock modifier",
+);
+
+/// `target-lock.nearby-reaction-adjacent`.
+pub const LOCK_NEARBY_REACTION_ADJACENT: DataRange = DataRange::number(
+    RULES,
+    "target-lock.nearby-reaction-adjacent",
+    -10,
+    10,
+    "a lock modifier",
+);
+
+/// `target-lock.chaff`.
+pub const LOCK_CHAFF: DataRange =
+    DataRange::number(RULES, "target-lock.chaff", -10, 10, "a lock modifier");
+
+/// `to-hit.natural-miss`.
+pub const NATURAL_MISS: DataRange = DataRange::number(
+    RULES,
+    "to-hit.natural-miss",
+    1,
+    10,
+    "a d10 face at or above which a shot always misses",
+);
+
+/// `to-hit.thrusting-per-hex`.
+pub const THRUSTING_PER_HEX: DataRange = DataRange::number(
+    RULES,
+    "to-hit.thrusting-per-hex",
+    -10,
+    10,
+    "a to-hit modifier per hex",
+);
+
+/// `to-hit.warhead`.
+pub const WARHEAD: DataRange =
+    DataRange::number(RULES, "to-hit.warhead", -10, 10, "a to-hit modifier");
+
+/// `to-hit.aim`.
+pub const AIM: DataRange = DataRange::number(RULES, "to-hit.aim", -10, 10, "a to-hit modifier");
+
+/// `to-hit.chaff-against-seekers`.
+pub const CHAFF_AGAINST_SEEKERS: DataRange = DataRange::number(
+    RULES,
+    "to-hit.chaff-against-seekers",
+    -10,
+    10,
+    "a to-hit modifier",
+);
+
+/// `to-hit.small-craft-size`.
+pub const SMALL_CRAFT_SIZE: DataRange = DataRange::number(
+    RULES,
+    "to-hit.small-craft-size",
+    -10,
+    10,
+    "a to-hit modifier",
+);
+
+/// `damage.containment-cargo`.
+pub const CONTAINMENT_CARGO: DataRange = DataRange::dice(
+    RULES,
+    "damage.containment-cargo",
+    1,
+    1000,
+    "cargo points lost, as dice: they must be able to lose 1, by ruling 57",
+);
+
+/// `damage.containment-breach-cargo`.
+pub const CONTAINMENT_BREACH_CARGO: DataRange = DataRange::dice(
+    RULES,
+    "damage.containment-breach-cargo",
+    1,
+    1000,
+    "cargo points lost, as dice: they must be able to lose 1, by ruling 57",
+);
+
+/// `damage.remass-burns`.
+pub const REMASS_BURNS: DataRange = DataRange::dice(
+    RULES,
+    "damage.remass-burns",
+    1,
+    1000,
+    "burns lost, as dice: they must be able to lose 1, by ruling 57",
+);
+
+/// `damage.remass-bleed`.
+pub const REMASS_BLEED: DataRange = DataRange::dice(
+    RULES,
+    "damage.remass-bleed",
+    1,
+    1000,
+    "burns lost, as dice: they must be able to lose 1, by ruling 57",
+);
+
+/// `damage.magazine-warheads`.
+pub const MAGAZINE_WARHEADS: DataRange = DataRange::dice(
+    RULES,
+    "damage.magazine-warheads",
+    1,
+    1000,
+    "warheads lost, as dice: they must be able to lose 1, by ruling 57",
+);
+
+/// `damage.aft-surface-features`.
+pub const AFT_SURFACE_FEATURES: DataRange = DataRange::number(
+    RULES,
+    "damage.aft-surface-features",
+    0,
+    10,
+    "added to a Surface Features roll from the aft arc",
+);
+
+/// `damage.core-hit-actions`.
+pub const CORE_HIT_ACTIONS: DataRange = DataRange::number(
+    RULES,
+    "damage.core-hit-actions",
+    1,
+    10,
+    "A boxes lost in one attack that roll on Core Hit",
+);
+
+/// `command.extra-actions`.
+pub const EXTRA_ACTIONS: DataRange = DataRange::number(
+    RULES,
+    "command.extra-actions",
+    0,
+    10,
+    "actions a ship may buy in one turn",
+);
+
+/// `command.extra-action-cost`.
+pub const EXTRA_ACTION_COST: DataRange = DataRange::number(
+    RULES,
+    "command.extra-action-cost",
+    1,
+    10,
+    "Command Points per extra action",
+);
+
+/// `command.reroll-cost`.
+pub const REROLL_COST: DataRange = DataRange::number(
+    RULES,
+    "command.reroll-cost",
+    1,
+    10,
+    "Command Points per re-rolled die",
+);
+
+/// `launch.without-catapult`.
+pub const WITHOUT_CATAPULT: DataRange = DataRange::number(
+    RULES,
+    "launch.without-catapult",
+    1,
+    40,
+    "small craft launched per action without a catapult",
+);
+
+/// `boarding.hit`.
+pub const BOARDING_HIT: DataRange = DataRange::number(
+    RULES,
+    "boarding.hit",
+    0,
+    10,
+    "a d10 at or under it hits, per troop unit per round",
+);
+
+/// `boarding.support-bonus`.
+pub const SUPPORT_BONUS: DataRange = DataRange::number(
+    RULES,
+    "boarding.support-bonus",
+    -10,
+    10,
+    "a boarding modifier",
+);
+
+/// `boarding.transporter-range`.
+pub const TRANSPORTER_RANGE: DataRange = DataRange::number(
+    RULES,
+    "boarding.transporter-range",
+    0,
+    20,
+    "hexes a transporter reaches",
+);
+
+/// `boarding.transport-per-action`.
+pub const TRANSPORT_PER_ACTION: DataRange = DataRange::number(
+    RULES,
+    "boarding.transport-per-action",
+    1,
+    20,
+    "troop units moved by one Transport action",
+);
+
+/// `coordinate-fire-control.range`.
+pub const COORDINATE_RANGE: DataRange = DataRange::number(
+    RULES,
+    "coordinate-fire-control.range",
+    0,
+    50,
+    "hexes within which a lock can be shared",
+);
+
+/// `antimatter-spread.kill`.
+pub const ANTIMATTER_KILL: DataRange = DataRange::number(
+    RULES,
+    "antimatter-spread.kill",
+    0,
+    10,
+    "a d10 at or under it destroys a salvo",
+);
+
+/// `initiative.die`.
+pub const INITIATIVE_DIE: DataRange = DataRange::number(
+    RULES,
+    "initiative.die",
+    2,
+    100,
+    "sides of the initiative die",
+);
+
+/// `gravity.pull`.
+pub const GRAVITY_PULL: DataRange = DataRange::number(
+    RULES,
+    "gravity.pull",
+    0,
+    10,
+    "hexes a body pulls a ship in its well, per turn",
+);
+
+/// `gravity.well`.
+pub const GRAVITY_WELL: DataRange = DataRange::number(
+    RULES,
+    "gravity.well",
+    0,
+    20,
+    "hexes the well reaches from the body",
+);
+
+/// `repair.crew-deck-lost`.
+pub const CREW_DECK_LOST: DataRange = DataRange::number(
+    RULES,
+    "repair.crew-deck-lost",
+    -10,
+    0,
+    "a repair modifier per crew deck destroyed",
+);
+
+/// Every number and dice expression the action-d10 data holds, in the order
+/// the rules document lists them.
+pub const RANGES: &[DataRange] = &[
+    BRACKET_FROM,
+    BRACKET_TO,
+    BRACKET_TO_HIT,
+    SWARM_BRACKET,
+    DAMAGE,
+    DAMAGE_DICE,
+    WARHEADS,
+    SWARM_SIZE,
+    SHOTS,
+    SYSTEMS,
+    SINGLE_SYSTEM,
+    TROOPS,
+    MOUNT_COUNT,
+    MOUNT_BANK,
+    FCS,
+    COMMAND_POINTS,
+    SHIELD_PER_EMITTER,
+    CRAFT_COUNT,
+    CRAFT_SPEED,
+    SIZE,
+    STEALTH,
+    THRUST_PER_THRUSTER,
+    REMASS,
+    CARGO,
+    SHIP_WARHEADS,
+    CHAFF_PODS,
+    ANTIMATTER_SPREADS,
+    TABLE_DIE,
+    TABLE_COUNT,
+    REPAIRS_DIE,
+    REPAIRS_EASY,
+    REPAIRS_AVERAGE,
+    REPAIRS_HARD,
+    REPAIRS_VERY_HARD,
+    SWARM_COLUMN,
+    SWARM_ROLL,
+    SWARM_HITS,
+    LOCK_DIE,
+    LOCK_TARGET,
+    LOCK_AUTOMATIC_BASE,
+    LOCK_RANGE_STEP,
+    LOCK_PER_RANGE_STEP,
+    LOCK_REACTION_DRIVE,
+    LOCK_MULTIPLE_ENEMIES,
+    LOCK_NEARBY_REACTIONLESS_SAME_HEX,
+    LOCK_NEARBY_REACTION_SAME_HEX,
+    LOCK_NEARBY_REACTION_ADJACENT,
+    LOCK_CHAFF,
+    NATURAL_MISS,
+    THRUSTING_PER_HEX,
+    WARHEAD,
+    AIM,
+    CHAFF_AGAINST_SEEKERS,
+    SMALL_CRAFT_SIZE,
+    CONTAINMENT_CARGO,
+    CONTAINMENT_BREACH_CARGO,
+    REMASS_BURNS,
+    REMASS_BLEED,
+    MAGAZINE_WARHEADS,
+    AFT_SURFACE_FEATURES,
+    CORE_HIT_ACTIONS,
+    EXTRA_ACTIONS,
+    EXTRA_ACTION_COST,
+    REROLL_COST,
+    WITHOUT_CATAPULT,
+    BOARDING_HIT,
+    SUPPORT_BONUS,
+    TRANSPORTER_RANGE,
+    TRANSPORT_PER_ACTION,
+    COORDINATE_RANGE,
+    ANTIMATTER_KILL,
+    INITIATIVE_DIE,
+    GRAVITY_PULL,
+    GRAVITY_WELL,
+    CREW_DECK_LOST,
+];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -321,11 +1031,29 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
             .err()
             .unwrap_or_else(|| DataErrors(Vec::new())));
     };
-    let weapons = validate_weapons(weapons, &mut problems);
-    let (constants, difficulty, crew_deck_lost) = validate_rules(rules, &mut problems);
-    let (sub_tables, repairs, swarm) =
-        validate_tables(tables, difficulty, &constants, &mut problems);
-    let ships = validate_ships(ships, &weapons, &mut problems);
+    let text = |name: &str| {
+        TomlLines(
+            files
+                .iter()
+                .find(|f| f.name == name)
+                .map_or("", |f| f.text.as_str()),
+        )
+    };
+    let weapons = validate_weapons(weapons, &text(WEAPONS), &mut problems);
+    // The Surface Features table's rows are judged only against an aft
+    // bonus in its range: one out of range is reported in rules.toml alone.
+    let aft_valid = AFT_SURFACE_FEATURES.allows(rules.damage.aft_surface_features);
+    let (constants, difficulty, crew_deck_lost) =
+        validate_rules(rules, &text(RULES), &mut problems);
+    let (sub_tables, repairs, swarm) = validate_tables(
+        tables,
+        difficulty,
+        &constants,
+        aft_valid,
+        &text(TABLES),
+        &mut problems,
+    );
+    let ships = validate_ships(ships, &weapons, &text(SHIPS), &mut problems);
     let mut constants = constants;
     constants.crew_deck_lost = crew_deck_lost;
     problems.finish(Rules {
@@ -350,32 +1078,38 @@ fn parse<T: for<'de> Deserialize<'de>>(
         .ok()
 }
 
-/// A number checked against an inclusive range; out of range is reported
-/// and clamped, so validation can go on.
-fn within(problems: &mut DataProblems, file: &str, key: &str, value: i64, lo: i64, hi: i64) -> i64 {
-    if !(lo..=hi).contains(&value) {
-        problems.push(file, key, format!("{value} is outside {lo}..={hi}"));
+/// A number held below a bound the data sets (a repair target by the repair
+/// die's sides), once its documented range is checked.
+fn at_most(
+    problems: &mut DataProblems,
+    file: &str,
+    key: &str,
+    value: i64,
+    hi: i64,
+    what: &str,
+) -> i64 {
+    if value > hi {
+        problems.push(file, key, format!("{value} is more than {what} ({hi})"));
     }
-    value.clamp(lo, hi)
+    value.min(hi)
 }
 
-fn dice(problems: &mut DataProblems, file: &str, key: &str, text: &str) -> DiceExpr {
-    text.parse().unwrap_or_else(|message: String| {
-        problems.push(file, key, message);
-        DiceExpr {
-            count: 1,
-            die: Die::D6,
-            bonus: 0,
-        }
-    })
-}
-
-fn die(problems: &mut DataProblems, file: &str, key: &str, sides: i64) -> Die {
-    let sides = within(problems, file, key, sides, 2, 100);
+fn die(
+    problems: &mut DataProblems,
+    range: &DataRange,
+    text: &TomlLines<'_>,
+    key: &str,
+    sides: i64,
+) -> Die {
+    let sides = problems.check(range, text, key, sides);
     Die::new(sides as u32).unwrap_or(Die::D6)
 }
 
-fn validate_weapons(raw: BTreeMap<String, RawWeapon>, problems: &mut DataProblems) -> Vec<Weapon> {
+fn validate_weapons(
+    raw: BTreeMap<String, RawWeapon>,
+    text: &TomlLines<'_>,
+    problems: &mut DataProblems,
+) -> Vec<Weapon> {
     let mut out = Vec::new();
     for (id, w) in raw {
         let key = |field: &str| format!("{id}.{field}");
@@ -415,28 +1149,26 @@ fn validate_weapons(raw: BTreeMap<String, RawWeapon>, problems: &mut DataProblem
                 Mount::Turret
             }
         };
-        let brackets = validate_brackets(&id, &w.brackets, kind, problems);
+        let brackets = validate_brackets(&id, &w.brackets, kind, text, problems);
         let damage = match &w.damage {
             RawDamage::Fixed(n) => {
-                Damage::Fixed(within(problems, WEAPONS, &key("damage"), *n, 0, 64) as u32)
+                Damage::Fixed(problems.check(&DAMAGE, text, &key("damage"), *n) as u32)
             }
-            RawDamage::Dice(text) => match text.parse::<u32>() {
+            RawDamage::Dice(dice) => match dice.parse::<u32>() {
                 Ok(n) => {
-                    Damage::Fixed(
-                        within(problems, WEAPONS, &key("damage"), i64::from(n), 0, 64) as u32,
-                    )
+                    Damage::Fixed(problems.check(&DAMAGE, text, &key("damage"), i64::from(n)) as u32)
                 }
-                Err(_) => {
-                    let expr = dice(problems, WEAPONS, &key("damage"), text);
-                    if expr.bonus < -64 || expr.bonus > 64 {
-                        problems.push(WEAPONS, key("damage"), "the bonus is outside -64..=64");
-                    }
-                    Damage::Dice(expr)
-                }
+                Err(_) => Damage::Dice(problems.check_dice(
+                    &DAMAGE_DICE,
+                    text,
+                    &key("damage"),
+                    dice,
+                    FALLBACK_DICE,
+                )),
             },
         };
         let warheads = match (kind.is_salvo(), w.warheads) {
-            (true, Some(n)) => within(problems, WEAPONS, &key("warheads"), n, 1, 100) as u16,
+            (true, Some(n)) => problems.check(&WARHEADS, text, &key("warheads"), n) as u16,
             (true, None) => {
                 problems.push(
                     WEAPONS,
@@ -457,7 +1189,7 @@ fn validate_weapons(raw: BTreeMap<String, RawWeapon>, problems: &mut DataProblem
         };
         let swarm_size = match (kind, w.small_craft, w.swarm_size) {
             (WeaponKind::Swarm, false, Some(n)) => {
-                within(problems, WEAPONS, &key("swarm-size"), n, 1, 1000) as u32
+                problems.check(&SWARM_SIZE, text, &key("swarm-size"), n) as u32
             }
             (WeaponKind::Swarm, false, None) => {
                 problems.push(
@@ -500,7 +1232,7 @@ fn validate_weapons(raw: BTreeMap<String, RawWeapon>, problems: &mut DataProblem
         }
         let shots = w
             .shots
-            .map(|n| within(problems, WEAPONS, &key("shots"), n, 1, 255) as u8);
+            .map(|n| problems.check(&SHOTS, text, &key("shots"), n) as u8);
         out.push(Weapon {
             id,
             name: w.name,
@@ -530,6 +1262,7 @@ fn validate_brackets(
     id: &str,
     raw: &[[i64; 3]],
     kind: WeaponKind,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<Bracket> {
     let key = format!("{id}.brackets");
@@ -544,16 +1277,17 @@ fn validate_brackets(
     let mut out: Vec<Bracket> = Vec::new();
     for (i, &[from, to, value]) in raw.iter().enumerate() {
         let bkey = format!("{key}[{i}]");
-        let from = within(problems, WEAPONS, &bkey, from, 0, 200) as u32;
-        let to = within(problems, WEAPONS, &bkey, to, 0, 200) as u32;
+        let from = problems.check(&BRACKET_FROM, text, &format!("{bkey}[0]"), from) as u32;
+        let to = problems.check(&BRACKET_TO, text, &format!("{bkey}[1]"), to) as u32;
         if from > to {
             problems.push(WEAPONS, &bkey, format!("[{from}, {to}] runs backwards"));
         }
-        let value = if kind == WeaponKind::Swarm {
-            within(problems, WEAPONS, &bkey, value, -20, 20)
+        let value_range = if kind == WeaponKind::Swarm {
+            &SWARM_BRACKET
         } else {
-            within(problems, WEAPONS, &bkey, value, 0, 20)
-        } as i32;
+            &BRACKET_TO_HIT
+        };
+        let value = problems.check(value_range, text, &format!("{bkey}[2]"), value) as i32;
         match out.last() {
             None if from != 0 => problems.push(
                 WEAPONS,
@@ -601,6 +1335,7 @@ const SINGLE: [System; 10] = [
 fn validate_ships(
     raw: BTreeMap<String, RawShip>,
     weapons: &[Weapon],
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<ShipClass> {
     let ids: Vec<String> = raw.keys().cloned().collect();
@@ -608,8 +1343,9 @@ fn validate_ships(
     let mut rider_names: Vec<Vec<String>> = Vec::new();
     for (id, ship) in raw {
         let key = |field: &str| format!("{id}.{field}");
-        let n = |problems: &mut DataProblems, field: &str, value: i64, lo: i64, hi: i64| {
-            within(problems, SHIPS, &key(field), value, lo, hi)
+        let n = |problems: &mut DataProblems, range: &DataRange, value: i64| {
+            let field = range.key.trim_start_matches("<ship>.");
+            problems.check(range, text, &key(field), value)
         };
         let mut track = Vec::new();
         for (i, c) in ship.structure.chars().enumerate() {
@@ -673,31 +1409,31 @@ fn validate_ships(
                     problems.push(SHIPS, skey, "troops are given by the ship's `troops`")
                 }
                 Some(s) => {
-                    let hi = if SINGLE.contains(&s) { 1 } else { 50 };
-                    systems[s.index()] = within(problems, SHIPS, &skey, count, 0, hi) as u8;
+                    let range = if SINGLE.contains(&s) {
+                        &SINGLE_SYSTEM
+                    } else {
+                        &SYSTEMS
+                    };
+                    systems[s.index()] = problems.check(range, text, &skey, count) as u8;
                 }
             }
         }
-        systems[System::Troops.index()] = n(problems, "troops", ship.troops, 0, 50) as u8;
+        systems[System::Troops.index()] = n(problems, &TROOPS, ship.troops) as u8;
 
         let mut mounts = Vec::new();
         for (i, entry) in ship.weapons.iter().enumerate() {
             let wkey = format!("{id}.weapons[{i}]");
-            let count = within(
-                problems,
-                SHIPS,
+            let count = problems.check(
+                &MOUNT_COUNT,
+                text,
                 &format!("{wkey}.count"),
                 entry.count.unwrap_or(1),
-                1,
-                16,
             );
-            let bank = within(
-                problems,
-                SHIPS,
+            let bank = problems.check(
+                &MOUNT_BANK,
+                text,
                 &format!("{wkey}.bank"),
                 entry.bank.unwrap_or(1),
-                1,
-                8,
             );
             match weapons.iter().position(|w| w.id == entry.weapon) {
                 None => {
@@ -744,15 +1480,9 @@ fn validate_ships(
             problems.push(SHIPS, key("weapons"), "a ship has at most one spinal mount");
         }
 
-        let fcs = n(problems, "fcs", ship.fcs, 0, 10) as u8;
-        let command_points = n(problems, "command-points", ship.command_points, 0, 10) as u8;
-        let shield_per_emitter = n(
-            problems,
-            "shield-per-emitter",
-            ship.shield_per_emitter,
-            0,
-            10,
-        ) as u8;
+        let fcs = n(problems, &FCS, ship.fcs) as u8;
+        let command_points = n(problems, &COMMAND_POINTS, ship.command_points) as u8;
+        let shield_per_emitter = n(problems, &SHIELD_PER_EMITTER, ship.shield_per_emitter) as u8;
         let has = |s: System| systems[s.index()] > 0;
         if fcs > 0 && !(has(System::FireControl) && has(System::Sensors)) {
             problems.push(
@@ -787,8 +1517,8 @@ fn validate_ships(
         }
         let small_craft = ship.small_craft.as_ref().and_then(|craft| {
             let ckey = |field: &str| format!("{id}.small-craft.{field}");
-            let count = within(problems, SHIPS, &ckey("count"), craft.count, 1, 40) as u8;
-            let speed = within(problems, SHIPS, &ckey("speed"), craft.speed, 1, 20) as u32;
+            let count = problems.check(&CRAFT_COUNT, text, &ckey("count"), craft.count) as u8;
+            let speed = problems.check(&CRAFT_SPEED, text, &ckey("speed"), craft.speed) as u32;
             if systems[System::SmallCraftBay.index()] < count {
                 problems.push(
                     SHIPS,
@@ -856,36 +1586,24 @@ fn validate_ships(
         }
         rider_names.push(ship.riders.iter().take(MAX_RIDERS).cloned().collect());
         out.push(ShipClass {
-            size: n(problems, "size", ship.size, -5, 5) as i32,
+            size: n(problems, &SIZE, ship.size) as i32,
             letters,
             track,
             command_points,
             fcs,
-            stealth: n(problems, "stealth", ship.stealth, -5, 10) as i32,
+            stealth: n(problems, &STEALTH, ship.stealth) as i32,
             drive,
-            thrust_per_thruster: n(
-                problems,
-                "thrust-per-thruster",
-                ship.thrust_per_thruster,
-                0,
-                10,
-            ) as u8,
-            remass: n(problems, "remass", ship.remass, 0, 1000) as u16,
-            cargo: n(problems, "cargo", ship.cargo, 0, 10_000) as u16,
-            warheads: n(problems, "warheads", ship.warheads, 0, 1000) as u16,
+            thrust_per_thruster: n(problems, &THRUST_PER_THRUSTER, ship.thrust_per_thruster) as u8,
+            remass: n(problems, &REMASS, ship.remass) as u16,
+            cargo: n(problems, &CARGO, ship.cargo) as u16,
+            warheads: n(problems, &SHIP_WARHEADS, ship.warheads) as u16,
             shield_per_emitter,
             systems,
             weapons: mounts,
             small_craft,
             riders: Vec::new(),
-            chaff_pods: n(problems, "chaff-pods", ship.chaff_pods, 0, 20) as u8,
-            antimatter_spreads: n(
-                problems,
-                "antimatter-spreads",
-                ship.antimatter_spreads,
-                0,
-                20,
-            ) as u8,
+            chaff_pods: n(problems, &CHAFF_PODS, ship.chaff_pods) as u8,
+            antimatter_spreads: n(problems, &ANTIMATTER_SPREADS, ship.antimatter_spreads) as u8,
             id,
             name: ship.name,
             source: ship.source,
@@ -919,11 +1637,12 @@ fn validate_ships(
 fn validate_sub_table(
     id: TableId,
     raw: RawSubTable,
-    reach: i32,
+    reach: Option<i32>,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> SubTable {
     let key = |field: &str| format!("{}.{field}", id.id());
-    let die = die(problems, TABLES, &key("die"), raw.die);
+    let die = die(problems, &TABLE_DIE, text, &key("die"), raw.die);
     let fallback = match raw.fallback.as_str() {
         "none" => Fallback::None,
         "roll-again" => Fallback::RollAgain,
@@ -974,21 +1693,28 @@ fn validate_sub_table(
             );
             System::SolarPanel
         });
-        let count = row
-            .count
-            .as_ref()
-            .map(|c| dice(problems, TABLES, &format!("{rkey}.count"), c));
+        let count = row.count.as_ref().map(|c| {
+            problems.check_dice(
+                &TABLE_COUNT,
+                text,
+                &format!("{rkey}.count"),
+                c,
+                FALLBACK_DICE,
+            )
+        });
         rows.push(SubRow { result, count });
     }
-    let sides = die.sides() as i32;
-    let highest = sides + reach;
+    // `None`: the reach is out of its own range, so the rows are not judged.
+    let highest = reach.map(|reach| die.sides() as i32 + reach);
     if rows.is_empty() {
         problems.push(TABLES, key("rows"), "the table has no rows");
         rows.push(SubRow {
             result: System::SolarPanel,
             count: None,
         });
-    } else if (rows.len() as i32) < highest {
+    } else if let Some(highest) = highest
+        && (rows.len() as i32) < highest
+    {
         problems.push(
             TABLES,
             key("rows"),
@@ -997,7 +1723,9 @@ fn validate_sub_table(
                 rows.len()
             ),
         );
-    } else if rows.len() as i32 > highest {
+    } else if let Some(highest) = highest
+        && rows.len() as i32 > highest
+    {
         problems.push(
             TABLES,
             key("rows"),
@@ -1018,19 +1746,28 @@ fn validate_tables(
     raw: RawTables,
     difficulty: RawDifficulty,
     constants: &Constants,
+    aft_valid: bool,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> (Vec<SubTable>, Repairs, SwarmTable) {
-    let aft = constants.boxes.aft_surface_features.max(0);
+    let aft = aft_valid.then_some(constants.boxes.aft_surface_features.max(0));
     let tables = vec![
-        validate_sub_table(TableId::Hangar, raw.hangar, 0, problems),
-        validate_sub_table(TableId::InternalDamage, raw.internal_damage, 0, problems),
+        validate_sub_table(TableId::Hangar, raw.hangar, Some(0), text, problems),
+        validate_sub_table(
+            TableId::InternalDamage,
+            raw.internal_damage,
+            Some(0),
+            text,
+            problems,
+        ),
         validate_sub_table(
             TableId::SurfaceFeatures,
             raw.surface_features,
             aft,
+            text,
             problems,
         ),
-        validate_sub_table(TableId::CoreHit, raw.core_hit, 0, problems),
+        validate_sub_table(TableId::CoreHit, raw.core_hit, Some(0), text, problems),
     ];
     // A chain of fall-backs must end: following table fall-backs from any
     // table must not come back to it.
@@ -1052,13 +1789,24 @@ fn validate_tables(
     }
 
     let r = raw.repairs;
-    let rdie = die(problems, TABLES, "repairs.die", r.die);
+    let rdie = die(problems, &REPAIRS_DIE, text, "repairs.die", r.die);
     let hi = i64::from(rdie.sides());
+    let mut target = |range: &DataRange, value: i64| {
+        let value = problems.check(range, text, range.key, value);
+        at_most(
+            problems,
+            TABLES,
+            range.key,
+            value,
+            hi,
+            "the repair die's sides",
+        ) as i32
+    };
     let targets = [
-        within(problems, TABLES, "repairs.easy", r.easy, 0, hi) as i32,
-        within(problems, TABLES, "repairs.average", r.average, 0, hi) as i32,
-        within(problems, TABLES, "repairs.hard", r.hard, 0, hi) as i32,
-        within(problems, TABLES, "repairs.very-hard", r.very_hard, 0, hi) as i32,
+        target(&REPAIRS_EASY, r.easy),
+        target(&REPAIRS_AVERAGE, r.average),
+        target(&REPAIRS_HARD, r.hard),
+        target(&REPAIRS_VERY_HARD, r.very_hard),
     ];
     let mut repairs = Repairs {
         die: rdie,
@@ -1099,7 +1847,7 @@ fn validate_tables(
         }
     }
 
-    let swarm = validate_swarm(raw.swarmer_hits, problems);
+    let swarm = validate_swarm(raw.swarmer_hits, text, problems);
     (tables, repairs, swarm)
 }
 
@@ -1115,11 +1863,11 @@ fn swarm_label(label: &str) -> Option<(i32, i32)> {
     Some((n, n))
 }
 
-fn validate_swarm(raw: RawSwarm, problems: &mut DataProblems) -> SwarmTable {
+fn validate_swarm(raw: RawSwarm, text: &TomlLines<'_>, problems: &mut DataProblems) -> SwarmTable {
     const KEY: &str = "swarmer-hits";
     let mut columns = Vec::new();
     for (i, &c) in raw.columns.iter().enumerate() {
-        let c = within(problems, TABLES, &format!("{KEY}.columns[{i}]"), c, 1, 1000) as u32;
+        let c = problems.check(&SWARM_COLUMN, text, &format!("{KEY}.columns[{i}]"), c) as u32;
         if columns.last().is_some_and(|&prev| prev >= c) {
             problems.push(
                 TABLES,
@@ -1144,6 +1892,18 @@ fn validate_swarm(raw: RawSwarm, problems: &mut DataProblems) -> SwarmTable {
             );
             continue;
         };
+        // The printed number of the label; an open end stays open.
+        let roll_key = format!("{rkey}.roll");
+        let mut bounded = |end: i32| match end {
+            i32::MIN | i32::MAX => end,
+            _ => problems.check(&SWARM_ROLL, text, &roll_key, i64::from(end)) as i32,
+        };
+        let (from, to) = if from == to {
+            let roll = bounded(from);
+            (roll, roll)
+        } else {
+            (bounded(from), bounded(to))
+        };
         if let Some(prev) = rows.last()
             && prev.to.checked_add(1) != Some(from)
         {
@@ -1166,13 +1926,15 @@ fn validate_swarm(raw: RawSwarm, problems: &mut DataProblems) -> SwarmTable {
         let mut hits = Vec::new();
         for (j, &h) in row.hits.iter().enumerate() {
             let size = columns.get(j).copied().unwrap_or(1000);
-            let h = within(
+            let hkey = format!("{rkey}.hits[{j}]");
+            let h = problems.check(&SWARM_HITS, text, &hkey, h);
+            let h = at_most(
                 problems,
                 TABLES,
-                &format!("{rkey}.hits[{j}]"),
+                &hkey,
                 h,
-                0,
                 i64::from(size),
+                "the column's swarm size",
             );
             hits.push(h as u32);
         }
@@ -1223,200 +1985,125 @@ struct RawDifficulty {
     entries: BTreeMap<String, String>,
 }
 
-fn validate_rules(raw: RawRules, problems: &mut DataProblems) -> (Constants, RawDifficulty, i32) {
-    let n = |problems: &mut DataProblems, key: &str, value: i64, lo: i64, hi: i64| {
-        within(problems, RULES, key, value, lo, hi) as i32
+fn validate_rules(
+    raw: RawRules,
+    text: &TomlLines<'_>,
+    problems: &mut DataProblems,
+) -> (Constants, RawDifficulty, i32) {
+    let n = |problems: &mut DataProblems, range: &DataRange, value: i64| {
+        problems.check(range, text, range.key, value) as i32
     };
     let l = &raw.target_lock;
     let lock = LockRules {
-        die: die(problems, RULES, "target-lock.die", l.die),
-        target: n(problems, "target-lock.target", l.target, -20, 20),
-        automatic_base: n(
-            problems,
-            "target-lock.automatic-base",
-            l.automatic_base,
-            0,
-            50,
-        ) as u32,
-        range_step: n(problems, "target-lock.range-step", l.range_step, 1, 50) as u32,
-        per_range_step: n(
-            problems,
-            "target-lock.per-range-step",
-            l.per_range_step,
-            -10,
-            10,
-        ),
-        reaction_drive: n(
-            problems,
-            "target-lock.reaction-drive",
-            l.reaction_drive,
-            -10,
-            10,
-        ),
-        multiple_enemies: n(
-            problems,
-            "target-lock.multiple-enemies",
-            l.multiple_enemies,
-            -10,
-            10,
-        ),
+        die: die(problems, &LOCK_DIE, text, "target-lock.die", l.die),
+        target: n(problems, &LOCK_TARGET, l.target),
+        automatic_base: n(problems, &LOCK_AUTOMATIC_BASE, l.automatic_base) as u32,
+        range_step: n(problems, &LOCK_RANGE_STEP, l.range_step) as u32,
+        per_range_step: n(problems, &LOCK_PER_RANGE_STEP, l.per_range_step),
+        reaction_drive: n(problems, &LOCK_REACTION_DRIVE, l.reaction_drive),
+        multiple_enemies: n(problems, &LOCK_MULTIPLE_ENEMIES, l.multiple_enemies),
         nearby_reactionless_same_hex: n(
             problems,
-            "target-lock.nearby-reactionless-same-hex",
+            &LOCK_NEARBY_REACTIONLESS_SAME_HEX,
             l.nearby_reactionless_same_hex,
-            -10,
-            10,
         ),
         nearby_reaction_same_hex: n(
             problems,
-            "target-lock.nearby-reaction-same-hex",
+            &LOCK_NEARBY_REACTION_SAME_HEX,
             l.nearby_reaction_same_hex,
-            -10,
-            10,
         ),
         nearby_reaction_adjacent: n(
             problems,
-            "target-lock.nearby-reaction-adjacent",
+            &LOCK_NEARBY_REACTION_ADJACENT,
             l.nearby_reaction_adjacent,
-            -10,
-            10,
         ),
-        chaff: n(problems, "target-lock.chaff", l.chaff, -10, 10),
+        chaff: n(problems, &LOCK_CHAFF, l.chaff),
         needs_scanners: l.needs_scanners,
     };
     let t = &raw.to_hit;
     let to_hit = ToHitRules {
-        natural_miss: n(problems, "to-hit.natural-miss", t.natural_miss, 1, 10) as u32,
-        thrusting_per_hex: n(
-            problems,
-            "to-hit.thrusting-per-hex",
-            t.thrusting_per_hex,
-            -10,
-            10,
-        ),
-        warhead: n(problems, "to-hit.warhead", t.warhead, -10, 10),
-        aim: n(problems, "to-hit.aim", t.aim, -10, 10),
-        chaff_against_seekers: n(
-            problems,
-            "to-hit.chaff-against-seekers",
-            t.chaff_against_seekers,
-            -10,
-            10,
-        ),
-        small_craft_size: n(
-            problems,
-            "to-hit.small-craft-size",
-            t.small_craft_size,
-            -10,
-            10,
-        ),
+        natural_miss: n(problems, &NATURAL_MISS, t.natural_miss) as u32,
+        thrusting_per_hex: n(problems, &THRUSTING_PER_HEX, t.thrusting_per_hex),
+        warhead: n(problems, &WARHEAD, t.warhead),
+        aim: n(problems, &AIM, t.aim),
+        chaff_against_seekers: n(problems, &CHAFF_AGAINST_SEEKERS, t.chaff_against_seekers),
+        small_craft_size: n(problems, &SMALL_CRAFT_SIZE, t.small_craft_size),
     };
     let b = &raw.damage;
     let boxes = BoxRules {
-        containment_cargo: dice(
-            problems,
-            RULES,
-            "damage.containment-cargo",
+        containment_cargo: problems.check_dice(
+            &CONTAINMENT_CARGO,
+            text,
+            CONTAINMENT_CARGO.key,
             &b.containment_cargo,
+            FALLBACK_DICE,
         ),
-        containment_breach_cargo: dice(
-            problems,
-            RULES,
-            "damage.containment-breach-cargo",
+        containment_breach_cargo: problems.check_dice(
+            &CONTAINMENT_BREACH_CARGO,
+            text,
+            CONTAINMENT_BREACH_CARGO.key,
             &b.containment_breach_cargo,
+            FALLBACK_DICE,
         ),
-        remass_burns: dice(problems, RULES, "damage.remass-burns", &b.remass_burns),
-        remass_bleed: dice(problems, RULES, "damage.remass-bleed", &b.remass_bleed),
-        magazine_warheads: dice(
-            problems,
-            RULES,
-            "damage.magazine-warheads",
+        remass_burns: problems.check_dice(
+            &REMASS_BURNS,
+            text,
+            REMASS_BURNS.key,
+            &b.remass_burns,
+            FALLBACK_DICE,
+        ),
+        remass_bleed: problems.check_dice(
+            &REMASS_BLEED,
+            text,
+            REMASS_BLEED.key,
+            &b.remass_bleed,
+            FALLBACK_DICE,
+        ),
+        magazine_warheads: problems.check_dice(
+            &MAGAZINE_WARHEADS,
+            text,
+            MAGAZINE_WARHEADS.key,
             &b.magazine_warheads,
+            FALLBACK_DICE,
         ),
-        aft_surface_features: n(
-            problems,
-            "damage.aft-surface-features",
-            b.aft_surface_features,
-            0,
-            10,
-        ),
-        core_hit_actions: n(
-            problems,
-            "damage.core-hit-actions",
-            b.core_hit_actions,
-            1,
-            10,
-        ) as u8,
+        aft_surface_features: n(problems, &AFT_SURFACE_FEATURES, b.aft_surface_features),
+        core_hit_actions: n(problems, &CORE_HIT_ACTIONS, b.core_hit_actions) as u8,
     };
     let c = &raw.command;
     let constants = Constants {
         lock,
         to_hit,
         boxes,
-        extra_actions: n(problems, "command.extra-actions", c.extra_actions, 0, 10) as u8,
-        extra_action_cost: n(
-            problems,
-            "command.extra-action-cost",
-            c.extra_action_cost,
-            1,
-            10,
-        ) as u8,
-        reroll_cost: n(problems, "command.reroll-cost", c.reroll_cost, 1, 10) as u8,
-        launch_without_catapult: n(
-            problems,
-            "launch.without-catapult",
-            raw.launch.without_catapult,
-            1,
-            40,
-        ) as u8,
-        boarding_hit: n(problems, "boarding.hit", raw.boarding.hit, 0, 10),
-        support_bonus: n(
-            problems,
-            "boarding.support-bonus",
-            raw.boarding.support_bonus,
-            -10,
-            10,
-        ),
-        transporter_range: n(
-            problems,
-            "boarding.transporter-range",
-            raw.boarding.transporter_range,
-            0,
-            20,
-        ) as u32,
+        extra_actions: n(problems, &EXTRA_ACTIONS, c.extra_actions) as u8,
+        extra_action_cost: n(problems, &EXTRA_ACTION_COST, c.extra_action_cost) as u8,
+        reroll_cost: n(problems, &REROLL_COST, c.reroll_cost) as u8,
+        launch_without_catapult: n(problems, &WITHOUT_CATAPULT, raw.launch.without_catapult) as u8,
+        boarding_hit: n(problems, &BOARDING_HIT, raw.boarding.hit),
+        support_bonus: n(problems, &SUPPORT_BONUS, raw.boarding.support_bonus),
+        transporter_range: n(problems, &TRANSPORTER_RANGE, raw.boarding.transporter_range) as u32,
         transport_per_action: n(
             problems,
-            "boarding.transport-per-action",
+            &TRANSPORT_PER_ACTION,
             raw.boarding.transport_per_action,
-            1,
-            20,
         ) as u8,
         coordinate_range: n(
             problems,
-            "coordinate-fire-control.range",
+            &COORDINATE_RANGE,
             raw.coordinate_fire_control.range,
-            0,
-            50,
         ) as u32,
-        antimatter_kill: n(
+        antimatter_kill: n(problems, &ANTIMATTER_KILL, raw.antimatter_spread.kill),
+        initiative_die: die(
             problems,
-            "antimatter-spread.kill",
-            raw.antimatter_spread.kill,
-            0,
-            10,
+            &INITIATIVE_DIE,
+            text,
+            "initiative.die",
+            raw.initiative.die,
         ),
-        initiative_die: die(problems, RULES, "initiative.die", raw.initiative.die),
-        gravity_pull: n(problems, "gravity.pull", raw.gravity.pull, 0, 10) as u32,
-        gravity_well: n(problems, "gravity.well", raw.gravity.well, 0, 20) as u32,
+        gravity_pull: n(problems, &GRAVITY_PULL, raw.gravity.pull) as u32,
+        gravity_well: n(problems, &GRAVITY_WELL, raw.gravity.well) as u32,
         crew_deck_lost: 0,
     };
-    let crew = n(
-        problems,
-        "repair.crew-deck-lost",
-        raw.repair.crew_deck_lost,
-        -10,
-        0,
-    );
+    let crew = n(problems, &CREW_DECK_LOST, raw.repair.crew_deck_lost);
     (
         constants,
         RawDifficulty {

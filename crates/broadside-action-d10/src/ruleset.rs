@@ -353,7 +353,20 @@ impl Sheet for ResolveReport {
                 line.push_str(&format!(", {} absorbed by shields", self.shields_absorbed));
             }
             if !self.boxes_marked.is_empty() {
-                line.push_str(&format!("; boxes marked: {}", self.boxes_marked.join(" ")));
+                // A box with no letter is named "plain": the sheet's "-"
+                // would read as "none marked".
+                let marks: Vec<&str> = self
+                    .boxes_marked
+                    .iter()
+                    .map(|&mark| {
+                        if mark == Letter::Blank.mark() {
+                            "plain"
+                        } else {
+                            mark
+                        }
+                    })
+                    .collect();
+                line.push_str(&format!("; boxes marked: {}", marks.join(", ")));
             }
             lines.push(line);
             if !self.effects.is_empty() {

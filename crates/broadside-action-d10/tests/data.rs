@@ -89,7 +89,8 @@ fn every_problem_is_reported_at_once() {
     );
     has(
         &p,
-        "weapons.toml: particle-cannon.damage: 99 is outside 0..=64",
+        "weapons.toml: particle-cannon.damage: line 48: 99 is outside 1..=64 \
+         (structure boxes a hit marks: at least 1)",
     );
     has(
         &p,
@@ -109,8 +110,14 @@ fn every_problem_is_reported_at_once() {
         &p,
         "tables.toml: swarmer-hits.rows[7].roll: '8' does not follow '6'",
     );
-    has(&p, "tables.toml: repairs.easy: 11 is outside 0..=10");
-    has(&p, "rules.toml: target-lock.die: 1 is outside 2..=100");
+    has(
+        &p,
+        "tables.toml: repairs.easy: 11 is more than the repair die's sides (10)",
+    );
+    has(
+        &p,
+        "rules.toml: target-lock.die: line 9: 1 is outside 2..=100 (sides of the Target Lock die)",
+    );
     has(
         &p,
         "rules.toml: repair.difficulty.hangar-door: 'tricky' is not a difficulty",

@@ -1,8 +1,9 @@
 //! What each subcommand does: load, run, render. Rendering is text, JSON or
 //! CSV of the same data.
 
+use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use broadside_core::dice::GENERATOR;
 use broadside_core::montecarlo::Summary;
@@ -10,13 +11,14 @@ use broadside_core::{
     BattleRequest, EventLog, Loss, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
     Side, SourceFile, TableView,
 };
+use broadside_core::{Shard, Tally};
 use clap::ArgMatches;
 use comfy_table::Table;
 use serde_json::{Value, json};
 
 use crate::cli::{self, system_options};
 use crate::report::{self, BattleRow, Run, Style};
-use crate::{Failure, data_failure, registry, scenario};
+use crate::{Failure, data_failure, registry, scenario, shard};
 
 type Out<'a> = &'a mut dyn Write;
 
@@ -36,39 +38,165 @@ pub fn run(
                 .ok_or_else(|| Failure::Input("resolve needs a system".into()))?;
             resolve_command(id, m, out)
         }
-        Some(("battle", m)) => {
-            let (id, m) = m
-                .subcommand()
-                .ok_or_else(|| Failure::Input("battle needs a system".into()))?;
-            battle_command(id, m, out)
+        Some(("battle", m)) => match m.subcommand() {
+            Some((id, m)) => battle_command(id, m, out, None),
+            None if m.contains_id("scenario") => compare_command(m, out, None),
+            None => Err(Failure::Input(
+                "battle needs a system or --scenario FILE (see --help)".into(),
+            )),
+        },
+        Some(("sweep", m)) => match m.subcommand() {
+            Some((id, m)) => crate::sweep::sweep_command(id, m, out),
+            None => Err(Failure::Input("sweep needs a system (see --help)".into())),
+        },
+        Some(("compare", m)) => compare_command(m, out, None),
+        Some(("merge", m)) => merge_command(systems, m, out),
+        Some(("completions", m)) => {
+            let shell = m
+                .get_one::<clap_complete::Shell>("shell")
+                .copied()
+                .ok_or_else(|| Failure::Input("completions needs a shell".into()))?;
+            let mut command = cli::command(systems);
+            clap_complete::generate(shell, &mut command, "broadside", out);
+            Ok(())
         }
-        Some(("compare", m)) => compare_command(m, out),
+        Some(("rules", m)) => match m.subcommand() {
+            Some(("export", m)) => export_command(m, out),
+            _ => Err(Failure::Internal("no rules command".into())),
+        },
+        Some(("man", _)) => {
+            clap_mangen::Man::new(cli::command(systems)).render(out)?;
+            Ok(())
+        }
         _ => Err(Failure::Internal("no command".into())),
     }
 }
 
-fn format(m: &ArgMatches) -> &str {
+pub(crate) fn format(m: &ArgMatches) -> &str {
     m.get_one::<String>("format").map_or("text", String::as_str)
 }
 
-/// Loads a system: from `--rules DIR` if given, else its built-in data.
-fn load(id: &str, m: &ArgMatches) -> Result<Box<dyn Ruleset>, Failure> {
-    let registration = registry::find(id).ok_or_else(|| {
-        Failure::Input(format!(
-            "unknown system '{id}' (known: {})",
-            registry::known()
-        ))
-    })?;
-    match m.try_get_one::<String>("rules").ok().flatten() {
-        None => registration
+/// Loads a system: its built-in data, overlaid with `--rules DIR` if given.
+pub(crate) fn load(id: &str, m: &ArgMatches) -> Result<Box<dyn Ruleset>, Failure> {
+    let registration = registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
+    let dir = m.try_get_one::<String>("rules").ok().flatten();
+    load_with(registration, dir.map(Path::new))
+}
+
+/// Loads a system's built-in data, with the files of `dir`, if given, in
+/// place of the built-in files of the same names: a folder holding only
+/// `ships.toml` changes the ships and keeps the rest.
+pub fn load_with(
+    registration: &broadside_core::Registration,
+    dir: Option<&Path>,
+) -> Result<Box<dyn Ruleset>, Failure> {
+    let id = registration.id;
+    let Some(dir) = dir else {
+        return registration
             .load_embedded()
-            .map_err(|e| data_failure(&format!("the built-in {id} data"), &e)),
-        Some(dir) => {
-            let files = read_ruleset_dir(Path::new(dir))?;
-            (registration.load)(&files)
-                .map_err(|e| data_failure(&format!("the {id} data in {dir}"), &e))
+            .map_err(|e| data_failure(&format!("the built-in {id} data"), &e));
+    };
+    let mut files = registration.embedded_sources();
+    for file in read_ruleset_dir(dir)? {
+        match files.iter_mut().find(|f| f.name == file.name) {
+            Some(built_in) => *built_in = file,
+            None => {
+                // A misspelt file name would otherwise be ignored without a
+                // word, and the built-in file used in its place.
+                let names = registration.embedded.iter().map(|(name, _)| *name);
+                let unknown = ResolveError::unknown("data file", &file.name, names);
+                return Err(Failure::Input(format!(
+                    "rules folder {}: {unknown}",
+                    dir.display()
+                )));
+            }
         }
     }
+    let origin = format!("the {id} data in {}", dir.display());
+    let system = (registration.load)(&files).map_err(|e| data_failure(&origin, &e))?;
+    let problems = id_problems(system.as_ref(), &files);
+    if !problems.is_empty() {
+        let mut text = format!("{origin} has {} problem(s):", problems.len());
+        for problem in problems {
+            text.push_str("\n  ");
+            text.push_str(&problem);
+        }
+        return Err(Failure::Input(text));
+    }
+    Ok(system)
+}
+
+/// The ship and table ids that are not kebab-case (`heavy-cruiser`), each
+/// with the file, line and text where it is first written. Users type ids
+/// on command lines and in side strings, where a space, a comma or a
+/// capital letter would not survive.
+fn id_problems(system: &dyn Ruleset, files: &[SourceFile]) -> Vec<String> {
+    let ships = system.ships();
+    let ship_ids = ships.iter().map(|ship| ("ship", ship.id().to_owned()));
+    let table_ids = system.tables().into_iter().map(|table| ("table", table.id));
+    let mut problems = Vec::new();
+    for (kind, id) in ship_ids.chain(table_ids) {
+        if broadside_core::ruleset::kebab(&id) == id {
+            continue;
+        }
+        let advice = format!(
+            "{kind} id '{id}' is not kebab-case: lower-case letters and digits joined by single hyphens, as '{}'",
+            broadside_core::ruleset::kebab(&id)
+        );
+        // The id as a table header or a quoted key, else anywhere.
+        let written = [
+            format!("[{id}]"),
+            format!("'{id}'"),
+            format!("\"{id}\""),
+            id.clone(),
+        ];
+        let found = written.iter().find_map(|text| {
+            files
+                .iter()
+                .find_map(|file| file.text.find(text.as_str()).map(|at| (file, at)))
+        });
+        problems.push(match found {
+            Some((file, at)) => {
+                let line = broadside_core::line_at(&file.text, at);
+                let snippet = file.text.lines().nth(line - 1).unwrap_or_default();
+                format!(
+                    "{}: line {line}: {advice}\n    {line} | {snippet}",
+                    file.name
+                )
+            }
+            None => advice,
+        });
+    }
+    problems
+}
+
+/// Writes a system's built-in files into a folder, never over a file that
+/// is there.
+fn export_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
+    let id = m.get_one::<String>("system").map_or("", String::as_str);
+    let dir = Path::new(m.get_one::<String>("dir").map_or("", String::as_str));
+    let registration = registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
+    let taken: Vec<String> = registration
+        .embedded
+        .iter()
+        .filter(|(name, _)| dir.join(name).exists())
+        .map(|(name, _)| dir.join(name).display().to_string())
+        .collect();
+    if !taken.is_empty() {
+        return Err(Failure::Input(format!(
+            "rules export would overwrite {}: choose an empty folder",
+            taken.join(", ")
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Input(format!("cannot create {}: {e}", dir.display())))?;
+    for (name, text) in registration.embedded {
+        let path = dir.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))?;
+        writeln!(out, "{}", path.display())?;
+    }
+    Ok(())
 }
 
 fn read_ruleset_dir(dir: &Path) -> Result<Vec<SourceFile>, Failure> {
@@ -129,7 +257,20 @@ fn text_table(headers: &[&str]) -> Table {
 fn ships_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let id = m.get_one::<String>("system").map_or("", String::as_str);
     let system = load(id, m)?;
-    let ships = system.ships();
+    let mut ships = system.ships();
+    if let Some(wanted) = m.get_one::<String>("ship") {
+        // One ship's sheet: the same figures, a row of the table and its
+        // notes, for that ship alone.
+        let known: Vec<String> = ships.iter().map(|s| s.id().to_owned()).collect();
+        let at = known.iter().position(|k| k == wanted).ok_or_else(|| {
+            Failure::from(ResolveError::unknown(
+                "ship",
+                wanted,
+                known.iter().map(String::as_str),
+            ))
+        })?;
+        ships = vec![ships.swap_remove(at)];
+    }
     if format(m) == "json" {
         let list = ships
             .iter()
@@ -173,17 +314,17 @@ fn table_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
                 .collect();
             return json_line(out, &json!({"system": id, "tables": list}));
         }
+        let mut list = text_table(&["table", "title"]);
         for table in &tables {
-            writeln!(out, "{}  {}", table.id, table.title)?;
+            list.add_row([table.id.as_str(), table.title.as_str()]);
         }
+        writeln!(out, "{list}")?;
         return Ok(());
     };
     let table = tables.iter().find(|t| &t.id == table_id).ok_or_else(|| {
-        let known: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
-        Failure::Input(format!(
-            "unknown table '{table_id}' for {id} (known: {})",
-            known.join(", ")
-        ))
+        let unknown =
+            ResolveError::unknown("table", table_id, tables.iter().map(|t| t.id.as_str()));
+        Failure::Input(format!("{id}: {unknown}"))
     })?;
     match m.get_one::<String>("row") {
         None => print_table(table, json, out),
@@ -241,7 +382,7 @@ fn print_table(table: &TableView, json: bool, out: Out<'_>) -> Result<(), Failur
 
 /// A seed from the clock, for runs given none; it is printed, so the run can
 /// be repeated.
-fn fresh_seed() -> u64 {
+pub(crate) fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
@@ -464,24 +605,51 @@ fn exact_battle_report(
     Ok(())
 }
 
-fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
-    let system = load(id, m)?;
-    let max_turns = m
-        .get_one::<u32>("max-turns")
+fn battle_command(
+    id: &str,
+    m: &ArgMatches,
+    out: Out<'_>,
+    merged: Option<Vec<Tally>>,
+) -> Result<(), Failure> {
+    start_run(m)?;
+    let path = m.get_one::<String>("scenario");
+    let (origin, text) = match path {
+        Some(path) => (scenario_origin(path), read_scenario(path)?),
+        None => (String::new(), String::new()),
+    };
+    let source = scenario::Source {
+        origin: &origin,
+        text: &text,
+    };
+    let settings = match path {
+        Some(_) => {
+            scenario::settings(&source).map_err(|problems| scenario_failure(&source, &problems))?
+        }
+        None => scenario::Settings::default(),
+    };
+    let registration = registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
+    let rules = match m.get_one::<String>("rules") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => settings
+            .rules
+            .get(id)
+            .map(|dir| beside_scenario(path.map(String::as_str), dir)),
+    };
+    let system = load_with(registration, rules.as_deref())?;
+    let max_turns = setting(m, "max-turns", settings.max_turns, cli::DEFAULT_MAX_TURNS);
+    let trials = setting(m, "trials", settings.trials, cli::DEFAULT_TRIALS);
+    let seed = m
+        .get_one::<u64>("seed")
         .copied()
-        .unwrap_or(cli::DEFAULT_MAX_TURNS);
+        .or(settings.seed)
+        .unwrap_or_else(fresh_seed);
     let mut options = system_options(m, system.battle_options());
     let mut side_options = [
         cli::side_options(m, "a-", system.side_options()),
         cli::side_options(m, "b-", system.side_options()),
     ];
-    let request = match m.get_one::<String>("scenario") {
-        Some(path) => {
-            let text = read_scenario(path)?;
-            let source = scenario::Source {
-                origin: &format!("scenario {path}"),
-                text: &text,
-            };
+    let request = match path {
+        Some(_) => {
             let scenario = scenario::read(&source, std::slice::from_ref(&system), max_turns)
                 .map_err(|problems| scenario_failure(&source, &problems))?;
             let Some(battle) = scenario.battles.into_iter().next() else {
@@ -534,30 +702,45 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
             other => other,
         })?;
     }
-    let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
     let engagement = system.prepare_battle(&request)?;
     if m.get_flag("exact") {
-        if matches!(format(m), "csv" | "markdown") {
+        if matches!(format(m), "csv" | "markdown" | "html") {
             return Err(Failure::Input(
-                "--exact has no CSV or markdown report: use --format text or json".into(),
+                "--exact has no CSV, markdown or HTML report: use --format text or json".into(),
             ));
         }
         return exact_battle_report(id, &*engagement, request.max_turns, m, out);
     }
     let roster = engagement.roster();
     let (label_a, label_b) = (roster.label(Side::A), roster.label(Side::B));
-    if let Some(&trial) = m.get_one::<u64>("replay") {
-        let trials = m
-            .get_one::<u64>("trials")
-            .copied()
-            .unwrap_or(cli::DEFAULT_TRIALS);
+    let replay = match m.get_one::<String>("find") {
+        Some(wanted) => {
+            let verdict = match wanted.as_str() {
+                "a-wins" => broadside_core::Verdict::Winner(Side::A),
+                "b-wins" => broadside_core::Verdict::Winner(Side::B),
+                "draw" => broadside_core::Verdict::Draw,
+                "a-escapes" => broadside_core::Verdict::Escaped(Side::A),
+                "b-escapes" => broadside_core::Verdict::Escaped(Side::B),
+                _ => broadside_core::Verdict::Undecided,
+            };
+            let found = broadside_core::find_trial(&*engagement, seed, trials, verdict)?;
+            Some(found.ok_or_else(|| {
+                Failure::Input(format!(
+                    "--find {wanted}: none of the {trials} trials with seed {seed} ended so ({}); try more --trials",
+                    verdict_text(&verdict)
+                ))
+            })?)
+        }
+        None => m.get_one::<u64>("replay").copied(),
+    };
+    if let Some(trial) = replay {
         if trial >= trials {
             return Err(Failure::Input(format!(
                 "--replay {trial} is not a trial of this run: its trials are 0 to {} (--trials {trials})",
                 trials - 1
             )));
         }
-        if matches!(format(m), "csv" | "markdown") {
+        if matches!(format(m), "csv" | "markdown" | "html") {
             return Err(Failure::Input(
                 "--replay prints an event log: use --format text or json".into(),
             ));
@@ -602,16 +785,24 @@ fn battle_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure>
         }
         return Ok(());
     }
-    let trials = m
-        .get_one::<u64>("trials")
-        .copied()
-        .unwrap_or(cli::DEFAULT_TRIALS);
-    let summary = run_with_progress(&*engagement, seed, trials)?;
+    let seed_given = m.get_one::<u64>("seed").is_some() || settings.seed.is_some();
+    let run_of = RunOf {
+        seed,
+        seed_given,
+        trials,
+    };
+    let Some(summary) =
+        play_or_merge(m, &[(id, &*engagement)], run_of, merged, out)?.and_then(|mut s| s.pop())
+    else {
+        // A shard: its tally is the output.
+        return Ok(());
+    };
     let row = BattleRow::new(id, label_a, label_b, &request, summary);
+    let rules = rules.map(|dir| dir.display().to_string());
     let run = Run {
         seed,
         max_turns: request.max_turns,
-        rules: m.get_one::<String>("rules").map(String::as_str),
+        rules: rules.as_deref(),
     };
     report::battle(format(m), &row, &run, out)
 }
@@ -624,20 +815,96 @@ fn side_message(e: ResolveError) -> String {
     }
 }
 
+/// A scenario's text, from a file or, for `-`, from standard input.
 fn read_scenario(path: &str) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::Input(format!("cannot read scenario {path}: {e}")))
+    let text = if path == "-" {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| {
+            Failure::Input(format!("cannot read a scenario from standard input: {e}"))
+        })?
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| Failure::Input(format!("cannot read scenario {path}: {e}")))?
+    };
+    if text.trim().is_empty() {
+        return Err(Failure::Input(format!(
+            "{} is empty",
+            scenario_origin(path)
+        )));
+    }
+    Ok(text)
+}
+
+/// How messages name a scenario.
+fn scenario_origin(path: &str) -> String {
+    if path == "-" {
+        "the scenario on standard input".to_owned()
+    } else {
+        format!("scenario {path}")
+    }
+}
+
+/// A rules folder a scenario names, relative to the scenario's own folder
+/// (or to the working folder for standard input and the built-in one).
+fn beside_scenario(scenario: Option<&str>, dir: &str) -> PathBuf {
+    match scenario
+        .filter(|p| *p != "-")
+        .and_then(|p| Path::new(p).parent())
+    {
+        Some(folder) => folder.join(dir),
+        None => PathBuf::from(dir),
+    }
+}
+
+/// A run setting: the command line's if given there, else the scenario's,
+/// else the default.
+fn setting<T: Copy + Send + Sync + 'static>(
+    m: &ArgMatches,
+    name: &str,
+    scenario: Option<T>,
+    default: T,
+) -> T {
+    let given = m.value_source(name) == Some(clap::parser::ValueSource::CommandLine);
+    match (given, scenario) {
+        (false, Some(value)) => value,
+        _ => m.get_one::<T>(name).copied().unwrap_or(default),
+    }
+}
+
+/// `--rules SYSTEM=DIR`, each naming a registered system once.
+fn rules_folders(m: &ArgMatches) -> Result<BTreeMap<String, PathBuf>, Failure> {
+    let mut folders = BTreeMap::new();
+    for given in m.get_many::<String>("rules").into_iter().flatten() {
+        let Some((id, dir)) = given.split_once('=') else {
+            return Err(Failure::Input(crate::one_line(&format!(
+                "--rules: '{given}' is not SYSTEM=DIR (for example percentile=my-ships)"
+            ))));
+        };
+        registry::find(id).ok_or_else(|| Failure::from(registry::unknown(id)))?;
+        if folders.insert(id.to_owned(), PathBuf::from(dir)).is_some() {
+            return Err(Failure::Input(format!("--rules: {id} is given twice")));
+        }
+    }
+    Ok(folders)
 }
 
 /// Every problem of a scenario, one per line.
 fn scenario_failure(source: &scenario::Source<'_>, problems: &[String]) -> Failure {
+    // Each problem is a line that says it all, then the file's line and a
+    // caret; every line is made safe on its own.
+    let safe = |problem: &str| {
+        problem
+            .split('\n')
+            .map(crate::one_line)
+            .collect::<Vec<_>>()
+            .join("\n  ")
+    };
     if let [one] = problems {
-        return Failure::Input(crate::one_line(one));
+        return Failure::Input(safe(one));
     }
     let mut text = format!("{} has {} problems:", source.origin, problems.len());
     for problem in problems {
         text.push_str("\n  ");
-        text.push_str(&crate::one_line(problem));
+        text.push_str(&safe(problem));
     }
     Failure::Input(text)
 }
@@ -653,55 +920,237 @@ fn verdict_text(verdict: &broadside_core::Verdict) -> String {
     }
 }
 
-fn run_with_progress(
+/// Whether `-q/--quiet` asked for no progress on standard error.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Readies a run of trials: `-q/--quiet`, and the pool trials are played on
+/// sized from `-j/--threads` (without it, rayon's own default: one thread a
+/// core, or `RAYON_NUM_THREADS`).
+pub(crate) fn start_run(m: &ArgMatches) -> Result<(), Failure> {
+    if m.try_get_one::<bool>("quiet").ok().flatten() == Some(&true) {
+        QUIET.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    if let Some(&threads) = m.get_one::<u16>("threads") {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(threads))
+            .build_global()
+            .map_err(|e| Failure::Internal(format!("starting {threads} threads: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The trials a command plays: with which seed (and whether the user gave
+/// it, or a scenario did), and how many.
+#[derive(Clone, Copy)]
+struct RunOf {
+    seed: u64,
+    seed_given: bool,
+    trials: u64,
+}
+
+/// Each battle's summary: from the tallies of merged shards, or by playing
+/// the run. With `--shard I/N`, plays only that shard, prints its tallies
+/// as a shard file and returns `None`.
+fn play_or_merge(
+    m: &ArgMatches,
+    battles: &[(&str, &dyn broadside_core::Engagement)],
+    run: RunOf,
+    merged: Option<Vec<Tally>>,
+    out: Out<'_>,
+) -> Result<Option<Vec<Summary>>, Failure> {
+    if let Some(tallies) = merged {
+        if tallies.len() != battles.len() {
+            return Err(Failure::Input(format!(
+                "the shards tally {} battles, but their command plays {}",
+                tallies.len(),
+                battles.len()
+            )));
+        }
+        let mut summaries = Vec::with_capacity(battles.len());
+        for (&(label, engagement), tally) in battles.iter().zip(tallies) {
+            let roster = engagement.roster();
+            tally
+                .check(roster)
+                .map_err(|e| Failure::Input(format!("the shards' {label} tally is broken: {e}")))?;
+            if tally.trials() != run.trials {
+                return Err(Failure::Input(format!(
+                    "the shards played {} {label} trials, but their command's run has {}",
+                    tally.trials(),
+                    run.trials
+                )));
+            }
+            summaries.push(tally.summary(roster));
+        }
+        return Ok(Some(summaries));
+    }
+    if let Some(&shard) = m.try_get_one::<Shard>("shard").ok().flatten() {
+        if !run.seed_given {
+            // Shards drawing fresh seeds would be shards of different runs.
+            return Err(Failure::Input(
+                "--shard needs --seed S (or a scenario's seed), the same for every shard".into(),
+            ));
+        }
+        let mut tallies = Vec::with_capacity(battles.len());
+        for &(_, engagement) in battles {
+            tallies.push(broadside_core::run_shard(
+                engagement,
+                run.seed,
+                run.trials,
+                shard,
+                &|_| {},
+            )?);
+        }
+        let args = shard::recorded_args();
+        writeln!(out, "{}", shard::to_json(args, shard, tallies)?)?;
+        return Ok(None);
+    }
+    battles
+        .iter()
+        .map(|&(label, engagement)| run_with_progress(label, engagement, run.seed, run.trials))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// `merge FILE...`: the shards' command set up again, reported from their
+/// summed tallies.
+fn merge_command(
+    systems: &[Box<dyn Ruleset>],
+    m: &ArgMatches,
+    out: Out<'_>,
+) -> Result<(), Failure> {
+    let files: Vec<String> = m
+        .get_many::<String>("files")
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let (args, tallies) = shard::read_all(&files)?;
+    let argv = std::iter::once("broadside".to_owned())
+        .chain(args)
+        .chain(["--format".to_owned(), format(m).to_owned()]);
+    let matches = cli::command(systems)
+        .try_get_matches_from(argv)
+        .map_err(|e| {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or_default().to_owned();
+            Failure::Input(crate::one_line(&format!(
+                "the shards' command no longer reads: {first}"
+            )))
+        })?;
+    match matches.subcommand() {
+        Some(("battle", m)) => match m.subcommand() {
+            Some((id, m)) => battle_command(id, m, out, Some(tallies)),
+            None => compare_command(m, out, Some(tallies)),
+        },
+        Some(("compare", m)) => compare_command(m, out, Some(tallies)),
+        _ => Err(Failure::Input(
+            "the shards' command is not a battle or compare run".into(),
+        )),
+    }
+}
+
+pub(crate) fn run_with_progress(
+    label: &str,
     engagement: &dyn broadside_core::Engagement,
     seed: u64,
     trials: u64,
 ) -> Result<Summary, Failure> {
     // The bar draws only when stderr is a terminal, so piped output and
     // tests see nothing of it.
-    let bar = indicatif::ProgressBar::new(trials);
+    let style = |template: &str| {
+        indicatif::ProgressStyle::with_template(template)
+            .map_err(|e| Failure::Internal(format!("progress bar template: {e}")))
+    };
+    let bar = if QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(trials)
+    };
+    let bar = bar
+        .with_style(style(
+            "{prefix:>11} {wide_bar} {human_pos}/{human_len} trials, {per_sec:0}, {eta} left",
+        )?)
+        .with_prefix(label.to_owned());
     let tally = broadside_core::run_trials(engagement, seed, trials, &|n| bar.inc(n))?;
-    bar.finish_and_clear();
+    // The bar gives way to one line saying what it measured, as cargo's
+    // "Finished" line does.
+    bar.set_style(style("{prefix:>11} {msg}")?);
+    bar.finish_with_message(format!(
+        "{} trials in {:.1} s",
+        indicatif::HumanCount(trials),
+        bar.elapsed().as_secs_f64()
+    ));
     Ok(tally.summary(engagement.roster()))
 }
 
-fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
-    let (origin, text) = match m.get_one::<String>("scenario") {
+fn compare_command(
+    m: &ArgMatches,
+    out: Out<'_>,
+    merged: Option<Vec<Tally>>,
+) -> Result<(), Failure> {
+    start_run(m)?;
+    let path = m.get_one::<String>("scenario");
+    let (origin, text) = match path {
         None => (
             "the built-in default scenario".to_owned(),
             scenario::DEFAULT.to_owned(),
         ),
-        Some(path) => (format!("scenario {path}"), read_scenario(path)?),
+        Some(path) => (scenario_origin(path), read_scenario(path)?),
     };
-    let trials = m
-        .get_one::<u64>("trials")
-        .copied()
-        .unwrap_or(cli::DEFAULT_TRIALS);
-    let max_turns = m
-        .get_one::<u32>("max-turns")
-        .copied()
-        .unwrap_or(cli::DEFAULT_MAX_TURNS);
-    let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
-    let systems = registry::RULESETS
-        .iter()
-        .map(|registration| {
-            registration
-                .load_embedded()
-                .map_err(|e| data_failure(&format!("the built-in {} data", registration.id), &e))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     let source = scenario::Source {
         origin: &origin,
         text: &text,
     };
+    let settings =
+        scenario::settings(&source).map_err(|problems| scenario_failure(&source, &problems))?;
+    let trials = setting(m, "trials", settings.trials, cli::DEFAULT_TRIALS);
+    let max_turns = setting(m, "max-turns", settings.max_turns, cli::DEFAULT_MAX_TURNS);
+    let seed = m
+        .get_one::<u64>("seed")
+        .copied()
+        .or(settings.seed)
+        .unwrap_or_else(fresh_seed);
+    // Each system's folder: the command line's, else the scenario's
+    // (relative to the scenario file), else none.
+    let mut folders = rules_folders(m)?;
+    for (id, dir) in &settings.rules {
+        folders
+            .entry(id.clone())
+            .or_insert_with(|| beside_scenario(path.map(String::as_str), dir));
+    }
+    let systems = registry::RULESETS
+        .iter()
+        .map(|registration| {
+            load_with(
+                registration,
+                folders.get(registration.id).map(PathBuf::as_path),
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     // Every system's battle is read and set up before any is played, so a
     // mistake in the last section is reported before minutes of trials.
     let scenario = scenario::read(&source, &systems, max_turns)
         .map_err(|problems| scenario_failure(&source, &problems))?;
+    let rules_echo = folders
+        .iter()
+        .map(|(id, dir)| format!("{id}={}", dir.display()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let battles: Vec<(&str, &dyn broadside_core::Engagement)> = scenario
+        .battles
+        .iter()
+        .map(|battle| (battle.system, &*battle.engagement))
+        .collect();
+    let run_of = RunOf {
+        seed,
+        seed_given: m.get_one::<u64>("seed").is_some() || settings.seed.is_some(),
+        trials,
+    };
+    let Some(summaries) = play_or_merge(m, &battles, run_of, merged, out)? else {
+        return Ok(());
+    };
     let mut rows = Vec::new();
-    for battle in &scenario.battles {
-        let summary = run_with_progress(&*battle.engagement, seed, trials)?;
+    for (battle, summary) in scenario.battles.iter().zip(summaries) {
         let roster = battle.engagement.roster();
         rows.push(BattleRow::new(
             battle.system,
@@ -714,7 +1163,7 @@ fn compare_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let run = Run {
         seed,
         max_turns,
-        rules: None,
+        rules: (!rules_echo.is_empty()).then_some(rules_echo.as_str()),
     };
     let title = report::ScenarioTitle {
         name: &scenario.name,

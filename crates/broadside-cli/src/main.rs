@@ -8,12 +8,14 @@ mod commands;
 mod registry;
 mod report;
 mod scenario;
+mod shard;
+mod sweep;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use broadside_core::{DataErrors, ResolveError, Ruleset};
-use clap::error::{ContextKind, ContextValue};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 /// Why a command failed, and so which exit code it ends with.
 #[derive(Debug)]
@@ -73,6 +75,17 @@ fn main() -> ExitCode {
             let _ = error.print();
             return ExitCode::SUCCESS;
         }
+        Err(error) if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // A bare `broadside` (or `broadside battle`) asks what there is:
+            // the help answers it, on stdout, as cargo's does.
+            let help = error.render();
+            let _ = if std::io::stdout().is_terminal() {
+                writeln!(std::io::stdout(), "{}", help.ansi())
+            } else {
+                writeln!(std::io::stdout(), "{help}")
+            };
+            return ExitCode::SUCCESS;
+        }
         Err(error) => {
             // A usage error is bad input: one line, as every other error.
             let mut rendered = error.render().to_string();
@@ -99,9 +112,25 @@ fn main() -> ExitCode {
                     Some(ContextValue::Strings(values)) => Some(values.join(", ")),
                     _ => None,
                 });
+            // clap's own did-you-mean, which its later lines would carry.
+            let suggested = [
+                ContextKind::SuggestedSubcommand,
+                ContextKind::SuggestedArg,
+                ContextKind::SuggestedValue,
+            ]
+            .into_iter()
+            .find_map(|kind| match error.get(kind) {
+                Some(ContextValue::String(value)) => Some(vec![value.clone()]),
+                Some(ContextValue::Strings(values)) if !values.is_empty() => Some(values.clone()),
+                _ => None,
+            });
+            let hint = match suggested {
+                Some(suggested) => format!("did you mean '{}'? ", suggested.join("' or '")),
+                None => String::new(),
+            };
             let text = match known {
-                Some(known) => format!("{text} (known: {known})"),
-                None => format!("{text} (see --help)"),
+                Some(known) => format!("{text} ({hint}known: {known})"),
+                None => format!("{text} ({hint}see --help)"),
             };
             return report(Failure::Input(one_line(&text)));
         }

@@ -23,6 +23,12 @@ pub fn known() -> String {
     RULESETS.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
 }
 
+/// The error for a system id that is not registered, suggesting the one
+/// most like it.
+pub fn unknown(id: &str) -> broadside_core::ResolveError {
+    broadside_core::ResolveError::unknown("system", id, RULESETS.iter().map(|r| r.id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,7 +44,8 @@ mod tests {
             let Some(id) = name.strip_prefix("broadside-") else {
                 continue;
             };
-            if matches!(id, "core" | "cli") {
+            // The crates every system shares, and the front end.
+            if matches!(id, "core" | "data" | "cli") {
                 continue;
             }
             if find(id).is_none() {

@@ -1,6 +1,7 @@
 //! The Monte Carlo report of `battle` and `compare`, one set of figures
-//! rendered four ways: text and markdown for reading, JSON and CSV for
-//! programs. `docs/output.md` lists every JSON and CSV field.
+//! rendered five ways: text and markdown for reading, an HTML page of charts
+//! (in `html`), JSON and CSV for programs. `docs/output.md` lists every JSON
+//! and CSV field.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -11,11 +12,14 @@ use broadside_core::montecarlo::{
     SidePair, Summary, TurnsToDecision,
 };
 use broadside_core::{BattleRequest, OptionValue, Options, Side};
-use comfy_table::Table;
 use comfy_table::presets::{ASCII_MARKDOWN, UTF8_FULL_CONDENSED};
+use comfy_table::{ContentArrangement, Table};
 use serde::{Serialize, Serializer};
 
 use crate::Failure;
+
+mod html;
+pub use html::sweep as sweep_html;
 
 /// The version of the JSON and CSV layout. It changes when a field is renamed,
 /// removed or changes meaning; adding a field does not change it.
@@ -105,11 +109,16 @@ impl Style {
         table
             .load_preset(preset)
             .set_header(headers.iter().map(|h| self.escape(&h.to_string())));
+        if self == Style::Text {
+            // On a terminal a wide table wraps its cells to the width;
+            // piped output, which has no width, keeps whole lines.
+            table.set_content_arrangement(ContentArrangement::Dynamic);
+        }
         table
     }
 
     /// Adds a row, its cells escaped for the style.
-    fn row(self, table: &mut Table, cells: Vec<String>) {
+    pub fn row(self, table: &mut Table, cells: Vec<String>) {
         table.add_row(cells.iter().map(|c| self.escape(c)).collect::<Vec<_>>());
     }
 
@@ -786,6 +795,7 @@ struct CompareJson<'a> {
     seed: u64,
     generator: &'static str,
     max_turns: u32,
+    rules: Option<&'a str>,
     rows: Vec<RowJson<'a>>,
 }
 
@@ -843,6 +853,7 @@ pub fn battle(
             );
         }
         "csv" => return write_csv(std::slice::from_ref(row), run, out),
+        "html" => return html::battle(row, run, out),
         "markdown" => Style::Markdown,
         _ => Style::Text,
     };
@@ -937,11 +948,13 @@ pub fn compare(
                     seed: run.seed,
                     generator: GENERATOR,
                     max_turns: run.max_turns,
+                    rules: run.rules,
                     rows: rows.iter().map(BattleRow::json).collect(),
                 },
             );
         }
         "csv" => return write_csv(rows, run, out),
+        "html" => return html::compare(title, rows, trials, run, out),
         "markdown" => Style::Markdown,
         _ => Style::Text,
     };

@@ -26,7 +26,96 @@ struct Raw {
     name: String,
     #[serde(default)]
     description: String,
+    /// Trials to play, unless the command line says.
+    trials: Option<Spanned<i64>>,
+    /// The seed, unless the command line says.
+    seed: Option<Spanned<i64>>,
+    /// The turn limit, unless the command line says.
+    #[serde(rename = "max-turns")]
+    max_turns: Option<Spanned<i64>>,
+    // Missing is the same mistake as empty, and gets the same message.
+    #[serde(default)]
     systems: BTreeMap<String, Spanned<BTreeMap<String, Spanned<Value>>>>,
+}
+
+/// The keys of a system's section that are not battle options.
+const SECTION_KEYS: [&str; 3] = ["a", "b", "rules"];
+
+/// What a scenario sets beyond its battles: the run's settings, each `None`
+/// where the file leaves it to the command line or the default, and each
+/// system's rules folder as written (relative to the scenario's folder).
+#[derive(Debug, Default)]
+pub struct Settings {
+    /// `trials = N`.
+    pub trials: Option<u64>,
+    /// `seed = S`.
+    pub seed: Option<u64>,
+    /// `max-turns = T`.
+    pub max_turns: Option<u32>,
+    /// `rules = "dir"` of each system's section, by system id.
+    pub rules: BTreeMap<String, String>,
+    /// The systems the scenario names, in file order.
+    pub systems: Vec<String>,
+}
+
+/// Reads a scenario's settings: the trials, seed, turn limit and rules
+/// folders it carries. `Err` holds every problem found, one line each.
+pub fn settings(source: &Source<'_>) -> Result<Settings, Vec<String>> {
+    let raw = parse(source)?;
+    let mut problems = Vec::new();
+    let mut number = |value: &Option<Spanned<i64>>, key: &str, min: i64, max: i64| {
+        let value = value.as_ref()?;
+        let n = *value.get_ref();
+        if (min..=max).contains(&n) {
+            Some(n)
+        } else {
+            problems.push(source.at(
+                value.span().start,
+                key,
+                format_args!("{n} is not in {min}..={max}"),
+            ));
+            None
+        }
+    };
+    let mut settings = Settings {
+        trials: number(&raw.trials, "trials", 1, crate::cli::MAX_TRIALS as i64)
+            .map(|n| n.unsigned_abs()),
+        seed: number(&raw.seed, "seed", 0, i64::MAX).map(|n| n.unsigned_abs()),
+        max_turns: number(&raw.max_turns, "max-turns", 1, 10_000)
+            .and_then(|n| u32::try_from(n).ok()),
+        ..Settings::default()
+    };
+    for (id, section) in &raw.systems {
+        settings.systems.push(id.clone());
+        if let Some(rules) = section.get_ref().get("rules") {
+            match rules.get_ref() {
+                Value::String(dir) => {
+                    settings.rules.insert(id.clone(), dir.clone());
+                }
+                other => problems.push(source.at(
+                    rules.span().start,
+                    &format!("systems.{id}.rules"),
+                    format_args!("{other} is not a quoted folder name"),
+                )),
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(settings)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The file as written, or the TOML error located in it.
+fn parse(source: &Source<'_>) -> Result<Raw, Vec<String>> {
+    toml::from_str(source.text).map_err(|e| {
+        let message = e.message().trim();
+        vec![match e.span() {
+            Some(span) => source.at(span.start, "", message),
+            None => format!("{}: {message}", source.origin),
+        }]
+    })
 }
 
 /// A scenario read and checked: one battle request per system it names.
@@ -59,9 +148,51 @@ pub struct Source<'a> {
 }
 
 impl Source<'_> {
+    /// A problem at byte `offset`: a first line that says it all (file,
+    /// line, column, key, message), then the line of the file with a caret
+    /// under the column.
     fn at(&self, offset: usize, key: &str, message: impl std::fmt::Display) -> String {
+        let key = if key.is_empty() {
+            String::new()
+        } else {
+            format!("{key}: ")
+        };
+        format!(
+            "{}{key}{message}{}",
+            self.place(offset),
+            self.snippet(offset)
+        )
+    }
+
+    /// `scenario fleets.toml: line 4, column 5: `.
+    fn place(&self, offset: usize) -> String {
+        let (line, column, _) = self.locate(offset);
+        format!("{}: line {line}, column {column}: ", self.origin)
+    }
+
+    /// The line holding `offset`, numbered, and a caret under its column.
+    fn snippet(&self, offset: usize) -> String {
+        let (line, column, text) = self.locate(offset);
+        let number = line.to_string();
+        format!(
+            "\n    {number} | {text}\n    {} | {}^",
+            " ".repeat(number.len()),
+            " ".repeat(column - 1)
+        )
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`, and
+    /// the line's text.
+    fn locate(&self, offset: usize) -> (usize, usize, &str) {
+        let offset = offset.min(self.text.len());
         let line = broadside_core::line_at(self.text, offset);
-        format!("{}: line {line}: {key}: {message}", self.origin)
+        let start = self.text[..offset].rfind('\n').map_or(0, |at| at + 1);
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |at| start + at);
+        let text = self.text[start..end].trim_end_matches('\r');
+        let column = self.text[start..offset].chars().count() + 1;
+        (line, column, text)
     }
 }
 
@@ -73,18 +204,7 @@ pub fn read(
     systems: &[Box<dyn Ruleset>],
     max_turns: u32,
 ) -> Result<Scenario, Vec<String>> {
-    let raw: Raw = toml::from_str(source.text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|span| {
-                format!(
-                    "line {}: ",
-                    broadside_core::line_at(source.text, span.start)
-                )
-            })
-            .unwrap_or_default();
-        vec![format!("{}: {line}{}", source.origin, e.message().trim())]
-    })?;
+    let raw = parse(source)?;
     let mut problems = Vec::new();
     if raw.systems.is_empty() {
         problems.push(format!(
@@ -98,7 +218,7 @@ pub fn read(
             problems.push(source.at(
                 section.span().start,
                 &format!("systems.{id}"),
-                format_args!("unknown system (known: {})", registry::known()),
+                format_args!("{}", registry::unknown(id)),
             ));
         }
     }
@@ -157,13 +277,14 @@ fn read_section(
     }
     let mut options = Options::new();
     for (key, value) in section.get_ref() {
-        if key == "a" || key == "b" {
+        if SECTION_KEYS.contains(&key.as_str()) {
             continue;
         }
         let path = format!("systems.{id}.{key}");
-        match option_value(system.battle_options(), key, value.get_ref()) {
+        let specs = system.battle_options();
+        match option_value(specs, key, value.get_ref()) {
             Ok(Some(v)) => {
-                options.set(key, v);
+                options.set(crate::cli::canonical(key, specs).unwrap_or(key), v);
             }
             Ok(None) => {}
             Err(message) => problems.push(source.at(value.span().start, &path, message)),
@@ -220,9 +341,10 @@ fn read_side(
     let mut options = Options::new();
     if let Some(table) = setup {
         for (key, v) in table.iter().filter(|(k, _)| *k != "ships") {
-            match option_value(system.side_options(), key, v) {
+            let specs = system.side_options();
+            match option_value(specs, key, v) {
                 Ok(Some(v)) => {
-                    options.set(key, v);
+                    options.set(crate::cli::canonical(key, specs).unwrap_or(key), v);
                 }
                 Ok(None) => {}
                 Err(message) => return Err(at(format!("{key}: {message}"))),
@@ -291,9 +413,10 @@ fn option_value(
     key: &str,
     value: &Value,
 ) -> Result<Option<OptionValue>, String> {
+    let name = crate::cli::canonical(key, specs);
     let kind = specs
         .iter()
-        .find(|spec| spec.name == key)
+        .find(|spec| Some(spec.name) == name)
         .map(|spec| spec.kind);
     Ok(Some(match (kind, value) {
         (Some(OptionKind::Flag), Value::Boolean(true)) => OptionValue::Flag,

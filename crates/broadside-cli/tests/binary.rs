@@ -27,7 +27,8 @@ fn version_names_the_package_version() {
 
 #[test]
 fn a_usage_error_is_one_line_and_exit_code_2() {
-    let (code, stdout, stderr) = broadside(&["duel"]);
+    // Bare `duel` prints its help; missing sides are the usage error.
+    let (code, stdout, stderr) = broadside(&["duel", "percentile"]);
     assert_eq!(code, 2);
     assert!(stdout.is_empty());
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

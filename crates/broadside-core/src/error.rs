@@ -16,12 +16,14 @@ pub enum ResolveError {
     #[error(transparent)]
     Dice(#[from] DiceError),
     /// A name that is not in the ruleset's data.
-    #[error("unknown {kind} '{name}' (known: {known})")]
+    #[error("unknown {kind} '{name}' ({}known: {known})", DidYouMean(suggestion.as_deref()))]
     Unknown {
         /// What kind of thing: ship, weapon, table, option value...
         kind: &'static str,
         /// The name given.
         name: String,
+        /// The known name the given one most likely misspells, if any.
+        suggestion: Option<String>,
         /// The names that would have been accepted, comma-separated.
         known: String,
     },
@@ -52,7 +54,13 @@ impl ResolveError {
         ResolveError::Unknown {
             kind,
             name: name.to_owned(),
-            known: known.join(", "),
+            suggestion: did_you_mean(name, known.iter().copied()).map(str::to_owned),
+            // "(known: )" read as a glitch when the data defines none.
+            known: if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            },
         }
     }
 
@@ -67,6 +75,41 @@ impl ResolveError {
     /// Whether the error is the user's input rather than a bug of ours.
     pub fn is_user_error(&self) -> bool {
         !matches!(self, ResolveError::Internal(_))
+    }
+}
+
+/// How alike a misspelling and a known name must be (Jaro similarity) for
+/// the name to be suggested: the threshold clap uses for subcommands.
+const SUGGEST_ABOVE: f64 = 0.7;
+
+/// The known name most like `name`, if any is alike enough to be what the
+/// user meant (`battlship` → `battleship`).
+pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .into_iter()
+        .map(|candidate| (strsim::jaro(name, candidate), candidate))
+        .filter(|&(similarity, _)| similarity > SUGGEST_ABOVE)
+        // The first of equally alike names wins, so the answer does not
+        // depend on anything but the order the names are known in.
+        .fold(
+            None,
+            |best: Option<(f64, &str)>, (similarity, candidate)| match best {
+                Some((kept, _)) if kept >= similarity => best,
+                _ => Some((similarity, candidate)),
+            },
+        )
+        .map(|(_, candidate)| candidate)
+}
+
+/// Renders a suggestion as the start of an unknown name's parenthesis.
+struct DidYouMean<'a>(Option<&'a str>);
+
+impl fmt::Display for DidYouMean<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(name) => write!(f, "did you mean '{name}'? "),
+            None => Ok(()),
+        }
     }
 }
 
@@ -197,5 +240,46 @@ mod tests {
     fn an_offset_past_the_end_is_the_last_line() {
         check("a\nb", 99, 2);
         check("", 0, 1);
+    }
+
+    /// The suggestion is the known name most like the given one, and none
+    /// when nothing is alike.
+    fn check_suggestion(name: &str, known: &[&str], expected: Option<&str>) {
+        assert_eq!(
+            super::did_you_mean(name, known.iter().copied()),
+            expected,
+            "{name} among {known:?}"
+        );
+    }
+
+    const SHIPS: &[&str] = &["assault-scout", "battleship", "destroyer", "frigate"];
+
+    #[test]
+    fn a_misspelling_suggests_the_name_it_is_most_like() {
+        check_suggestion("battlship", SHIPS, Some("battleship"));
+        check_suggestion("frigat", SHIPS, Some("frigate"));
+        check_suggestion("destroyer", SHIPS, Some("destroyer"));
+        check_suggestion("zzz", SHIPS, None);
+        check_suggestion("scout", &[], None);
+        // Equally alike names: the first known wins.
+        check_suggestion("ab", &["ax", "ay"], None);
+        check_suggestion("abcx", &["abcy", "abcz"], Some("abcy"));
+    }
+
+    #[test]
+    fn an_unknown_name_s_message_carries_the_suggestion() {
+        let error = super::ResolveError::unknown("ship", "battlship", SHIPS.iter().copied());
+        assert_eq!(
+            error.to_string(),
+            "unknown ship 'battlship' (did you mean 'battleship'? \
+             known: assault-scout, battleship, destroyer, frigate)"
+        );
+        let error = super::ResolveError::unknown("ship", "zzz", SHIPS.iter().copied());
+        assert_eq!(
+            error.to_string(),
+            "unknown ship 'zzz' (known: assault-scout, battleship, destroyer, frigate)"
+        );
+        let error = super::ResolveError::unknown("weapon", "laser", []);
+        assert_eq!(error.to_string(), "unknown weapon 'laser' (known: none)");
     }
 }

@@ -13,19 +13,21 @@ pub mod exact;
 pub mod fleet;
 pub mod hex;
 pub mod montecarlo;
+pub mod ranges;
 pub mod rules;
 pub mod ruleset;
 
 pub use dice::{
     Check, Dice, DiceError, DiceExpr, Die, Order, Pool, ScriptedDice, SeededDice, read_pool_as,
 };
-pub use error::{DataError, DataErrors, DataProblems, ResolveError, line_at};
+pub use error::{DataError, DataErrors, DataProblems, ResolveError, did_you_mean, line_at};
 pub use event::{Event, EventLog, EventSink, NullSink};
 pub use fleet::{MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup};
 pub use montecarlo::{
-    Engagement, Loss, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome, play_trial,
-    run_trials,
+    Engagement, Loss, Shard, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome,
+    find_trial, play_trial, run_shard, run_trials,
 };
+pub use ranges::{Bound, DataRange, FALLBACK_DICE, KeyLines, ranges_markdown};
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};
 pub use ruleset::{
     AttackOutcome, BattleRequest, OptionKind, OptionSpec, OptionValue, Options, Registration,

@@ -5,7 +5,7 @@
 //! whatever the number of threads or the order trials finish in. Proportions
 //! and their intervals are computed once, from the counts, at the end.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use rayon::prelude::*;
 
@@ -127,7 +127,7 @@ pub trait Engagement: Send + Sync {
 /// Counts of trials by a small whole number (a turn, a hull total): entry
 /// `v` is the trials that came to `v`. Dense, since the numbers are small,
 /// and merged by addition, so it is exact whatever the order of the trials.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Histogram {
     counts: Vec<u64>,
@@ -201,8 +201,11 @@ impl Histogram {
 }
 
 /// Counts accumulated over trials. Merging is addition, so any split of the
-/// trials over threads gives the same tally.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// trials over threads, or over shards of a run, gives the same tally; it
+/// serialises as the counts themselves, so a shard's tally can be written
+/// out and merged later.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Tally {
     trials: u64,
     a_wins: u64,
@@ -300,6 +303,66 @@ impl Tally {
                 self.side_hull_left_when_wins[i].add(side_left[i]);
             }
         }
+    }
+
+    /// The trials counted.
+    pub fn trials(&self) -> u64 {
+        self.trials
+    }
+
+    /// Whether the counts could have come from playing `roster`'s battle:
+    /// every trial has one ending, every per-trial histogram counts every
+    /// trial, and there is one hull count per ship. A tally read from a file
+    /// is checked so before it is merged or reported.
+    pub fn check(&self, roster: &Roster) -> Result<(), String> {
+        self.check_counts()?;
+        let ships = roster.ships().len();
+        if self.hull_left.len() != ships || self.hull_original.len() != ships {
+            return Err(format!("it does not count hull for {ships} ships"));
+        }
+        Ok(())
+    }
+
+    /// The part of [`Tally::check`] that needs no roster, so that tallies
+    /// read from files can be checked before they are added: bounded so
+    /// that a million of them add without overflow.
+    pub fn check_counts(&self) -> Result<(), String> {
+        let endings = [
+            self.a_wins,
+            self.b_wins,
+            self.draws,
+            self.a_escapes,
+            self.b_escapes,
+            self.undecided,
+        ];
+        if self.trials > MAX_TALLY_TRIALS {
+            return Err(format!("{} trials is more than a run plays", self.trials));
+        }
+        if endings.iter().sum::<u64>() != self.trials {
+            return Err(format!(
+                "its endings do not add up to its {} trials",
+                self.trials
+            ));
+        }
+        let per_trial = self.ships_lost.iter().chain(&self.side_hull_left);
+        if per_trial.map(Histogram::total).any(|n| n != self.trials) {
+            return Err("a per-side count does not cover every trial".into());
+        }
+        if self.hull_left.len() > crate::MAX_SIDE * 2
+            || self.hull_original.len() > crate::MAX_SIDE * 2
+        {
+            return Err("it counts hull for more ships than a battle holds".into());
+        }
+        if self
+            .hull_left
+            .iter()
+            .chain(&self.hull_original)
+            .chain([&self.winner_hull_left, &self.winner_hull_original])
+            .any(|&h| !(0..=MAX_TALLY_HULL).contains(&h))
+        {
+            return Err("a hull count is out of range".into());
+        }
+        Ok(())
     }
 
     /// Adds another tally.
@@ -765,14 +828,61 @@ pub fn run_trials(
     trials: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Tally, ResolveError> {
+    run_shard(engagement, seed, trials, Shard::WHOLE, progress)
+}
+
+/// The most trials a tally read from a file may count (a hundred times the
+/// most one run plays, room for any honest merge; a million such tallies
+/// still add without overflow).
+const MAX_TALLY_TRIALS: u64 = 10_000_000_000;
+/// The largest hull sum a tally read from a file may hold.
+const MAX_TALLY_HULL: i64 = 1 << 40;
+
+/// One of `count` disjoint shares of a run's trials: shard `index` plays
+/// trials `index`, `index + count`, `index + 2 count`, ... below the run's
+/// trials. The shards of a run together play each of its trials once, each
+/// from its own stream, so their tallies merge into the run's tally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which share, from 0.
+    pub index: u64,
+    /// How many shares.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run, as one shard.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Shard `index` of `count`, if `index < count`.
+    pub fn new(index: u64, count: u64) -> Option<Shard> {
+        (index < count).then_some(Shard { index, count })
+    }
+
+    /// How many of a run's `trials` this shard plays.
+    pub fn trials_of(self, trials: u64) -> u64 {
+        trials.saturating_sub(self.index).div_ceil(self.count)
+    }
+}
+
+/// Plays one shard of a run: its trials, each from its own stream, tallied.
+pub fn run_shard(
+    engagement: &dyn Engagement,
+    seed: u64,
+    trials: u64,
+    shard: Shard,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Tally, ResolveError> {
     const CHUNK: u64 = 1024;
-    let chunks = trials.div_ceil(CHUNK);
+    let played = shard.trials_of(trials);
+    let chunks = played.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
         .map(|chunk| {
             let mut tally = Tally::default();
-            let end = ((chunk + 1) * CHUNK).min(trials);
-            for trial in chunk * CHUNK..end {
+            let end = ((chunk + 1) * CHUNK).min(played);
+            for k in chunk * CHUNK..end {
+                let trial = shard.index + k * shard.count;
                 let outcome = play_trial(engagement, seed, trial, &mut NullSink)?;
                 tally.add(&outcome);
             }
@@ -792,6 +902,26 @@ pub fn play_trial(
 ) -> Result<TrialOutcome, ResolveError> {
     let mut dice = SeededDice::for_trial(seed, trial);
     engagement.play(&mut dice, sink)
+}
+
+/// The first trial of a run of `trials` whose verdict is `wanted`, if any:
+/// the same trial whatever the number of threads, since trial i always
+/// plays from its own stream.
+pub fn find_trial(
+    engagement: &dyn Engagement,
+    seed: u64,
+    trials: u64,
+    wanted: Verdict,
+) -> Result<Option<u64>, ResolveError> {
+    let found = (0..trials)
+        .into_par_iter()
+        .map(|trial| play_trial(engagement, seed, trial, &mut NullSink).map(|o| (trial, o)))
+        // An error ends the search where it happened, as a run would.
+        .find_first(|played| played.as_ref().map_or(true, |(_, o)| o.verdict == wanted));
+    match found {
+        None => Ok(None),
+        Some(played) => played.map(|(trial, _)| Some(trial)),
+    }
 }
 
 #[cfg(test)]
@@ -943,6 +1073,56 @@ mod tests {
             .collect();
         assert_eq!(by_turn, expected);
         assert_eq!(by_turn[5].1, trials);
+    }
+
+    /// The shards of a run merge into the run's tally, whatever the split,
+    /// and a tally read back from its JSON is the same and passes the check.
+    #[test]
+    fn shards_merge_into_the_whole_run() {
+        let coin = coin();
+        let whole = run_trials(&coin, 4, 1000, &|_| {}).unwrap();
+        for count in [1, 2, 3, 7, 1001] {
+            let merged = (0..count)
+                .map(|index| {
+                    let shard = Shard::new(index, count).unwrap();
+                    run_shard(&coin, 4, 1000, shard, &|_| {}).unwrap()
+                })
+                .fold(Tally::default(), Tally::merge);
+            assert_eq!(merged, whole, "{count} shards");
+        }
+        assert_eq!(Shard::new(3, 3), None);
+        assert_eq!(Shard::new(2, 3).unwrap().trials_of(10), 3);
+        assert_eq!(Shard::new(9, 10).unwrap().trials_of(5), 0);
+        let json = serde_json::to_string(&whole).unwrap();
+        let back: Tally = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, whole);
+        assert_eq!(back.check(&coin.0), Ok(()));
+        let mut broken = whole.clone();
+        broken.a_wins += 1;
+        assert!(broken.check(&coin.0).is_err());
+        let mut short = whole;
+        short.hull_left.pop();
+        assert!(short.check(&coin.0).is_err());
+    }
+
+    /// The trial found for a verdict is the first of the run with it,
+    /// counted here trial by trial, and none when no trial has it.
+    #[test]
+    fn the_first_trial_with_a_verdict_is_found() {
+        let coin = coin();
+        let verdicts: Vec<Verdict> = (0..200)
+            .map(|i| play_trial(&coin, 5, i, &mut NullSink).unwrap().verdict)
+            .collect();
+        for wanted in [Verdict::Winner(Side::A), Verdict::Winner(Side::B)] {
+            let first = verdicts.iter().position(|&v| v == wanted).map(|i| i as u64);
+            assert!(first.is_some());
+            assert_eq!(find_trial(&coin, 5, 200, wanted).unwrap(), first);
+        }
+        assert_eq!(find_trial(&coin, 5, 200, Verdict::Draw).unwrap(), None);
+        assert_eq!(
+            find_trial(&coin, 5, 0, Verdict::Winner(Side::A)).unwrap(),
+            None
+        );
     }
 
     /// Nearest rank over a histogram of 0, 0, 5, 10: ranks 1, 2 and 3 of 4.

@@ -46,7 +46,9 @@ fn an_unknown_range_band_is_refused() {
         &[3, 3],
     );
     match result {
-        Err(broadside_core::ResolveError::Unknown { kind, name, known }) => {
+        Err(broadside_core::ResolveError::Unknown {
+            kind, name, known, ..
+        }) => {
             assert_eq!((kind, name.as_str()), ("range-band", "far"));
             assert!(known.contains("very-long"), "{known}");
         }

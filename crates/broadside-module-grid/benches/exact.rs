@@ -4,8 +4,9 @@
 //!
 //! The attacks are resolved through the object-safe `Ruleset`, as
 //! `resolve --exact` resolves them, so each figure includes building the
-//! report on every path. The duel is the trimmed drone duel of the exact
-//! tests: the ships of the data of record do not fit an exact engagement.
+//! report on every path. The duels are the trimmed drone duel of the exact
+//! tests and the one-turn duel of two scouts of the data of record, the
+//! largest of its battles that fits whole.
 
 use broadside_core::exact::{ExactAttack, exact_attack};
 use broadside_core::{
@@ -49,7 +50,7 @@ fn exact(system: &dyn Ruleset, request: &ResolveRequest) -> ExactAttack {
 }
 
 /// A scout's Multi shot at a scout a hex away: three dice keeping the
-/// lowest, about 4,600 paths.
+/// lowest, 21 paths.
 #[divan::bench]
 fn scout_multi_at_scout(bencher: divan::Bencher<'_, '_>) {
     let system = system();
@@ -65,7 +66,7 @@ fn scout_multi_at_scout(bencher: divan::Bencher<'_, '_>) {
 }
 
 /// A scout's Standard shot at a scout a hex away: four dice keeping the
-/// lowest two, about 52,000 paths.
+/// lowest two, 76 paths.
 #[divan::bench(sample_count = 10)]
 fn scout_standard_at_scout(bencher: divan::Bencher<'_, '_>) {
     let system = system();
@@ -96,6 +97,17 @@ fn drone_duel_one_turn(bencher: divan::Bencher<'_, '_>) {
     options.set("start-range", OptionValue::Number(1));
     let duel = system
         .duel(&BattleRequest::duel("drone", "drone", 1, options))
+        .expect("the duel sets up");
+    bencher.bench_local(|| black_box(duel.exact(200_000, 20_000_000).expect("the duel fits")));
+}
+
+/// Two scouts of the data of record for one turn from the default 8 hexes,
+/// every outcome of their dice: about 300,000 paths.
+#[divan::bench(sample_count = 5)]
+fn scout_duel_one_turn(bencher: divan::Bencher<'_, '_>) {
+    let system = system();
+    let duel = system
+        .duel(&BattleRequest::duel("scout", "scout", 1, Options::new()))
         .expect("the duel sets up");
     bencher.bench_local(|| black_box(duel.exact(200_000, 20_000_000).expect("the duel fits")));
 }

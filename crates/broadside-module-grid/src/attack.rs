@@ -255,8 +255,8 @@ impl ModuleGrid {
         let level = i32::from(crew.level(skill));
         let amount = i32::from(ooc) * c.ooc_penalty;
         // A professional keeps the best of the dice; everyone keeps all.
-        let best = |faces: &[u32]| -> i32 {
-            let mut sorted: ArrayVec<u32, 8> = faces.iter().copied().take(8).collect();
+        let best = |faces: &mut dyn Iterator<Item = u32>| -> i32 {
+            let mut sorted: ArrayVec<u32, 8> = faces.take(8).collect();
             sorted.sort_unstable_by(|a, b| b.cmp(a));
             sorted
                 .iter()
@@ -266,11 +266,11 @@ impl ModuleGrid {
         };
         // Only success is read from the dice; the faces are shown.
         let rolled = reading::dice_by_outcome(dice, u32::from(count), Die::D6, |faces| {
-            best(faces) + level - amount >= difficulty
+            best(&mut faces.iter().copied()) + level - amount >= difficulty
         })?;
         let mut faces: ArrayVec<u8, 8> = ArrayVec::new();
-        faces.extend(rolled.iter().take(8).map(|&f| f as u8));
-        let kept = best(&rolled);
+        faces.extend(rolled.faces().take(8).map(|f| f as u8));
+        let kept = best(&mut rolled.faces());
         sink.emit(|| Event::Roll {
             purpose: if professional && count > c.skill_dice {
                 format!(
@@ -530,29 +530,31 @@ impl ModuleGrid {
                 }
             }
         };
-        let as_pair = |rolled: &[u32]| -> [u8; 2] {
+        let as_pair = |rolled: &mut dyn Iterator<Item = u32>| -> [u8; 2] {
             let mut faces = [0u8; 2];
-            for (slot, &face) in faces.iter_mut().zip(rolled) {
+            for (slot, face) in faces.iter_mut().zip(rolled) {
                 *slot = face as u8;
             }
             faces
         };
         let may_reroll = rerolls.as_ref().is_some_and(|r| r.scans > 0 || r.luck > 0);
         let count = u32::from(c.allocation_dice);
-        let rolled: reading::Faces = if may_reroll {
+        let rolled = if may_reroll {
             let (scans, luck) = rerolls.as_ref().map_or((0, 0), |r| (r.scans, r.luck));
             reading::dice_read(dice, count, Die::D6, Order::Read, |rolled| {
-                next(as_pair(rolled), scans, luck)
+                next(as_pair(&mut rolled.iter().copied()), scans, luck)
             })?
         } else {
-            reading::dice_by_outcome(dice, count, Die::D6, |rolled| lands_at(as_pair(rolled)))?
+            reading::dice_by_outcome(dice, count, Die::D6, |rolled| {
+                lands_at(as_pair(&mut rolled.iter().copied()))
+            })?
         };
-        let faces = as_pair(&rolled);
+        let faces = as_pair(&mut rolled.faces());
         sink.emit(|| Event::Roll {
             purpose: format!("hit allocation on the {side} side"),
             dice: format!("{}d6", c.allocation_dice),
             faces: rolled.to_vec(),
-            total: rolled.iter().sum::<u32>() as i32,
+            total: rolled.total() as i32,
         });
         let mut roll = AllocationRoll {
             faces,
@@ -675,7 +677,9 @@ impl ModuleGrid {
                     value: c.to_hit_base,
                     source: "ruling: a Gunnery check against 7 + range (rules.toml to-hit)".into(),
                 });
-                let amount = c.to_hit_per_hex * range;
+                // The range is the battle's, not bounded by the data: a
+                // difficulty past any roll saturates rather than overflows.
+                let amount = c.to_hit_per_hex.saturating_mul(range);
                 if amount != 0 {
                     sink.emit(|| Event::Modifier {
                         to: "to-hit difficulty".into(),
@@ -695,7 +699,7 @@ impl ModuleGrid {
                     crew,
                     c.to_hit_skill,
                     ooc,
-                    c.to_hit_base + amount,
+                    c.to_hit_base.saturating_add(amount),
                     "to hit",
                     dice,
                     sink,
@@ -731,7 +735,7 @@ impl ModuleGrid {
                     (i32::from(target.shields), "the target's Shields"),
                     (range, "distance in hexes"),
                 ] {
-                    difficulty += amount;
+                    difficulty = difficulty.saturating_add(amount);
                     if amount != 0 {
                         sink.emit(|| Event::Modifier {
                             to: "teleport difficulty".into(),

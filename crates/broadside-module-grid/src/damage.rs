@@ -106,7 +106,7 @@ pub struct HullCheck {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     /// Every die rolled, in rolled order.
-    pub pool: Faces,
+    pub pool: Pool,
     /// The dice removed by Shields.
     pub removed: ArrayVec<u8, { Pool::CAPACITY }>,
     /// Each die laid, in laying order (highest first).
@@ -185,7 +185,7 @@ impl ModuleGrid {
         let count = u32::from(hit.power) + u32::from(shields);
 
         let mut applied = Applied {
-            pool: Faces::new(),
+            pool: Pool::default(),
             removed: ArrayVec::new(),
             placed: ArrayVec::new(),
             impact: None,
@@ -215,16 +215,17 @@ impl ModuleGrid {
             // hull damage (summed with the others') and whether it breaks
             // the module; past the silhouette whether it raises OOC.
             let keep = count - count.min(u32::from(shields));
-            let ranks: ArrayVec<Read, { Pool::CAPACITY }> = self
-                .landing(hit, class, keep as usize)
-                .iter()
-                .map(|module| match module {
-                    Some(_) => Read::Module(c.breaks_at),
-                    None if hit.impact_only || c.off_silhouette_ooc == 0 => Read::Nothing,
-                    None => Read::AtLeast(c.off_silhouette_ooc_at),
-                })
-                .collect();
-            applied.pool = reading::lowest_kept(dice, count, Die::D6, &ranks)?;
+            let ranks = || {
+                self.landing(hit, class, keep as usize)
+                    .iter()
+                    .map(|module| match module {
+                        Some(_) => Read::Module(c.breaks_at),
+                        None if hit.impact_only || c.off_silhouette_ooc == 0 => Read::Nothing,
+                        None => Read::AtLeast(c.off_silhouette_ooc_at),
+                    })
+                    .collect()
+            };
+            applied.pool = reading::lowest_kept(dice, count, Die::D6, ranks)?;
             sink.emit(|| Event::Roll {
                 purpose: if hit.through_shields {
                     format!(
@@ -237,10 +238,10 @@ impl ModuleGrid {
                 },
                 dice: format!("{count}d6"),
                 faces: applied.pool.to_vec(),
-                total: applied.pool.iter().sum::<u32>() as i32,
+                total: applied.pool.total() as i32,
             });
             // Faces fit a byte: a d6 shows 1-6.
-            kept.extend(applied.pool.iter().map(|&f| f as u8));
+            kept.extend(applied.pool.faces().map(|f| f as u8));
             // Highest first: Shields remove the highest, and the ruling lays
             // the rest highest first, as the published example does.
             kept.sort_unstable_by(|a, b| b.cmp(a));
@@ -570,13 +571,13 @@ impl ModuleGrid {
         let rolled = reading::dice_by_outcome(dice, u32::from(c.hull_dice), Die::D6, |faces| {
             fate(faces, open)
         })?;
-        check.faces.extend(rolled.iter().map(|&f| f as u8));
+        check.faces.extend(rolled.faces().map(|f| f as u8));
         let total = |faces: &[u8]| faces.iter().map(|&f| i32::from(f)).sum::<i32>();
         sink.emit(|| Event::Roll {
             purpose: "hull check".into(),
             dice: format!("{}d6", c.hull_dice),
             faces: rolled.to_vec(),
-            total: rolled.iter().sum::<u32>() as i32,
+            total: rolled.total() as i32,
         });
         while total(&check.faces) < needed {
             let source = if stabilizer_left > 0 {

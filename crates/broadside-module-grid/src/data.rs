@@ -8,7 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::{DataErrors, DataProblems, SourceFile};
+use broadside_core::{DataErrors, DataProblems, DataRange, KeyLines, SourceFile};
+use broadside_data::TomlLines;
 use serde::Deserialize;
 
 use crate::model::{
@@ -27,6 +28,519 @@ pub const FILES: [&str; 4] = [
 
 /// The mark of a square outside the silhouette in a layout.
 pub const EMPTY_SQUARE: &str = ".";
+
+/// Why a difficulty may be from -50 to 50: a check totals its kept dice
+/// (at most three: 1 to 18) and a skill of -5 to 20, so a difficulty past
+/// either bound is already one every roll makes or every roll misses.
+const WHY_DIFFICULTY: &str = "a check totals its kept dice (at most three: 1 to 18) and a skill of -5 to 20: past ±50 every roll makes it or every roll misses";
+
+/// Skill check dice (rules.toml `skill-check.dice`).
+pub const SKILL_DICE: DataRange = DataRange::number(
+    "rules.toml",
+    "skill-check.dice",
+    1,
+    3,
+    "a skill check rolls two dice; at most three, so a professional's extra die stays within the four dice the default tactics' odds cover",
+);
+/// Dice a professional rolls, keeping the best of them.
+pub const PROFESSIONAL_DICE: DataRange = DataRange::number(
+    "rules.toml",
+    "skill-check.professional-dice",
+    1,
+    4,
+    "a professional rolls three dice and keeps the best two; at most four, the most the default tactics' odds cover (and no fewer than `skill-check.dice`)",
+);
+/// The to-hit difficulty at range 0.
+pub const TO_HIT_BASE: DataRange =
+    DataRange::number("rules.toml", "to-hit.base", -50, 50, WHY_DIFFICULTY);
+/// The to-hit difficulty added per hex.
+pub const TO_HIT_PER_HEX: DataRange = DataRange::number(
+    "rules.toml",
+    "to-hit.per-hex",
+    0,
+    20,
+    "difficulty added per hex of range (ruling 1: 1); at 20 a shot two hexes off can no longer hit",
+);
+/// The to-hit penalty per OOC level.
+pub const OOC_PENALTY: DataRange = DataRange::number(
+    "rules.toml",
+    "to-hit.ooc-penalty",
+    0,
+    20,
+    "subtracted from a Gunnery roll per OOC level (ruling 17: 1); at most 20, the highest skill",
+);
+/// Hit allocation dice.
+pub const ALLOCATION_DICE: DataRange = DataRange::number(
+    "rules.toml",
+    "allocation.dice",
+    2,
+    2,
+    "hit allocation rolls two dice and totals them; the allocation rules read exactly two",
+);
+/// The allocation total that lands on the centre line.
+pub const ALLOCATION_CENTRE: DataRange = DataRange::number(
+    "rules.toml",
+    "allocation.centre",
+    2,
+    12,
+    "the total that hits the centre line (7): a total two dice can show",
+);
+/// A Cannon mode's Guns divisor.
+pub const POWER_DIVISOR: DataRange = DataRange::number(
+    "rules.toml",
+    "mode.<mode>.power-divisor",
+    1,
+    10,
+    "Guns are divided by it, rounded down (Long: 2); at 10 every Guns rating of at most 20 gives power 2 or less",
+);
+/// A Cannon mode's power whatever the Guns.
+pub const FIXED_POWER: DataRange = DataRange::number(
+    "rules.toml",
+    "mode.<mode>.fixed-power",
+    0,
+    20,
+    "Multi fires at power 1 whatever the Guns; at most 20, the highest Guns rating",
+);
+/// A Cannon mode's range divisor.
+pub const RANGE_DIVISOR: DataRange = DataRange::number(
+    "rules.toml",
+    "mode.<mode>.range-divisor",
+    1,
+    10,
+    "range is divided by it, rounded up (Long: 2); at least 1",
+);
+/// Shots a Cannon fires a turn in a mode.
+pub const SHOTS_PER_TURN: DataRange = DataRange::number(
+    "rules.toml",
+    "mode.<mode>.shots-per-turn",
+    1,
+    10,
+    "shots one Cannon fires a turn (ruling 10: 2 in Multi, else 1)",
+);
+/// Burst power lost per hex.
+pub const MODE_FALLOFF: DataRange = DataRange::number(
+    "rules.toml",
+    "mode.<mode>.falloff-per-hex",
+    0,
+    20,
+    "a burst's power lost per hex (ruling 11: 1; an indirect mode loses at least 1); at 20 any burst stays in the target hex",
+);
+/// A die of at least this breaks the module.
+pub const BREAKS_AT: DataRange = DataRange::number(
+    "rules.toml",
+    "module-damage.breaks-at",
+    1,
+    7,
+    "a die of 4, 5 or 6 breaks its module; 7 means no die breaks one",
+);
+/// Collateral dice when the module breaks.
+pub const COLLATERAL_DICE_BREAK: DataRange = DataRange::number(
+    "rules.toml",
+    "module-damage.collateral-dice-break",
+    0,
+    20,
+    "two dice of collateral damage to each occupant of a module broken; reported, not rolled",
+);
+/// Collateral dice otherwise.
+pub const COLLATERAL_DICE: DataRange = DataRange::number(
+    "rules.toml",
+    "module-damage.collateral-dice",
+    0,
+    20,
+    "one die of collateral damage to each occupant when the module holds; reported, not rolled",
+);
+/// OOC added when a module breaks.
+pub const OOC_ON_BREAK: DataRange = DataRange::number(
+    "rules.toml",
+    "module-damage.ooc-on-break",
+    0,
+    10,
+    "a broken module raises OOC by one",
+);
+/// Broken markers a module can hold.
+pub const MAX_BROKEN_MARKERS: DataRange = DataRange::number(
+    "rules.toml",
+    "module-damage.max-broken-markers",
+    1,
+    2,
+    "a module can have at most two Broken markers; the second slags it",
+);
+/// Hull damage of a die missing the silhouette.
+pub const OFF_SILHOUETTE_HULL: DataRange = DataRange::number(
+    "rules.toml",
+    "off-silhouette.hull-damage",
+    0,
+    6,
+    "a die that misses the silhouette deals 1 hull damage; no more than the die shows",
+);
+/// A missing die of at least this raises OOC.
+pub const OFF_SILHOUETTE_OOC_AT: DataRange = DataRange::number(
+    "rules.toml",
+    "off-silhouette.ooc-at",
+    1,
+    7,
+    "a missing die of 4, 5 or 6 generates OOC; 7 means none does",
+);
+/// OOC a missing die raises.
+pub const OFF_SILHOUETTE_OOC: DataRange = DataRange::number(
+    "rules.toml",
+    "off-silhouette.ooc",
+    0,
+    6,
+    "OOC a missing die generates (ruling 29: 1)",
+);
+/// Shields lost per strike.
+pub const SHIELDS_DROP: DataRange = DataRange::number(
+    "rules.toml",
+    "shields.drop-per-strike",
+    0,
+    20,
+    "Shields drop by 1 each time the ship is struck; 20 empties the highest Shields",
+);
+/// Hull check dice.
+pub const HULL_DICE: DataRange = DataRange::number(
+    "rules.toml",
+    "hull-check.dice",
+    1,
+    6,
+    "a hull check rolls two dice",
+);
+/// Where hull checks begin.
+pub const HULL_FIRST_CHECK: DataRange = DataRange::number(
+    "rules.toml",
+    "hull-check.first-check",
+    -50,
+    50,
+    "hull checks begin once the check less Size reaches it (ruling 5: 1); past ±50 every hull check would be rolled or none",
+);
+/// Dice a Hull Stabilizer rerolls.
+pub const STABILIZER_REROLLS: DataRange = DataRange::number(
+    "rules.toml",
+    "hull-check.stabilizer-rerolls",
+    0,
+    6,
+    "a Hull Stabilizer rerolls one die of a hull check; no more than the most hull check dice",
+);
+/// Luck spent per reroll.
+pub const LUCK_PER_REROLL: DataRange = DataRange::number(
+    "rules.toml",
+    "hull-check.luck-per-reroll",
+    1,
+    10,
+    "Luck spent to reroll one die (ruling 30: 1); at least 1, so Luck runs out as the rules say it does",
+);
+/// Damage dice to all aboard an exploding ship.
+pub const CREW_DAMAGE_DICE: DataRange = DataRange::number(
+    "rules.toml",
+    "hull-check.crew-damage-dice",
+    0,
+    40,
+    "all aboard an exploding ship suffer 10 dice of damage; reported, not rolled",
+);
+/// The repair difficulty.
+pub const REPAIR_DIFFICULTY: DataRange =
+    DataRange::number("rules.toml", "repair.difficulty", -50, 50, WHY_DIFFICULTY);
+/// The penalty for work in a slagged square.
+pub const SLAGGED_PENALTY: DataRange = DataRange::number(
+    "rules.toml",
+    "repair.slagged-penalty",
+    0,
+    20,
+    "actions in a slagged square are at +3 difficulty",
+);
+/// Explosion power lost per hex.
+pub const EXPLOSION_FALLOFF: DataRange = DataRange::number(
+    "rules.toml",
+    "explosion.falloff-per-hex",
+    1,
+    20,
+    "an explosion loses one power per hex of distance; at least 1, so every blast dies out",
+);
+/// Times a docked ship takes an explosion.
+pub const DOCKED_TIMES: DataRange = DataRange::number(
+    "rules.toml",
+    "explosion.docked-times",
+    1,
+    4,
+    "anything docked to an exploding ship suffers the blast twice",
+);
+/// A microship's survival check.
+pub const MICROSHIP_SURVIVAL: DataRange = DataRange::number(
+    "rules.toml",
+    "explosion.microship-survival",
+    -50,
+    50,
+    WHY_DIFFICULTY,
+);
+/// The teleport difficulty before Shields and distance.
+pub const TELEPORT_BASE: DataRange =
+    DataRange::number("rules.toml", "teleporter.base", -50, 50, WHY_DIFFICULTY);
+/// Dice of a teleported bomb.
+pub const BOMB_DICE: DataRange = DataRange::number(
+    "rules.toml",
+    "teleporter.bomb-dice",
+    1,
+    6,
+    "a bomb does one die of hull damage",
+);
+/// The missile to-hit difficulty.
+pub const MISSILE_DIFFICULTY: DataRange =
+    DataRange::number("rules.toml", "missile.difficulty", -50, 50, WHY_DIFFICULTY);
+/// Missile range.
+pub const MISSILE_RANGE: DataRange = DataRange::number(
+    "rules.toml",
+    "missile.range",
+    0,
+    100,
+    "hexes a missile reaches (ruling 13: 8)",
+);
+/// Missile power.
+pub const MISSILE_POWER: DataRange = DataRange::number(
+    "rules.toml",
+    "missile.power",
+    0,
+    20,
+    "a missile hits at power 3 (ruling 13); at most 20, the highest Guns rating, so its dice and the Shields' fit one roll",
+);
+/// Scans each working Science Bay gives a turn.
+pub const SCANS_PER_SCIENCE: DataRange = DataRange::number(
+    "rules.toml",
+    "engagement.scans-per-science",
+    0,
+    6,
+    "scans a working Science Bay gives a turn (ruling 20: 1)",
+);
+/// The OOC recovery difficulty.
+pub const OOC_RECOVERY_DIFFICULTY: DataRange = DataRange::number(
+    "rules.toml",
+    "engagement.ooc-recovery-difficulty",
+    -50,
+    50,
+    WHY_DIFFICULTY,
+);
+/// OOC removed by a recovery.
+pub const OOC_RECOVERED: DataRange = DataRange::number(
+    "rules.toml",
+    "engagement.ooc-recovered",
+    1,
+    20,
+    "OOC a successful recovery check removes (ruling 18: 1)",
+);
+/// Repair checks a ship makes a turn.
+pub const REPAIRS_PER_TURN: DataRange = DataRange::number(
+    "rules.toml",
+    "engagement.repairs-per-turn",
+    0,
+    10,
+    "repair checks a ship makes a turn (ruling 21: 1)",
+);
+/// Hull damage from which a chart row applies.
+pub const CHART_DAMAGE: DataRange = DataRange::number(
+    "hull-checks.toml",
+    "row[<n>].damage",
+    1,
+    60_000,
+    "hull damage from which the row applies, rising row by row (1, 3, 6 ... 210); within the 65,535 a ship's record holds",
+);
+/// The hull check of a chart row.
+pub const CHART_CHECK: DataRange = DataRange::number(
+    "hull-checks.toml",
+    "row[<n>].check",
+    1,
+    100,
+    "the row's hull check before Size, rising row by row (1 to 20); past 100 no dice here could make it",
+);
+/// A ship's Size.
+pub const SIZE: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.size",
+    1,
+    20,
+    "Size reduces hull checks and is the power of the ship's explosion; Size 20 cancels every check of the published chart, and a blast of 20 with Shields of 20 fits one roll",
+);
+/// A ship's Shields at full power.
+pub const SHIELDS: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.shields",
+    0,
+    20,
+    "the Shields level: a hit rolls power + Shields dice together, and 20 + 20 fits one roll",
+);
+/// A ship's Guns at full power.
+pub const GUNS: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.guns",
+    0,
+    20,
+    "the Guns power: a hit rolls power + Shields dice together, and 20 + 20 fits one roll",
+);
+/// A ship's Speed.
+pub const SPEED: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.speed",
+    0,
+    20,
+    "hexes a turn at most (ruling 34)",
+);
+/// A ship's Luck.
+pub const LUCK: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.luck",
+    0,
+    100,
+    "Luck points the crew may spend on rerolls, one a die (ruling 30)",
+);
+/// Missiles carried.
+pub const MISSILES: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.missiles",
+    0,
+    100,
+    "missiles carried for the Missile Bays",
+);
+/// Bombs carried.
+pub const BOMBS: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.bombs",
+    0,
+    100,
+    "bombs carried for the Teleporter",
+);
+/// Hull damage on the record sheet at the start.
+pub const SHIP_HULL_DAMAGE: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.hull-damage",
+    0,
+    60_000,
+    "hull damage already on the record sheet; within the 65,535 a ship's record holds",
+);
+/// Rows of a layout.
+pub const LAYOUT_ROWS: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.layout (rows)",
+    1,
+    MAX_SIDE as i64,
+    "rows of a layout, bow to stern: at least one; 16 is over twice the largest sample (7)",
+);
+/// Columns of a layout.
+pub const LAYOUT_COLUMNS: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.layout[<row>] (columns)",
+    1,
+    MAX_SIDE as i64,
+    "columns of a layout, port to starboard: at least one; 16 is over three times the largest sample (5)",
+);
+/// Modules of a layout.
+pub const LAYOUT_MODULES: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.layout (modules)",
+    1,
+    MAX_MODULES as i64,
+    "modules of a layout: at least one; a ship's state keeps one bit a module, 64 in all",
+);
+/// Cannons of a layout.
+pub const LAYOUT_CANNONS: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.layout (Cannons)",
+    0,
+    MAX_CANNONS as i64,
+    "Cannon modules of a layout, whose shots each turn are counted (the largest sample has 5)",
+);
+/// The centre mark's row and column.
+pub const CENTRE_SQUARE: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.centre (row, column)",
+    1,
+    MAX_SIDE as i64,
+    "row and column of the centre mark, from 1: a module square of the layout",
+);
+/// An occupied square's row and column.
+pub const OCCUPANTS_SQUARE: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.occupants (row, column)",
+    1,
+    MAX_SIDE as i64,
+    "row and column of an occupied square, from 1: a module square of the layout",
+);
+/// Crew standing in one module at the start.
+pub const OCCUPANTS: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.occupants.\"<R,C>\"",
+    0,
+    20,
+    "crew standing in the module at the start, each owed collateral damage dice",
+);
+/// A crew skill level.
+pub const SKILL_LEVEL: DataRange = DataRange::number(
+    "ships.toml",
+    "<ship>.crew.<skill>",
+    -5,
+    20,
+    "a skill level, added to the dice of the checks it makes",
+);
+
+/// The documented range of every number in the module-grid data, in the
+/// order the rules document lists them.
+pub const RANGES: &[DataRange] = &[
+    SKILL_DICE,
+    PROFESSIONAL_DICE,
+    TO_HIT_BASE,
+    TO_HIT_PER_HEX,
+    OOC_PENALTY,
+    ALLOCATION_DICE,
+    ALLOCATION_CENTRE,
+    POWER_DIVISOR,
+    FIXED_POWER,
+    RANGE_DIVISOR,
+    SHOTS_PER_TURN,
+    MODE_FALLOFF,
+    BREAKS_AT,
+    COLLATERAL_DICE_BREAK,
+    COLLATERAL_DICE,
+    OOC_ON_BREAK,
+    MAX_BROKEN_MARKERS,
+    OFF_SILHOUETTE_HULL,
+    OFF_SILHOUETTE_OOC_AT,
+    OFF_SILHOUETTE_OOC,
+    SHIELDS_DROP,
+    HULL_DICE,
+    HULL_FIRST_CHECK,
+    STABILIZER_REROLLS,
+    LUCK_PER_REROLL,
+    CREW_DAMAGE_DICE,
+    REPAIR_DIFFICULTY,
+    SLAGGED_PENALTY,
+    EXPLOSION_FALLOFF,
+    DOCKED_TIMES,
+    MICROSHIP_SURVIVAL,
+    TELEPORT_BASE,
+    BOMB_DICE,
+    MISSILE_DIFFICULTY,
+    MISSILE_RANGE,
+    MISSILE_POWER,
+    SCANS_PER_SCIENCE,
+    OOC_RECOVERY_DIFFICULTY,
+    OOC_RECOVERED,
+    REPAIRS_PER_TURN,
+    CHART_DAMAGE,
+    CHART_CHECK,
+    SIZE,
+    SHIELDS,
+    GUNS,
+    SPEED,
+    LUCK,
+    MISSILES,
+    BOMBS,
+    SHIP_HULL_DAMAGE,
+    LAYOUT_ROWS,
+    LAYOUT_COLUMNS,
+    LAYOUT_MODULES,
+    LAYOUT_CANNONS,
+    CENTRE_SQUARE,
+    OCCUPANTS_SQUARE,
+    OCCUPANTS,
+    SKILL_LEVEL,
+];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -253,9 +767,16 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
             .err()
             .unwrap_or_else(|| DataErrors(Vec::new())));
     };
+    // The texts are searched for the line of a value out of range.
+    let text = |name: &str| {
+        files
+            .iter()
+            .find(|f| f.name == name)
+            .map_or("", |f| f.text.as_str())
+    };
     let module_types = validate_module_types(modules, &mut problems);
-    let (constants, modes, objects) = validate_rules(rules, &mut problems);
-    let hull_chart = validate_chart(chart, &mut problems);
+    let (constants, modes, objects) = validate_rules(rules, text("rules.toml"), &mut problems);
+    let hull_chart = validate_chart(chart, text("hull-checks.toml"), &mut problems);
     let most = Rules::most(constants.hull_dice);
     let mut validated = Rules {
         module_types,
@@ -265,7 +786,7 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
         objects,
         constants,
     };
-    validated.ships = validate_ships(ships, &validated, most, &mut problems);
+    validated.ships = validate_ships(ships, text("ships.toml"), &validated, most, &mut problems);
     problems.finish(validated)
 }
 
@@ -281,13 +802,55 @@ fn parse<T: for<'de> Deserialize<'de>>(
         .ok()
 }
 
-/// A whole number checked against a range; out-of-range values are reported
-/// and clamped so validation can go on.
-fn ranged(problems: &mut DataProblems, file: &str, key: &str, value: i64, lo: i64, hi: i64) -> i64 {
-    if !(lo..=hi).contains(&value) {
-        problems.push(file, key, format!("{value} is outside {lo}..={hi}"));
-    }
-    value.clamp(lo, hi)
+/// A whole number checked against its range: the value when it is within,
+/// `None` (with the problem reported) when it is not.
+fn within(
+    problems: &mut DataProblems,
+    range: &DataRange,
+    text: &str,
+    key: &str,
+    value: i64,
+) -> Option<i64> {
+    let checked = problems.check(range, &TomlLines(text), key, value);
+    (checked == value).then_some(checked)
+}
+
+/// `line N: ` for a key found in `text`, or nothing.
+fn line_prefix(text: &str, key: &str) -> String {
+    TomlLines(text)
+        .line_of(key)
+        .map(|line| format!("line {line}: "))
+        .unwrap_or_default()
+}
+
+/// A square written "R,C" (row and column from 1), each checked against
+/// `range`; `None`, with the problem reported, when it is not a square or
+/// either number is out of range.
+fn square(
+    problems: &mut DataProblems,
+    range: &DataRange,
+    text: &str,
+    key: &str,
+    written: &str,
+) -> Option<Square> {
+    let numbers = written
+        .split_once(',')
+        .and_then(|(r, c)| Some((r.trim().parse::<i64>().ok()?, c.trim().parse::<i64>().ok()?)));
+    let Some((row, col)) = numbers else {
+        // Square::parse words the message for text that is no square at all.
+        let message = Square::parse(written)
+            .err()
+            .unwrap_or_else(|| format!("'{written}' is not a square"));
+        problems.push(range.file, key, message);
+        return None;
+    };
+    let row = within(problems, range, text, key, row);
+    let col = within(problems, range, text, key, col);
+    // Both are within 1..=MAX_SIDE, so each fits a u8 once made 0-based.
+    Some(Square {
+        row: u8::try_from(row? - 1).ok()?,
+        col: u8::try_from(col? - 1).ok()?,
+    })
 }
 
 fn skill(problems: &mut DataProblems, file: &str, key: &str, id: &str) -> Skill {
@@ -361,143 +924,160 @@ fn validate_module_types(
 
 fn validate_rules(
     raw: RawRules,
+    text: &str,
     problems: &mut DataProblems,
 ) -> (Constants, [ModeRule; 4], Vec<ObjectKind>) {
     const FILE: &str = "rules.toml";
-    let mut n =
-        |key: &str, value: i64, lo: i64, hi: i64| ranged(problems, FILE, key, value, lo, hi);
-    // The default tactics' odds table covers up to four dice.
-    let skill_dice = n("skill-check.dice", raw.skill_check.dice, 1, 3) as u8;
+    // Each value is clamped into its range, so every cast below is lossless.
+    let mut n = |range: &DataRange, key: &str, value: i64| {
+        problems.check(range, &TomlLines(text), key, value)
+    };
+    let skill_dice = n(&SKILL_DICE, "skill-check.dice", raw.skill_check.dice) as u8;
     let professional_dice = n(
+        &PROFESSIONAL_DICE,
         "skill-check.professional-dice",
         raw.skill_check.professional_dice,
-        1,
-        4,
     ) as u8;
-    let allocation_dice = n("allocation.dice", raw.allocation.dice, 2, 2) as u8;
-    let allocation_centre = n("allocation.centre", raw.allocation.centre, 2, 12) as i32;
+    let allocation_dice = n(&ALLOCATION_DICE, "allocation.dice", raw.allocation.dice) as u8;
+    let allocation_centre = n(
+        &ALLOCATION_CENTRE,
+        "allocation.centre",
+        raw.allocation.centre,
+    ) as i32;
     let constants = Constants {
         skill_dice,
         professional_dice,
         to_hit_skill: Skill::Gunnery,
-        to_hit_base: n("to-hit.base", raw.to_hit.base, -50, 50) as i32,
-        to_hit_per_hex: n("to-hit.per-hex", raw.to_hit.per_hex, 0, 20) as i32,
-        ooc_penalty: n("to-hit.ooc-penalty", raw.to_hit.ooc_penalty, 0, 20) as i32,
+        to_hit_base: n(&TO_HIT_BASE, "to-hit.base", raw.to_hit.base) as i32,
+        to_hit_per_hex: n(&TO_HIT_PER_HEX, "to-hit.per-hex", raw.to_hit.per_hex) as i32,
+        ooc_penalty: n(&OOC_PENALTY, "to-hit.ooc-penalty", raw.to_hit.ooc_penalty) as i32,
         allocation_dice,
         allocation_centre,
-        breaks_at: n("module-damage.breaks-at", raw.module_damage.breaks_at, 1, 7) as u32,
+        breaks_at: n(
+            &BREAKS_AT,
+            "module-damage.breaks-at",
+            raw.module_damage.breaks_at,
+        ) as u32,
         collateral_dice_break: n(
+            &COLLATERAL_DICE_BREAK,
             "module-damage.collateral-dice-break",
             raw.module_damage.collateral_dice_break,
-            0,
-            20,
         ) as u8,
         collateral_dice: n(
+            &COLLATERAL_DICE,
             "module-damage.collateral-dice",
             raw.module_damage.collateral_dice,
-            0,
-            20,
         ) as u8,
         ooc_on_break: n(
+            &OOC_ON_BREAK,
             "module-damage.ooc-on-break",
             raw.module_damage.ooc_on_break,
-            0,
-            10,
         ) as u8,
         max_broken_markers: n(
+            &MAX_BROKEN_MARKERS,
             "module-damage.max-broken-markers",
             raw.module_damage.max_broken_markers,
-            1,
-            2,
         ) as u8,
         gaps_take_dice: raw.module_damage.gaps_take_dice,
         off_silhouette_hull: n(
+            &OFF_SILHOUETTE_HULL,
             "off-silhouette.hull-damage",
             raw.off_silhouette.hull_damage,
-            0,
-            6,
         ) as u32,
-        off_silhouette_ooc_at: n("off-silhouette.ooc-at", raw.off_silhouette.ooc_at, 1, 7) as u32,
-        off_silhouette_ooc: n("off-silhouette.ooc", raw.off_silhouette.ooc, 0, 6) as u8,
+        off_silhouette_ooc_at: n(
+            &OFF_SILHOUETTE_OOC_AT,
+            "off-silhouette.ooc-at",
+            raw.off_silhouette.ooc_at,
+        ) as u32,
+        off_silhouette_ooc: n(
+            &OFF_SILHOUETTE_OOC,
+            "off-silhouette.ooc",
+            raw.off_silhouette.ooc,
+        ) as u8,
         shields_drop: n(
+            &SHIELDS_DROP,
             "shields.drop-per-strike",
             raw.shields.drop_per_strike,
-            0,
-            20,
         ) as u8,
-        hull_dice: n("hull-check.dice", raw.hull_check.dice, 1, 6) as u8,
+        hull_dice: n(&HULL_DICE, "hull-check.dice", raw.hull_check.dice) as u8,
         hull_first_check: n(
+            &HULL_FIRST_CHECK,
             "hull-check.first-check",
             raw.hull_check.first_check,
-            -50,
-            50,
         ) as i32,
         stabilizer_rerolls: n(
+            &STABILIZER_REROLLS,
             "hull-check.stabilizer-rerolls",
             raw.hull_check.stabilizer_rerolls,
-            0,
-            6,
         ) as u8,
         luck_per_reroll: n(
+            &LUCK_PER_REROLL,
             "hull-check.luck-per-reroll",
             raw.hull_check.luck_per_reroll,
-            1,
-            10,
         ) as u8,
         crew_damage_dice: n(
+            &CREW_DAMAGE_DICE,
             "hull-check.crew-damage-dice",
             raw.hull_check.crew_damage_dice,
-            0,
-            40,
         ) as u8,
         repair_skill: Skill::Engineering,
-        repair_difficulty: n("repair.difficulty", raw.repair.difficulty, -50, 50) as i32,
-        slagged_penalty: n("repair.slagged-penalty", raw.repair.slagged_penalty, 0, 20) as i32,
+        repair_difficulty: n(
+            &REPAIR_DIFFICULTY,
+            "repair.difficulty",
+            raw.repair.difficulty,
+        ) as i32,
+        slagged_penalty: n(
+            &SLAGGED_PENALTY,
+            "repair.slagged-penalty",
+            raw.repair.slagged_penalty,
+        ) as i32,
         explosion_falloff: n(
+            &EXPLOSION_FALLOFF,
             "explosion.falloff-per-hex",
             raw.explosion.falloff_per_hex,
-            1,
-            20,
         ) as u8,
-        docked_times: n("explosion.docked-times", raw.explosion.docked_times, 1, 4) as u8,
+        docked_times: n(
+            &DOCKED_TIMES,
+            "explosion.docked-times",
+            raw.explosion.docked_times,
+        ) as u8,
         microship_survival: n(
+            &MICROSHIP_SURVIVAL,
             "explosion.microship-survival",
             raw.explosion.microship_survival,
-            -50,
-            50,
         ) as i32,
         teleport_skill: Skill::Science,
-        teleport_base: n("teleporter.base", raw.teleporter.base, -50, 50) as i32,
-        bomb_dice: n("teleporter.bomb-dice", raw.teleporter.bomb_dice, 1, 6) as u8,
+        teleport_base: n(&TELEPORT_BASE, "teleporter.base", raw.teleporter.base) as i32,
+        bomb_dice: n(&BOMB_DICE, "teleporter.bomb-dice", raw.teleporter.bomb_dice) as u8,
         missile_skill: Skill::Gunnery,
-        missile_difficulty: n("missile.difficulty", raw.missile.difficulty, -50, 50) as i32,
-        missile_range: n("missile.range", raw.missile.range, 0, 100) as u32,
-        missile_power: n("missile.power", raw.missile.power, 0, 20) as u8,
+        missile_difficulty: n(
+            &MISSILE_DIFFICULTY,
+            "missile.difficulty",
+            raw.missile.difficulty,
+        ) as i32,
+        missile_range: n(&MISSILE_RANGE, "missile.range", raw.missile.range) as u32,
+        missile_power: n(&MISSILE_POWER, "missile.power", raw.missile.power) as u8,
         scans_per_science: n(
+            &SCANS_PER_SCIENCE,
             "engagement.scans-per-science",
             raw.engagement.scans_per_science,
-            0,
-            6,
         ) as u8,
         ooc_recovery_skill: Skill::Piloting,
         ooc_recovery_difficulty: n(
+            &OOC_RECOVERY_DIFFICULTY,
             "engagement.ooc-recovery-difficulty",
             raw.engagement.ooc_recovery_difficulty,
-            -50,
-            50,
         ) as i32,
         ooc_recovery_penalised: raw.engagement.ooc_recovery_penalised,
         ooc_recovered: n(
+            &OOC_RECOVERED,
             "engagement.ooc-recovered",
             raw.engagement.ooc_recovered,
-            1,
-            20,
         ) as u8,
         repairs_per_turn: n(
+            &REPAIRS_PER_TURN,
             "engagement.repairs-per-turn",
             raw.engagement.repairs_per_turn,
-            0,
-            10,
         ) as u8,
     };
     let mut constants = constants;
@@ -549,46 +1129,26 @@ fn validate_rules(
             }
             function
         });
-        let fixed_power = mode
-            .fixed_power
-            .map(|p| ranged(problems, FILE, &key("fixed-power"), p, 0, 20) as u8);
+        let mut n = |range: &DataRange, field: &str, value: i64| {
+            problems.check(range, &TomlLines(text), &key(field), value) as u8
+        };
+        let fixed_power = mode.fixed_power.map(|p| n(&FIXED_POWER, "fixed-power", p));
+        let power_divisor = n(&POWER_DIVISOR, "power-divisor", mode.power_divisor);
+        let range_divisor = n(&RANGE_DIVISOR, "range-divisor", mode.range_divisor);
+        let shots_per_turn = n(&SHOTS_PER_TURN, "shots-per-turn", mode.shots_per_turn);
+        // An indirect mode's burst loses at least one power a hex, so it
+        // dies out (the value is checked as written first).
+        let falloff_per_hex =
+            n(&MODE_FALLOFF, "falloff-per-hex", mode.falloff_per_hex).max(u8::from(mode.indirect));
         modes[which.index()] = ModeRule {
-            power_divisor: ranged(
-                problems,
-                FILE,
-                &key("power-divisor"),
-                mode.power_divisor,
-                1,
-                10,
-            ) as u8,
+            power_divisor,
             fixed_power,
-            range_divisor: ranged(
-                problems,
-                FILE,
-                &key("range-divisor"),
-                mode.range_divisor,
-                1,
-                10,
-            ) as u8,
+            range_divisor,
             uses_guns: mode.uses_guns,
-            shots_per_turn: ranged(
-                problems,
-                FILE,
-                &key("shots-per-turn"),
-                mode.shots_per_turn,
-                1,
-                10,
-            ) as u8,
+            shots_per_turn,
             indirect: mode.indirect,
             needs,
-            falloff_per_hex: ranged(
-                problems,
-                FILE,
-                &key("falloff-per-hex"),
-                mode.falloff_per_hex.max(i64::from(mode.indirect)),
-                0,
-                20,
-            ) as u8,
+            falloff_per_hex,
         };
     }
     for mode in Mode::ALL {
@@ -605,6 +1165,19 @@ fn validate_rules(
     for (list, blocks) in [(&raw.sight.blocking, true), (&raw.sight.clear, false)] {
         for (i, id) in list.iter().enumerate() {
             let key = format!("sight.{}[{i}]", if blocks { "blocking" } else { "clear" });
+            if !ObjectKind::NAMED.contains(&id.as_str()) {
+                let line = line_prefix(text, &key);
+                problems.push(
+                    FILE,
+                    key,
+                    format!(
+                        "{line}'{}' is not an object the line of sight rule names (known: {})",
+                        id.escape_debug(),
+                        ObjectKind::NAMED.join(", ")
+                    ),
+                );
+                continue;
+            }
             if objects.iter().any(|o| &o.id == id) {
                 problems.push(FILE, key, format!("'{id}' is listed twice"));
                 continue;
@@ -625,41 +1198,31 @@ fn validate_rules(
     (constants, modes, objects)
 }
 
-fn validate_chart(raw: RawHullChart, problems: &mut DataProblems) -> Vec<HullRow> {
+fn validate_chart(raw: RawHullChart, text: &str, problems: &mut DataProblems) -> Vec<HullRow> {
     const FILE: &str = "hull-checks.toml";
     let mut rows: Vec<HullRow> = Vec::new();
     for (i, row) in raw.row.iter().enumerate() {
-        let damage = ranged(
-            problems,
-            FILE,
-            &format!("row[{i}].damage"),
-            row.damage,
-            1,
-            60_000,
-        );
-        let check = ranged(
-            problems,
-            FILE,
-            &format!("row[{i}].check"),
-            row.check,
-            1,
-            100,
-        );
+        let damage_key = format!("row[{i}].damage");
+        let check_key = format!("row[{i}].check");
+        // Each value is clamped into its range, so the casts are lossless.
+        let damage = problems.check(&CHART_DAMAGE, &TomlLines(text), &damage_key, row.damage);
+        let check = problems.check(&CHART_CHECK, &TomlLines(text), &check_key, row.check);
+        // A value out of range is reported once, not again as out of order.
         if let Some(before) = rows.last() {
-            if damage <= i64::from(before.damage) {
+            if damage == row.damage && damage <= i64::from(before.damage) {
                 problems.push(
                     FILE,
-                    format!("row[{i}].damage"),
+                    damage_key,
                     format!(
                         "{damage} does not rise above the row before ({})",
                         before.damage
                     ),
                 );
             }
-            if check <= i64::from(before.check) {
+            if check == row.check && check <= i64::from(before.check) {
                 problems.push(
                     FILE,
-                    format!("row[{i}].check"),
+                    check_key,
                     format!(
                         "{check} does not rise above the row before ({})",
                         before.check
@@ -680,6 +1243,7 @@ fn validate_chart(raw: RawHullChart, problems: &mut DataProblems) -> Vec<HullRow
 
 fn validate_ships(
     raw: BTreeMap<String, RawShip>,
+    text: &str,
     rules: &Rules,
     most: i32,
     problems: &mut DataProblems,
@@ -688,20 +1252,21 @@ fn validate_ships(
     let mut out = Vec::new();
     for (id, ship) in raw {
         let key = |field: &str| format!("{id}.{field}");
-        let mut n = |field: &str, value: i64, lo: i64, hi: i64| {
-            ranged(problems, FILE, &key(field), value, lo, hi)
+        // Each value is clamped into its range, so every cast is lossless.
+        let mut n = |range: &DataRange, field: &str, value: i64| {
+            problems.check(range, &TomlLines(text), &key(field), value)
         };
-        let size = n("size", ship.size, 1, 20) as u8;
-        let shields = n("shields", ship.shields, 0, 20) as u8;
-        let guns = n("guns", ship.guns, 0, 20) as u8;
-        let speed = n("speed", ship.speed, 0, 20) as u8;
-        let luck = n("luck", ship.luck, 0, 100) as u8;
-        let missiles = n("missiles", ship.missiles, 0, 100) as u8;
-        let bombs = n("bombs", ship.bombs, 0, 100) as u8;
-        let hull_damage = n("hull-damage", ship.hull_damage, 0, 60_000) as u16;
+        let size = n(&SIZE, "size", ship.size) as u8;
+        let shields = n(&SHIELDS, "shields", ship.shields) as u8;
+        let guns = n(&GUNS, "guns", ship.guns) as u8;
+        let speed = n(&SPEED, "speed", ship.speed) as u8;
+        let luck = n(&LUCK, "luck", ship.luck) as u8;
+        let missiles = n(&MISSILES, "missiles", ship.missiles) as u8;
+        let bombs = n(&BOMBS, "bombs", ship.bombs) as u8;
+        let hull_damage = n(&SHIP_HULL_DAMAGE, "hull-damage", ship.hull_damage) as u16;
 
         let (rows, cols, cells, modules, sound) =
-            validate_layout(&id, &ship.layout, rules, problems);
+            validate_layout(&id, &ship.layout, text, rules, problems);
         let mut class = ShipClass {
             id: id.clone(),
             name: ship.name,
@@ -724,24 +1289,24 @@ fn validate_ships(
             hull: 0,
         };
 
-        match Square::parse(&ship.centre) {
-            Err(message) => problems.push(FILE, key("centre"), message),
-            Ok(square) if class.module_at(square).is_none() && sound => problems.push(
+        match square(problems, &CENTRE_SQUARE, text, &key("centre"), &ship.centre) {
+            None => {}
+            Some(square) if class.module_at(square).is_none() && sound => problems.push(
                 FILE,
                 key("centre"),
                 format!("{square} is not a module square of the layout"),
             ),
-            Ok(square) => class.centre = square,
+            Some(square) => class.centre = square,
         }
         for (at, &count) in &ship.occupants {
             let okey = format!("{id}.occupants.\"{at}\"");
-            let count = ranged(problems, FILE, &okey, count, 0, 20) as u8;
-            match Square::parse(at) {
-                Err(message) => problems.push(FILE, okey, message),
+            let count = problems.check(&OCCUPANTS, &TomlLines(text), &okey, count) as u8;
+            match square(problems, &OCCUPANTS_SQUARE, text, &okey, at) {
+                None => {}
                 // A layout already reported as broken would echo its own
                 // problem here; squares are checked against sound layouts only.
-                Ok(_) if !sound => {}
-                Ok(square) => match class.module_at(square) {
+                Some(_) if !sound => {}
+                Some(square) => match class.module_at(square) {
                     None => problems.push(
                         FILE,
                         okey,
@@ -759,14 +1324,9 @@ fn validate_ships(
             (Skill::Science, crew.science),
             (Skill::Engineering, crew.engineering),
         ] {
-            levels[skill as usize] = ranged(
-                problems,
-                FILE,
-                &format!("{id}.crew.{}", skill.id()),
-                value,
-                -5,
-                20,
-            ) as i8;
+            let crew_key = format!("{id}.crew.{}", skill.id());
+            levels[skill as usize] =
+                problems.check(&SKILL_LEVEL, &TomlLines(text), &crew_key, value) as i8;
         }
         let mut professional = [false; 4];
         for (i, name) in crew.professional.iter().enumerate() {
@@ -786,14 +1346,13 @@ fn validate_ships(
             let function = rules.module_types[usize::from(module.kind)].function;
             class.by_function[function.index()] |= 1 << ix;
         }
-        let cannons = class.modules_of(Function::Cannon).count_ones() as usize;
-        if cannons > MAX_CANNONS {
-            problems.push(
-                FILE,
-                key("layout"),
-                format!("{cannons} Cannons: at most {MAX_CANNONS}"),
-            );
-        }
+        let cannons = class.modules_of(Function::Cannon).count_ones();
+        problems.check(
+            &LAYOUT_CANNONS,
+            &TomlLines(text),
+            &key("layout"),
+            i64::from(cannons),
+        );
         class.hull = effective_hull(rules, size, most);
         out.push(class);
     }
@@ -827,26 +1386,38 @@ type Layout = (u8, u8, Vec<Option<ModuleIx>>, Vec<Module>, bool);
 fn validate_layout(
     id: &str,
     layout: &[Vec<String>],
+    text: &str,
     rules: &Rules,
     problems: &mut DataProblems,
 ) -> Layout {
     const FILE: &str = "ships.toml";
-    let mut sound = true;
+    let rows = layout.len();
+    let cols = layout.first().map_or(0, Vec::len);
+    // Counts past i64 cannot be held in memory; saturating keeps that plain.
+    let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    let rows_fit = within(
+        problems,
+        &LAYOUT_ROWS,
+        text,
+        &format!("{id}.layout"),
+        count(rows),
+    )
+    .is_some();
+    // Columns are counted on the first row; the others are held to it.
+    let cols_fit = rows == 0
+        || within(
+            problems,
+            &LAYOUT_COLUMNS,
+            text,
+            &format!("{id}.layout[0]"),
+            count(cols),
+        )
+        .is_some();
+    let mut sound = rows_fit && cols_fit;
     let mut report = |key: String, message: String| {
         sound = false;
         problems.push(FILE, key, message);
     };
-    let rows = layout.len();
-    let cols = layout.first().map_or(0, Vec::len);
-    if rows == 0 || cols == 0 {
-        report(format!("{id}.layout"), "the layout has no squares".into());
-    }
-    if rows > MAX_SIDE || cols > MAX_SIDE {
-        report(
-            format!("{id}.layout"),
-            format!("{rows} x {cols} squares: at most {MAX_SIDE} rows and {MAX_SIDE} columns"),
-        );
-    }
     let mut ragged = false;
     for (r, row) in layout.iter().enumerate() {
         if row.len() != cols {
@@ -893,20 +1464,24 @@ fn validate_layout(
             }
         }
     }
-    if modules.len() > MAX_MODULES {
-        report(
-            format!("{id}.layout"),
-            format!("{} modules: at most {MAX_MODULES}", modules.len()),
-        );
-        modules.truncate(MAX_MODULES);
-    }
-    if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE || ragged {
+    if !rows_fit || !cols_fit || ragged {
         // The grid cannot be indexed; the rest of the ship is still
         // validated, against an empty layout, so its other problems show.
         return (0, 0, Vec::new(), Vec::new(), false);
     }
-    if modules.is_empty() {
-        report(format!("{id}.layout"), "the layout has no modules".into());
+    if within(
+        problems,
+        &LAYOUT_MODULES,
+        text,
+        &format!("{id}.layout"),
+        count(modules.len()),
+    )
+    .is_none()
+    {
+        sound = false;
+        // One bit a module: a layout past the limit keeps its first modules
+        // only, so the rest of validation can go on.
+        modules.truncate(MAX_MODULES);
     }
     let mut cells: Vec<Option<ModuleIx>> = vec![None; rows * cols];
     for (ix, module) in modules.iter().enumerate() {

@@ -1264,6 +1264,32 @@ impl Setup for Duel {
     }
 }
 
+/// Refuses asteroid hexes given twice, and any on a ship's starting hex
+/// (see the rules note's set-up rulings): either is a slip in the hexes
+/// given, not a battle anyone meant.
+fn check_asteroids(objects: &[MapObject], start: &Battle) -> Result<(), ResolveError> {
+    let written = |hex: Hex| format!("{},{}", hex.q, hex.r);
+    for (i, object) in objects.iter().enumerate() {
+        if objects[..i].iter().any(|o| o.hex == object.hex) {
+            return Err(ResolveError::bad_option(
+                "asteroids",
+                format!("the asteroid hex {} is given twice", written(object.hex)),
+            ));
+        }
+        if let Some(ship) = start.poses.iter().position(|p| p.hex == object.hex) {
+            return Err(ResolveError::bad_option(
+                "asteroids",
+                format!(
+                    "the asteroid hex {} is the starting hex of {}",
+                    written(object.hex),
+                    start.board.names[ship]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The parts a shot is played in when a fire phase is split into steps:
 /// aimed with its hit allocated, its dice laid, then the hull check and the
 /// blasts (see [`ModuleGrid::fire_part`]).
@@ -1291,6 +1317,7 @@ impl ModuleGrid {
         let placement = [a?, b?];
         let roster = request.roster();
         let start = self.fleet_battle(&roster, range, &placement)?;
+        check_asteroids(&objects, &start)?;
         let fire_steps = start
             .board
             .ships

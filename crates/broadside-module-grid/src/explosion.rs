@@ -285,7 +285,7 @@ impl ModuleGrid {
             broadside_core::Die::D6,
             |faces| faces.iter().sum::<u32>() as i32 >= needed,
         )?;
-        let total = rolled.iter().sum::<u32>() as i32;
+        let total = rolled.total() as i32;
         let success = total >= needed;
         sink.emit(|| Event::Roll {
             purpose: "microship survival check".into(),
@@ -300,8 +300,9 @@ impl ModuleGrid {
             success,
             rule: None,
         });
-        let first = rolled.first().copied().unwrap_or(0) as u8;
-        let second = rolled.get(1).copied().unwrap_or(0) as u8;
+        let mut faces = rolled.faces();
+        let first = faces.next().unwrap_or(0) as u8;
+        let second = faces.next().unwrap_or(0) as u8;
         if !success {
             sink.emit(|| Event::Effect {
                 ship: "microship".into(),

@@ -708,6 +708,25 @@ pub struct ObjectKind {
     pub blocks: bool,
 }
 
+impl ObjectKind {
+    /// The objects the line of sight rule names: asteroids, moons, planets
+    /// and stars block; starbases, ships, fighters, missiles and
+    /// spacewalkers do not. Which of them block is data; an object the
+    /// rule does not name has no rule to follow, so the data may not list
+    /// one.
+    pub const NAMED: [&'static str; 9] = [
+        "asteroid",
+        "moon",
+        "planet",
+        "star",
+        "starbase",
+        "ship",
+        "fighter",
+        "missile",
+        "spacewalker",
+    ];
+}
+
 /// One row of the hull check chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HullRow {

@@ -3,10 +3,11 @@
 //! Every function here consumes exactly the faces that `Dice::pool` or
 //! `Dice::roll` would, one face per die in rolled order, so seeded and
 //! scripted play see the same faces as ever and the functions hand them back
-//! unchanged. What differs is what the dice are asked for: a die whose faces
-//! the rules go on to treat alike in groups is asked only which group it
-//! fell in (`Dice::check` for two groups, `Dice::band` for more, `Dice::roll`
-//! when every face counts), and dice read together (a check's dice, the
+//! unchanged (several dice as the `Pool` a plain roll gives). What differs
+//! is what the dice are asked for: a die whose faces the rules go on to
+//! treat alike in groups is asked only which group it fell in
+//! (`Dice::check` for two groups, `Dice::band` for more, `Dice::roll` when
+//! every face counts), and dice read together (a check's dice, the
 //! allocation, the damage dice, a hull check) are asked only for what the
 //! rules take from them as a whole, whatever order they fell in
 //! (`Dice::read_pool`). An exact source then branches once per group or
@@ -16,7 +17,7 @@
 use arrayvec::ArrayVec;
 use broadside_core::{Dice, DiceError, Die, Order, Pool, read_pool_as};
 
-/// The faces one reading hands back, in rolled order.
+/// Faces as the rules' readings work them over (sorted, some taken away).
 pub type Faces = ArrayVec<u32, { Pool::CAPACITY }>;
 
 /// Rolls one die of which the rules read only `class_of(face)`. Faces next to
@@ -85,7 +86,7 @@ pub fn dice_by_outcome<K: Ord>(
     count: u32,
     die: Die,
     outcome: impl Fn(&[u32]) -> K,
-) -> Result<Faces, DiceError> {
+) -> Result<Pool, DiceError> {
     dice_read(dice, count, die, Order::Ignored, outcome)
 }
 
@@ -98,20 +99,15 @@ pub fn dice_read<K: Ord>(
     die: Die,
     order: Order,
     reading: impl Fn(&[u32]) -> K,
-) -> Result<Faces, DiceError> {
+) -> Result<Pool, DiceError> {
     check_size(count)?;
     // A source that rolls faces rolls the same faces whichever call it
-    // gets, so the reading is set up only for an exact source.
+    // gets, so the reading is set up only for an exact source; the others
+    // roll the pool in one call, as plain play always did.
     if !dice.enumerates() {
-        let mut faces = Faces::new();
-        for _ in 0..count {
-            faces.push(dice.roll(die)?);
-        }
-        return Ok(faces);
+        return dice.pool(count, die);
     }
-    Ok(read_pool_as(dice, count, die, order, reading)?
-        .faces()
-        .collect())
+    read_pool_as(dice, count, die, order, reading)
 }
 
 /// How the rules read one kept die.
@@ -127,17 +123,26 @@ pub enum Read {
     Nothing,
 }
 
-/// Rolls `count` dice of which the rules keep the lowest `ranks.len()` and
-/// read those as `ranks` says, highest kept first; the Shields take away
-/// the rest. What is read is the sum of the dice on modules and, for each
-/// kept die, whether it reaches its number, not which die showed what, so
-/// an exact source branches once per distinct reading.
+/// How the kept dice are read, highest kept first ([`lowest_kept`]).
+pub type Ranks = ArrayVec<Read, { Pool::CAPACITY }>;
+
+/// Rolls `count` dice of which the rules keep the lowest `ranks().len()`
+/// and read those as the ranks say, highest kept first; the Shields take
+/// away the rest. What is read is the sum of the dice on modules and, for
+/// each kept die, whether it reaches its number, not which die showed
+/// what, so an exact source branches once per distinct reading. The ranks
+/// take working out (where each die lands), and only an exact source reads
+/// them, so they are asked for only then.
 pub fn lowest_kept(
     dice: &mut dyn Dice,
     count: u32,
     die: Die,
-    ranks: &[Read],
-) -> Result<Faces, DiceError> {
+    ranks: impl FnOnce() -> Ranks,
+) -> Result<Pool, DiceError> {
+    if !dice.enumerates() {
+        return dice_read(dice, count, die, Order::Ignored, |_| ());
+    }
+    let ranks = ranks();
     let keep = ranks.len().min(count as usize);
     dice_by_outcome(dice, count, die, |faces| {
         let mut sorted: Faces = faces.iter().copied().collect();
@@ -147,7 +152,7 @@ pub fn lowest_kept(
         // (highest first) for whether it reaches its number.
         let mut on_modules = 0u32;
         let mut reached = 0u64;
-        for (at, (&face, rank)) in sorted.iter().rev().zip(ranks).enumerate() {
+        for (at, (&face, rank)) in sorted.iter().rev().zip(&ranks).enumerate() {
             let number = match *rank {
                 Read::Module(breaks_at) => {
                     on_modules += face;
@@ -183,10 +188,13 @@ mod tests {
     #[test]
     fn scripted_faces_come_back_as_rolled() {
         let mut dice = ScriptedDice::new([6, 1, 4, 4, 2, 5, 3]);
-        let faces = lowest_kept(&mut dice, 5, Die::D6, &[Read::Module(4); 2]).unwrap();
-        assert_eq!(faces.as_slice(), [6, 1, 4, 4, 2]);
+        let faces = lowest_kept(&mut dice, 5, Die::D6, || {
+            [Read::Module(4); 2].into_iter().collect()
+        })
+        .unwrap();
+        assert_eq!(faces.to_vec(), [6, 1, 4, 4, 2]);
         let faces = dice_by_outcome(&mut dice, 2, Die::D6, |f| f[0] + f[1] >= 7).unwrap();
-        assert_eq!(faces.as_slice(), [5, 3]);
+        assert_eq!(faces.to_vec(), [5, 3]);
         assert!(dice.remaining().is_empty());
     }
 
@@ -239,8 +247,8 @@ mod tests {
                 *counted.entry(read_as(&faces, ranks)).or_insert(0u128) += 1;
             }
             let (exact, paths) = enumerate(u64::from(rolls), |dice| {
-                let faces = lowest_kept(dice, count, Die::D6, ranks)?;
-                Ok(read_as(&faces, ranks))
+                let faces = lowest_kept(dice, count, Die::D6, || ranks.iter().copied().collect())?;
+                Ok(read_as(&faces.to_vec(), ranks))
             })
             .unwrap();
             assert_eq!(exact.len(), counted.len(), "{ranks:?}");
@@ -260,7 +268,7 @@ mod tests {
         // 2d6 at or over 9: 10 of 36.
         let (exact, paths) = enumerate(100, |dice| {
             let faces = dice_by_outcome(dice, 2, Die::D6, |f| f[0] + f[1] >= 9)?;
-            Ok(faces[0] + faces[1] >= 9)
+            Ok(faces.total() >= 9)
         })
         .unwrap();
         assert_eq!(exact[&true], Prob::new(10, 36));

@@ -168,6 +168,14 @@ static ODDS: [[[u32; 25]; 5]; 5] = {
     table
 };
 
+/// The Cannon to-hit difficulty at a counted range: base + per hex x range.
+/// The range is the battle's, not bounded by the data, so a difficulty past
+/// any roll saturates rather than overflows.
+fn to_hit_difficulty(c: &crate::model::Constants, counted: i32) -> i32 {
+    c.to_hit_base
+        .saturating_add(c.to_hit_per_hex.saturating_mul(counted))
+}
+
 /// The chance, in parts of 1296 (6^4, so every dice count divides it), that
 /// `n` dice keeping the best `keep` total at least `need`.
 pub fn chance_at_least(n: u8, keep: u8, need: i32) -> u32 {
@@ -210,10 +218,13 @@ impl DefaultTactics {
         } else {
             0
         };
+        // The difficulty may have saturated at a far range.
         chance_at_least(
             n,
             c.skill_dice,
-            difficulty - i32::from(crew.level(skill)) + penalty,
+            difficulty
+                .saturating_sub(i32::from(crew.level(skill)))
+                .saturating_add(penalty),
         )
     }
 
@@ -409,7 +420,7 @@ impl DefaultTactics {
             }
             let power = system.cannon_power(mode, me.guns);
             let counted = i32::try_from(system.counted_range(mode, range)).unwrap_or(i32::MAX / 4);
-            let difficulty = c.to_hit_base + c.to_hit_per_hex * counted;
+            let difficulty = to_hit_difficulty(c, counted);
             let worth =
                 Self::check_chance(system, me, c.to_hit_skill, difficulty, true) * u32::from(power);
             // Multi is weighed first, so it wins a tie: it costs no Guns.
@@ -552,7 +563,7 @@ impl DefaultTactics {
         let power = system.cannon_power(Mode::Fusion, me.guns);
         let counted =
             i32::try_from(system.counted_range(Mode::Fusion, target.range)).unwrap_or(i32::MAX / 4);
-        let difficulty = c.to_hit_base + c.to_hit_per_hex * counted;
+        let difficulty = to_hit_difficulty(c, counted);
         let chance = Self::check_chance(system, me, c.to_hit_skill, difficulty, true);
         let gain = Self::burst_gain(system, battle, ship, target.target, power);
         Some(i64::from(chance) * (i64::from(power) + gain))
@@ -624,8 +635,10 @@ impl DefaultTactics {
         for m in 0..class.modules.len() as ModuleIx {
             if options.teleporters & (1u64 << m) != 0 {
                 let range = i32::try_from(options.range).unwrap_or(i32::MAX / 4);
+                // The range is the battle's, not bounded by the data.
                 let difficulty =
-                    c.teleport_base + i32::from(me.shields) + i32::from(target.shields) + range;
+                    (c.teleport_base + i32::from(me.shields) + i32::from(target.shields))
+                        .saturating_add(range);
                 let chance = Self::check_chance(system, me, c.teleport_skill, difficulty, false);
                 if chance * 3 >= 1296 {
                     let (side, call) = Self::aim(system, target, options.struck);
@@ -835,5 +848,16 @@ mod tests {
         assert_eq!(chance_at_least(2, 2, 13), 0);
         // The best two of three dice reach 12 on 16 of 216 rolls.
         assert_eq!(chance_at_least(3, 2, 12), 16 * 6);
+    }
+
+    #[test]
+    fn a_far_range_saturates_the_to_hit_difficulty() {
+        let system = ModuleGrid::embedded().expect("the data of record loads");
+        let mut c = system.rules.constants.clone();
+        // The most the data allows per hex, at the far range a failed
+        // conversion stands for: the product is past i32.
+        c.to_hit_per_hex = 20;
+        assert_eq!(to_hit_difficulty(&c, i32::MAX / 4), i32::MAX);
+        assert_eq!(to_hit_difficulty(&c, 3), c.to_hit_base + 60);
     }
 }

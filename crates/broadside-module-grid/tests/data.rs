@@ -55,7 +55,7 @@ fn bad_ships_are_reported_with_file_and_key() {
         "ships.toml: bad-types.layout[0][1]: unknown module type 'lazer'",
         "ships.toml: bad-types.crew.professional[1]: unknown skill 'juggling'",
         "ships.toml: ragged.layout[1]: ragged grid: row 2 has 1 square but row 1 has 2",
-        "ships.toml: hollow.size: 0 is outside 1..=20",
+        "ships.toml: hollow.size: line 140: 0 is outside 1..=20 (Size reduces",
         "ships.toml: hollow.centre: 1,1 is not a module square of the layout",
         "ships.toml: hollow.occupants.\"1,1\": 1,1 is not a module square of the layout",
         "ships.toml: hollow.occupants.\"9,9\": 9,9 is not a module square of the layout",
@@ -103,7 +103,7 @@ fn bad_rules_chart_and_modules_are_reported() {
         "hull-checks.toml: row[2].damage: 2 does not rise above the row before (3)",
         "rules.toml: mode.rapid: unknown Cannon mode",
         "rules.toml: mode.multi: missing",
-        "rules.toml: module-damage.breaks-at: 9 is outside 1..=7",
+        "rules.toml: module-damage.breaks-at: line 77: 9 is outside 1..=7 (a die of 4, 5 or 6 breaks",
         "modules.toml: helm.function: unknown function 'steering'",
         "modules.toml: engine.code: 'Cn' is already the code of cannon",
     ] {

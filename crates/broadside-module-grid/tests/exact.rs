@@ -506,3 +506,55 @@ fn an_exact_duel_of_scouts_decides_as_sampled_trials() {
         );
     }
 }
+
+/// A fraction as the exact figures write it, "n/d".
+fn fraction(text: &str) -> Prob {
+    let (n, d) = text.split_once('/').expect("a fraction n/d");
+    p(
+        n.parse().expect("a numerator"),
+        d.parse().expect("a denominator"),
+    )
+}
+
+/// Two scouts of the data of record 6 hexes apart, one turn: the side that
+/// moves first closes at full Speed, and the side moving second ends a hex
+/// astern of it, where the first's fore Cannon does not bear; so exactly
+/// one shot is fired, a Standard shot from a hex off at the aft side, the
+/// firer calling 3,2 with its one scan to spend on the allocation (no
+/// Luck: the default tactics keep it for hull checks). Who moves
+/// first is an even roll (ruling 35), so each side wins with exactly half
+/// the chance that this one shot explodes a scout, as the shot's own exact
+/// odds give it (at 10 hull damage or more, a hull check it fails 1 time
+/// in 1,296: seed 003 line 91). The battle, with its movement, its tactics
+/// and its fire played in parts, comes to that fraction exactly, in a few
+/// thousand paths.
+#[test]
+fn one_shot_decides_an_exact_duel_of_scouts_as_its_own_odds() {
+    use broadside_core::Engagement;
+    let request = common::duel_request("scout", "scout", 1, &[("start-range", num(6))]);
+    let duel = common::system().duel(&request).expect("the duel sets up");
+    let odds = duel.exact(200_000, 20_000_000).expect("the duel fits");
+    assert_eq!(odds.pruned, 0.0);
+    assert!(odds.paths < 10_000, "{} paths", odds.paths);
+    let shot = exact(
+        "scout",
+        "scout",
+        &[
+            ("range", num(1)),
+            ("side", text("aft")),
+            ("call", text("3,2")),
+            ("scans", num(1)),
+        ],
+    );
+    let explodes = fraction(&shot.fractions["destroyed the scout itself"]);
+    assert!(explodes > p(0, 1), "the shot can explode the scout");
+    let each = explodes * p(1, 2);
+    for side in ["a_wins", "b_wins"] {
+        assert_eq!(fraction(&odds.fractions[side]), each, "{side}");
+    }
+    assert_eq!(
+        fraction(&odds.fractions["undecided"]),
+        p(1, 1) - explodes,
+        "undecided"
+    );
+}

@@ -11,8 +11,9 @@ mod common;
 use std::fmt::Write as _;
 
 use broadside_core::hex::{self, Hex};
+use broadside_core::{OptionValue, ResolveError, Ruleset};
 use broadside_module_grid::{MapObject, Sight};
-use common::{check_procedure, duel_request, ship, system, text};
+use common::{check_procedure, duel_request, fleet_request, ship, system, text};
 
 fn object(kind: &str, q: i32, r: i32) -> MapObject {
     let index = system()
@@ -188,29 +189,54 @@ fn a_blocked_line_stops_direct_fire_only() {
     assert_eq!(battle.board.ships[1], ship("frigate"));
 }
 
-/// Asteroid hexes are given as `Q,R` pairs; anything else is a bad option.
+/// Prepares a battle of a scout (A, at 0,0) against a frigate (B, 8 hexes
+/// east at 8,0) with `asteroids` and side B's set-up `b`, as the command
+/// line and scenarios do: the objects placed, or the option refused and why.
+fn check_asteroids(asteroids: &str, b: &[(&str, OptionValue)]) -> Result<usize, (String, String)> {
+    let request = fleet_request(
+        &["scout"],
+        &["frigate"],
+        5,
+        &[("asteroids", text(asteroids))],
+        [&[], b],
+    );
+    match system().prepare_battle(&request) {
+        Ok(_) => Ok(system()
+            .duel(&request)
+            .expect("the same request")
+            .objects()
+            .len()),
+        Err(ResolveError::BadOption { option, message }) => Err((option, message)),
+        Err(other) => panic!("{asteroids}: not a bad option: {other}"),
+    }
+}
+
+/// Asteroid hexes are given as `Q,R` pairs, each once, and none where a ship
+/// starts (the set-up ruling); anything else is a bad option that names the
+/// hex.
 #[test]
 fn asteroid_option_is_checked() {
-    let grid = system();
     for bad in ["1", "a,b", "1,2,3", "5000,0"] {
-        let result = grid.duel(&duel_request(
-            "scout",
-            "frigate",
-            5,
-            &[("asteroids", text(bad))],
-        ));
-        assert!(
-            matches!(result, Err(broadside_core::ResolveError::BadOption { ref option, .. }) if option == "asteroids"),
-            "{bad}"
-        );
+        let refused = check_asteroids(bad, &[]).expect_err(bad);
+        assert_eq!(refused.0, "asteroids", "{bad}");
     }
-    let fine = grid
-        .duel(&duel_request(
-            "scout",
-            "frigate",
-            5,
-            &[("asteroids", text("1,0 2,-1;3,0"))],
-        ))
-        .expect("three asteroids");
-    assert_eq!(fine.objects().len(), 3);
+    assert_eq!(check_asteroids("1,0 2,-1;3,0", &[]), Ok(3));
+    let refused = |message: &str| Err(("asteroids".to_owned(), message.to_owned()));
+    assert_eq!(
+        check_asteroids("1,0 1,0 2,0", &[]),
+        refused("the asteroid hex 1,0 is given twice")
+    );
+    assert_eq!(
+        check_asteroids("0,0 8,0", &[]),
+        refused("the asteroid hex 0,0 is the starting hex of scout (A)")
+    );
+    assert_eq!(
+        check_asteroids("2,0 8,0", &[]),
+        refused("the asteroid hex 8,0 is the starting hex of frigate (B)")
+    );
+    // A ship placed by hand is held to the same rule.
+    assert_eq!(
+        check_asteroids("3,-1", &[("positions", text("3,-1"))]),
+        refused("the asteroid hex 3,-1 is the starting hex of frigate (B)")
+    );
 }

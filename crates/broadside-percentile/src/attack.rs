@@ -256,7 +256,9 @@ impl Percentile {
         let c = &rules.constants;
         let mut chance = used.advanced;
         let mut modify = |amount: i32, reason: &dyn Fn() -> String, sink: &mut dyn EventSink| {
-            chance += amount;
+            // Saturating: the data's ranges keep every term small, and a
+            // modifier must never wrap the chance round to a sure hit.
+            chance = chance.saturating_add(amount);
             sink.emit(|| Event::Modifier {
                 to: "chance to hit".into(),
                 amount,
@@ -266,7 +268,7 @@ impl Percentile {
         if weapon.range_diffusion && strike.range > 0 {
             let range = i32::try_from(strike.range).unwrap_or(i32::MAX / 8);
             modify(
-                c.range_diffusion_per_hex * range,
+                c.range_diffusion_per_hex.saturating_mul(range),
                 &|| {
                     format!(
                         "range diffusion, {range} {}",
@@ -288,7 +290,7 @@ impl Percentile {
         {
             let n = i32::from(strike.icms);
             modify(
-                per_icm * n,
+                per_icm.saturating_mul(n),
                 &|| format!("{} at {per_icm} each", count_of(n, "ICM", "ICMs")),
                 sink,
             );
@@ -303,7 +305,7 @@ impl Percentile {
         if target.is_evasive(rules) && weapon.evadable && target.mr > 0 {
             let mr = i32::from(target.mr);
             modify(
-                c.evasion_per_mr * mr,
+                c.evasion_per_mr.saturating_mul(mr),
                 &|| format!("evasive manoeuvres, MR {mr}"),
                 sink,
             );

@@ -6,8 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::{DataErrors, DataProblems, DiceExpr, SourceFile};
+use broadside_core::{DataErrors, DataProblems, DataRange, FALLBACK_DICE, SourceFile};
 use serde::Deserialize;
+
+use broadside_data::TomlLines;
 use toml::Spanned;
 
 use crate::model::{
@@ -23,6 +25,241 @@ pub const FILES: [&str; 6] = [
     "damage-table.toml",
     "ships.toml",
     "rules.toml",
+];
+
+const WEAPONS: &str = "weapons.toml";
+const COMBAT: &str = "combat-table.toml";
+const DAMAGE: &str = "damage-table.toml";
+const SHIPS: &str = "ships.toml";
+const RULES: &str = "rules.toml";
+
+/// A Damage Table roll is d100 plus a DTM or the fire modifier, each
+/// from -100 to 100.
+const DTM_WHY: &str = "a DTM moves a d100 roll along the Damage Table";
+
+/// A weapon's Damage Table Modifier.
+pub const DTM: DataRange = DataRange::number(WEAPONS, "<weapon>.dtm", -100, 100, DTM_WHY);
+/// A fired weapon's range.
+pub const RANGE: DataRange = DataRange::number(
+    WEAPONS,
+    "<weapon>.range",
+    1,
+    1000,
+    "hexes a fired weapon reaches (placed weapons have none)",
+);
+/// A weapon's hull damage dice.
+pub const HULL_DAMAGE: DataRange = DataRange::dice(
+    WEAPONS,
+    "<weapon>.hull-damage",
+    1,
+    1000,
+    "hull points a hull hit does: it must be able to do 1, by ruling 52",
+);
+/// A Combat Table cell's chance to hit for advanced crews.
+pub const CELL_ADVANCED: DataRange = DataRange::number(
+    COMBAT,
+    "<weapon>.<column>.advanced",
+    0,
+    100,
+    "a percentage chance to hit",
+);
+/// A Combat Table cell's chance to hit for skilled crews.
+pub const CELL_SKILLED: DataRange = DataRange::number(
+    COMBAT,
+    "<weapon>.<column>.skilled",
+    0,
+    100,
+    "a percentage chance to hit",
+);
+/// The to-hit penalty for each ICM launched against a weapon.
+pub const PER_ICM: DataRange = DataRange::number(
+    COMBAT,
+    "<weapon>.per-icm",
+    -100,
+    0,
+    "each ICM lowers the chance to hit",
+);
+/// Each end of a Damage Table row.
+pub const ROLLS: DataRange = DataRange::number(
+    DAMAGE,
+    "row[<n>].rolls",
+    -99,
+    200,
+    "d100 plus a modifier from -100 to 100; the rows cover every roll the \
+     weapons and fires can make, and the last ends at the highest",
+);
+/// A hull hit's damage multiplier.
+pub const MULTIPLIER: DataRange = DataRange::number(
+    DAMAGE,
+    "row[<n>].effect.multiplier",
+    1,
+    10,
+    "hull damage is multiplied by it (double damage is 2)",
+);
+/// The to-hit penalty of a damaged combat control system.
+pub const PENALTY: DataRange = DataRange::number(
+    DAMAGE,
+    "row[<n>].effect.penalty",
+    -100,
+    0,
+    "a damaged combat control system lowers the chance to hit",
+);
+/// A ship's hull points.
+pub const HULL: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.hull",
+    1,
+    10_000,
+    "hull points: a ship needs at least 1",
+);
+/// A ship's acceleration/deceleration factor.
+pub const ADF: DataRange =
+    DataRange::number(SHIPS, "<ship>.adf", 0, 50, "hexes of speed change a turn");
+/// A ship's manoeuvre rating.
+pub const MR: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.mr",
+    0,
+    50,
+    "60-degree turns a turn; evasion multiplies it",
+);
+/// A ship's damage control rating.
+pub const DCR: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.dcr",
+    0,
+    10_000,
+    "repair points a Repair Turn divides",
+);
+/// The count after ` x` in a ship's weapon list.
+pub const WEAPON_COUNT: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.weapons[<n>]",
+    1,
+    100,
+    "the count after ` x`: weapon systems, or a limited weapon's supply",
+);
+/// The count after ` x` in a ship's defence list.
+pub const DEFENCE_COUNT: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.defences[<n>]",
+    1,
+    100,
+    "the count after ` x`: a masking screen's or ICMs' supply, otherwise 1",
+);
+/// The to-hit change per hex of range for range-diffusion weapons.
+pub const RANGE_DIFFUSION_PER_HEX: DataRange = DataRange::number(
+    RULES,
+    "range-diffusion-per-hex",
+    -100,
+    0,
+    "range diffusion lowers the chance to hit with each hex",
+);
+/// The to-hit bonus of a head-on shot.
+pub const HEAD_ON: DataRange = DataRange::number(
+    RULES,
+    "head-on",
+    0,
+    100,
+    "a head-on shot raises the chance to hit",
+);
+/// The highest to-hit roll that always hits.
+pub const ALWAYS_HIT_AT_MOST: DataRange = DataRange::number(
+    RULES,
+    "always-hit-at-most",
+    0,
+    99,
+    "a d100 face; below always-miss-at-least",
+);
+/// The lowest to-hit roll that always misses.
+pub const ALWAYS_MISS_AT_LEAST: DataRange = DataRange::number(
+    RULES,
+    "always-miss-at-least",
+    1,
+    100,
+    "a d100 face; above always-hit-at-most",
+);
+/// The to-hit change per point of an evading target's MR.
+pub const EVASION_PER_MR: DataRange = DataRange::number(
+    RULES,
+    "evasion-per-mr",
+    -100,
+    0,
+    "evasive manoeuvres lower the chance to hit",
+);
+/// The Damage Table modifier of an electrical fire.
+pub const FIRE_DAMAGE_MODIFIER: DataRange = DataRange::number(
+    RULES,
+    "fire-damage-modifier",
+    -100,
+    100,
+    "moves an electrical fire's d100 roll along the Damage Table",
+);
+/// An electrical fire's hull damage dice.
+pub const FIRE_HULL_DAMAGE: DataRange = DataRange::dice(
+    RULES,
+    "fire-hull-damage",
+    1,
+    1000,
+    "hull points a fire's hull hit does: it must be able to do 1, by ruling 52",
+);
+/// The lowest repair roll that always fails.
+pub const REPAIR_ALWAYS_FAILS_AT_LEAST: DataRange =
+    DataRange::number(RULES, "repair-always-fails-at-least", 0, 100, "a d100 face");
+/// The lowest repair roll that leaves the system beyond repair.
+pub const REPAIR_IMPOSSIBLE_AT_LEAST: DataRange = DataRange::number(
+    RULES,
+    "repair-impossible-at-least",
+    0,
+    100,
+    "a d100 face, not below repair-always-fails-at-least",
+);
+/// The hull points a successful hull repair restores.
+pub const HULL_REPAIR: DataRange = DataRange::dice(
+    RULES,
+    "hull-repair",
+    1,
+    1000,
+    "hull points a repair restores: it must be able to restore 1, by ruling 52",
+);
+/// How many game turns apart Repair Turns come.
+pub const REPAIR_TURN_EVERY: DataRange = DataRange::number(
+    RULES,
+    "repair-turn-every",
+    1,
+    100,
+    "a Repair Turn follows every that many game turns",
+);
+
+/// Every number and dice expression the percentile data holds, in the order
+/// the rules document lists them.
+pub const RANGES: &[DataRange] = &[
+    DTM,
+    RANGE,
+    HULL_DAMAGE,
+    CELL_ADVANCED,
+    CELL_SKILLED,
+    PER_ICM,
+    ROLLS,
+    MULTIPLIER,
+    PENALTY,
+    HULL,
+    ADF,
+    MR,
+    DCR,
+    WEAPON_COUNT,
+    DEFENCE_COUNT,
+    RANGE_DIFFUSION_PER_HEX,
+    HEAD_ON,
+    ALWAYS_HIT_AT_MOST,
+    ALWAYS_MISS_AT_LEAST,
+    EVASION_PER_MR,
+    FIRE_DAMAGE_MODIFIER,
+    FIRE_HULL_DAMAGE,
+    REPAIR_ALWAYS_FAILS_AT_LEAST,
+    REPAIR_IMPOSSIBLE_AT_LEAST,
+    HULL_REPAIR,
+    REPAIR_TURN_EVERY,
 ];
 
 #[derive(Debug, Deserialize)]
@@ -201,12 +438,34 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
             .err()
             .unwrap_or_else(|| DataErrors(Vec::new())));
     };
+    let text = |name: &str| {
+        TomlLines(
+            files
+                .iter()
+                .find(|f| f.name == name)
+                .map_or("", |f| f.text.as_str()),
+        )
+    };
     let defences = validate_defences(defences, &mut problems);
-    let weapons = validate_weapons(weapons, combat, &mut problems);
-    let constants = validate_constants(constants, &mut problems);
-    let damage_table =
-        validate_damage_table(damage, &weapons, &defences, &constants, &mut problems);
-    let ships = validate_ships(ships, &weapons, &mut problems);
+    let (weapons, dtms_valid) = validate_weapons(
+        weapons,
+        combat,
+        &text(WEAPONS),
+        &text(COMBAT),
+        &mut problems,
+    );
+    let modifiers_valid = dtms_valid && FIRE_DAMAGE_MODIFIER.allows(constants.fire_damage_modifier);
+    let constants = validate_constants(constants, &text(RULES), &mut problems);
+    let damage_table = validate_damage_table(
+        damage,
+        &weapons,
+        &defences,
+        &constants,
+        modifiers_valid,
+        &text(DAMAGE),
+        &mut problems,
+    );
+    let ships = validate_ships(ships, &weapons, &text(SHIPS), &mut problems);
     problems.finish(Rules {
         weapons,
         defences,
@@ -226,35 +485,6 @@ fn parse<T: for<'de> Deserialize<'de>>(
     toml::from_str(&file.text)
         .map_err(|e| problems.unreadable(file, e.span().map(|s| s.start), e.message()))
         .ok()
-}
-
-fn percent(problems: &mut DataProblems, file: &str, key: &str, value: i64) -> i32 {
-    if !(0..=100).contains(&value) {
-        problems.push(
-            file,
-            key,
-            format!("{value} is not a percentage from 0 to 100"),
-        );
-    }
-    value.clamp(0, 100) as i32
-}
-
-fn small(problems: &mut DataProblems, file: &str, key: &str, value: i64, max: i64) -> i64 {
-    if !(0..=max).contains(&value) {
-        problems.push(file, key, format!("{value} is outside 0..={max}"));
-    }
-    value.clamp(0, max)
-}
-
-fn dice(problems: &mut DataProblems, file: &str, key: &str, text: &str) -> DiceExpr {
-    text.parse().unwrap_or_else(|message: String| {
-        problems.push(file, key, message);
-        DiceExpr {
-            count: 1,
-            die: broadside_core::Die::D10,
-            bonus: 0,
-        }
-    })
 }
 
 fn validate_defences(
@@ -308,13 +538,19 @@ fn validate_defences(
     out
 }
 
+/// The weapons and their Combat Table rows, and whether every DTM was in
+/// its range (the Damage Table's cover is judged only against valid DTMs,
+/// so that a bad DTM is blamed on its weapon alone).
 fn validate_weapons(
     raw: BTreeMap<String, Spanned<RawWeapon>>,
     mut combat: BTreeMap<String, RawCombatRow>,
+    text: &TomlLines<'_>,
+    table_text: &TomlLines<'_>,
     problems: &mut DataProblems,
-) -> Vec<Weapon> {
-    const FILE: &str = "weapons.toml";
-    const TABLE: &str = "combat-table.toml";
+) -> (Vec<Weapon>, bool) {
+    const FILE: &str = WEAPONS;
+    const TABLE: &str = COMBAT;
+    let mut dtms_valid = true;
     // Weapons keep the order weapons.toml lists them in, the Combat Table's
     // printed order, so that tables print as the rulebook does: a map of
     // tables forgets that order, but each entry's place in the file remains.
@@ -334,7 +570,7 @@ fn validate_weapons(
                 );
                 0
             }
-            (false, Some(r)) => small(problems, FILE, &key("range"), r, 1000) as u32,
+            (false, Some(r)) => problems.check(&RANGE, text, &key("range"), r) as u32,
             (false, None) => {
                 problems.push(FILE, key("range"), "missing");
                 0
@@ -366,13 +602,18 @@ fn validate_weapons(
                 None => problems.push(TABLE, ckey, "missing cell"),
                 Some(cell) => {
                     cells[column.index()] = Cell {
-                        advanced: percent(
-                            problems,
-                            TABLE,
+                        advanced: problems.check(
+                            &CELL_ADVANCED,
+                            table_text,
                             &format!("{ckey}.advanced"),
                             cell.advanced,
-                        ),
-                        skilled: percent(problems, TABLE, &format!("{ckey}.skilled"), cell.skilled),
+                        ) as i32,
+                        skilled: problems.check(
+                            &CELL_SKILLED,
+                            table_text,
+                            &format!("{ckey}.skilled"),
+                            cell.skilled,
+                        ) as i32,
                         half_damage: cell.half_damage,
                     };
                 }
@@ -385,29 +626,20 @@ fn validate_weapons(
         {
             problems.push(TABLE, format!("{id}.{extra}"), "not a Combat Table column");
         }
-        let per_icm = row.per_icm.map(|m| {
-            if !(-100..=0).contains(&m) {
-                problems.push(
-                    TABLE,
-                    format!("{id}.per-icm"),
-                    format!("{m} should be a penalty from -100 to 0"),
-                );
-            }
-            m.clamp(-100, 0) as i32
-        });
-        // A range test rather than `abs()`, which overflows at i64::MIN.
-        if !(-100..=100).contains(&w.dtm) {
-            problems.push(
-                FILE,
-                key("dtm"),
-                format!(
-                    "{} is not a plausible modifier: a DTM is from -100 to 100",
-                    w.dtm
-                ),
-            );
-        }
+        let per_icm = row
+            .per_icm
+            .map(|m| problems.check(&PER_ICM, table_text, &format!("{id}.per-icm"), m) as i32);
+        // A range test, never `abs()`, which overflows at i64::MIN.
+        dtms_valid &= DTM.allows(w.dtm);
+        let dtm = problems.check(&DTM, text, &key("dtm"), w.dtm) as i32;
         out.push(Weapon {
-            hull_damage: dice(problems, FILE, &key("hull-damage"), &w.hull_damage),
+            hull_damage: problems.check_dice(
+                &HULL_DAMAGE,
+                text,
+                &key("hull-damage"),
+                &w.hull_damage,
+                FALLBACK_DICE,
+            ),
             id,
             name: w.name,
             abbreviation: w.abbreviation,
@@ -420,7 +652,7 @@ fn validate_weapons(
             laser: w.laser,
             evadable: w.evadable,
             range,
-            dtm: w.dtm.clamp(-100, 100) as i32,
+            dtm,
             per_icm,
             cells,
         });
@@ -436,20 +668,30 @@ fn validate_weapons(
     if out.len() > usize::from(WeaponId::MAX) {
         problems.push(FILE, "", "too many weapons");
     }
-    out
+    (out, dtms_valid)
 }
 
-fn validate_constants(raw: RawConstants, problems: &mut DataProblems) -> Constants {
-    const FILE: &str = "rules.toml";
-    let mut roll = |key: &str, value: i64| percent(problems, FILE, key, value) as u32;
-    let always_hit_at_most = roll("always-hit-at-most", raw.always_hit_at_most);
-    let always_miss_at_least = roll("always-miss-at-least", raw.always_miss_at_least);
-    let repair_always_fails_at_least = roll(
-        "repair-always-fails-at-least",
+fn validate_constants(
+    raw: RawConstants,
+    text: &TomlLines<'_>,
+    problems: &mut DataProblems,
+) -> Constants {
+    const FILE: &str = RULES;
+    let mut check = |range: &DataRange, value: i64| problems.check(range, text, range.key, value);
+    let always_hit_at_most = check(&ALWAYS_HIT_AT_MOST, raw.always_hit_at_most) as u32;
+    let always_miss_at_least = check(&ALWAYS_MISS_AT_LEAST, raw.always_miss_at_least) as u32;
+    let repair_always_fails_at_least = check(
+        &REPAIR_ALWAYS_FAILS_AT_LEAST,
         raw.repair_always_fails_at_least,
-    );
+    ) as u32;
     let repair_impossible_at_least =
-        roll("repair-impossible-at-least", raw.repair_impossible_at_least);
+        check(&REPAIR_IMPOSSIBLE_AT_LEAST, raw.repair_impossible_at_least) as u32;
+    let range_diffusion_per_hex =
+        check(&RANGE_DIFFUSION_PER_HEX, raw.range_diffusion_per_hex) as i32;
+    let head_on = check(&HEAD_ON, raw.head_on) as i32;
+    let evasion_per_mr = check(&EVASION_PER_MR, raw.evasion_per_mr) as i32;
+    let fire_damage_modifier = check(&FIRE_DAMAGE_MODIFIER, raw.fire_damage_modifier) as i32;
+    let repair_turn_every = check(&REPAIR_TURN_EVERY, raw.repair_turn_every) as u32;
     if always_hit_at_most >= always_miss_at_least {
         problems.push(
             FILE,
@@ -464,25 +706,21 @@ fn validate_constants(raw: RawConstants, problems: &mut DataProblems) -> Constan
             "must not be below repair-always-fails-at-least",
         );
     }
+    let mut dice = |range: &DataRange, value: &str| {
+        problems.check_dice(range, text, range.key, value, FALLBACK_DICE)
+    };
     Constants {
-        range_diffusion_per_hex: raw.range_diffusion_per_hex.clamp(-100, 100) as i32,
-        head_on: raw.head_on.clamp(-100, 100) as i32,
+        range_diffusion_per_hex,
+        head_on,
         always_hit_at_most,
         always_miss_at_least,
-        evasion_per_mr: raw.evasion_per_mr.clamp(-100, 100) as i32,
-        fire_damage_modifier: raw.fire_damage_modifier.clamp(-100, 100) as i32,
-        fire_hull_damage: dice(problems, FILE, "fire-hull-damage", &raw.fire_hull_damage),
+        evasion_per_mr,
+        fire_damage_modifier,
+        fire_hull_damage: dice(&FIRE_HULL_DAMAGE, &raw.fire_hull_damage),
         repair_always_fails_at_least,
         repair_impossible_at_least,
-        hull_repair: dice(problems, FILE, "hull-repair", &raw.hull_repair),
-        repair_turn_every: small(
-            problems,
-            FILE,
-            "repair-turn-every",
-            raw.repair_turn_every,
-            100,
-        )
-        .max(1) as u32,
+        hull_repair: dice(&HULL_REPAIR, &raw.hull_repair),
+        repair_turn_every,
         skip_destroyed_systems: raw.skip_destroyed_systems,
         attracting_screen_against_icms: raw.attracting_screen_against_icms,
     }
@@ -493,19 +731,24 @@ fn validate_damage_table(
     weapons: &[Weapon],
     defences: &[DefenceInfo],
     constants: &Constants,
+    modifiers_valid: bool,
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<DamageRow> {
-    const FILE: &str = "damage-table.toml";
+    const FILE: &str = DAMAGE;
     let mut rows = Vec::new();
     for (i, row) in raw.row.into_iter().enumerate() {
         let key = |field: &str| format!("row[{i}].{field}");
-        let [from, to] = row.rolls;
+        let [from, to] = row
+            .rolls
+            .map(|end| problems.check(&ROLLS, text, &key("rolls"), end));
         if from > to {
             problems.push(FILE, key("rolls"), format!("[{from}, {to}] runs backwards"));
         }
         let effect = match row.effect {
             RawEffect::Hull { multiplier } => Effect::Hull {
-                multiplier: small(problems, FILE, &key("effect.multiplier"), multiplier, 10) as i32,
+                multiplier: problems.check(&MULTIPLIER, text, &key("effect.multiplier"), multiplier)
+                    as i32,
             },
             RawEffect::Drive { loss } => Effect::Drive(loss.into()),
             RawEffect::Steering { loss } => Effect::Steering(loss.into()),
@@ -545,13 +788,13 @@ fn validate_damage_table(
             ),
             RawEffect::PowerShortCircuit => Effect::PowerShortCircuit,
             RawEffect::CombatControl { penalty } => Effect::CombatControl {
-                penalty: penalty.clamp(-100, 0) as i32,
+                penalty: problems.check(&PENALTY, text, &key("effect.penalty"), penalty) as i32,
             },
             RawEffect::Navigation => Effect::Navigation,
             RawEffect::ElectricalFire => Effect::ElectricalFire,
             RawEffect::DamageControl => Effect::DamageControl,
             RawEffect::DisastrousFire { penalty } => Effect::DisastrousFire {
-                penalty: penalty.clamp(-100, 0) as i32,
+                penalty: problems.check(&PENALTY, text, &key("effect.penalty"), penalty) as i32,
             },
         };
         rows.push(DamageRow {
@@ -613,8 +856,12 @@ fn validate_damage_table(
             );
         }
     }
-    // And cover every roll the rules can make.
-    if let (Some(first), Some(last)) = (rows.first(), rows.last()) {
+    // And cover every roll the rules can make, the last row ending at the
+    // highest. The cover is judged only against modifiers in their range:
+    // one out of range is reported where it is, not here as well.
+    if let (Some(first), Some(last)) = (rows.first(), rows.last())
+        && modifiers_valid
+    {
         let lowest = 1 + weapons.iter().map(|w| w.dtm).min().unwrap_or(0).min(0);
         let highest_modifier = weapons
             .iter()
@@ -639,8 +886,17 @@ fn validate_damage_table(
                 format!("row[{}].rolls", rows.len() - 1),
                 format!("ends at {} but a roll can reach {highest}", last.to),
             );
+        } else if last.to > highest {
+            problems.push(
+                FILE,
+                format!("row[{}].rolls", rows.len() - 1),
+                format!(
+                    "ends at {} but no roll can pass {highest} (d100 plus the largest DTM or fire modifier)",
+                    last.to
+                ),
+            );
         }
-    } else {
+    } else if rows.is_empty() {
         problems.push(FILE, "row", "the table has no rows");
     }
     rows
@@ -656,12 +912,13 @@ impl From<RawLoss> for Loss {
     }
 }
 
-/// Splits `"torpedo x2"` into the id and the count.
-fn counted(entry: &str) -> Result<(&str, u16), String> {
+/// Splits `"torpedo x2"` into the id and the count, whose range is
+/// checked by the caller.
+fn counted(entry: &str) -> Result<(&str, i64), String> {
     match entry.split_once(" x") {
         None => Ok((entry.trim(), 1)),
-        Some((id, count)) => match count.trim().parse::<u16>() {
-            Ok(n) if n > 0 => Ok((id.trim(), n)),
+        Some((id, count)) => match count.trim().parse::<i64>() {
+            Ok(n) => Ok((id.trim(), n)),
             _ => Err(format!(
                 "'{entry}': the count after 'x' must be a whole number from 1"
             )),
@@ -672,25 +929,22 @@ fn counted(entry: &str) -> Result<(&str, u16), String> {
 fn validate_ships(
     raw: BTreeMap<String, RawShip>,
     weapons: &[Weapon],
+    text: &TomlLines<'_>,
     problems: &mut DataProblems,
 ) -> Vec<ShipClass> {
-    const FILE: &str = "ships.toml";
+    const FILE: &str = SHIPS;
     let mut out = Vec::new();
     for (id, ship) in raw {
         let key = |field: &str| format!("{id}.{field}");
-        if ship.hull < 1 {
-            problems.push(
-                FILE,
-                key("hull"),
-                format!("{} hull points: a ship needs at least 1", ship.hull),
-            );
-        }
         let mut class_weapons = Vec::new();
         for (i, entry) in ship.weapons.iter().enumerate() {
             let wkey = format!("{id}.weapons[{i}]");
             match counted(entry) {
                 Err(message) => problems.push(FILE, wkey, message),
                 Ok((wid, count)) => match weapons.iter().position(|w| w.id == wid) {
+                    _ if !WEAPON_COUNT.allows(count) => {
+                        problems.check(&WEAPON_COUNT, text, &wkey, count);
+                    }
                     None => {
                         let known: Vec<&str> = weapons.iter().map(|w| w.id.as_str()).collect();
                         problems.push(
@@ -702,10 +956,10 @@ fn validate_ships(
                     Some(index) => {
                         let index = index as WeaponId;
                         if weapons[usize::from(index)].limited_supply {
-                            class_weapons.push((index, Some(count)));
+                            class_weapons.push((index, Some(count as u16)));
                         } else {
                             class_weapons
-                                .extend(std::iter::repeat_n((index, None), usize::from(count)));
+                                .extend(std::iter::repeat_n((index, None), count as usize));
                         }
                     }
                 },
@@ -717,6 +971,9 @@ fn validate_ships(
             match counted(entry) {
                 Err(message) => problems.push(FILE, dkey, message),
                 Ok((did, count)) => match Defence::from_id(did) {
+                    _ if !DEFENCE_COUNT.allows(count) => {
+                        problems.check(&DEFENCE_COUNT, text, &dkey, count);
+                    }
                     None => {
                         let known: Vec<&str> = Defence::ALL.iter().map(|d| d.id()).collect();
                         problems.push(
@@ -726,7 +983,7 @@ fn validate_ships(
                         );
                     }
                     Some(d @ (Defence::MaskingScreen | Defence::Icm)) => {
-                        class_defences.push((d, Some(count)))
+                        class_defences.push((d, Some(count as u16)))
                     }
                     Some(d) => {
                         if count != 1 {
@@ -761,10 +1018,10 @@ fn validate_ships(
             class_defences.truncate(crate::ship::MAX_DEFENCES);
         }
         out.push(ShipClass {
-            hull: small(problems, FILE, &key("hull"), ship.hull, 10_000) as i32,
-            adf: small(problems, FILE, &key("adf"), ship.adf, 50) as u8,
-            mr: small(problems, FILE, &key("mr"), ship.mr, 50) as u8,
-            dcr: small(problems, FILE, &key("dcr"), ship.dcr, 10_000) as u16,
+            hull: problems.check(&HULL, text, &key("hull"), ship.hull) as i32,
+            adf: problems.check(&ADF, text, &key("adf"), ship.adf) as u8,
+            mr: problems.check(&MR, text, &key("mr"), ship.mr) as u8,
+            dcr: problems.check(&DCR, text, &key("dcr"), ship.dcr) as u16,
             id,
             name: ship.name,
             source: ship.source,
