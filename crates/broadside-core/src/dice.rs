@@ -211,6 +211,20 @@ pub trait Dice {
         Ok(self.pool(count, die)?.total())
     }
 
+    /// Rolls `count` dice when only the band their sum falls in matters (a
+    /// task check read only as success or failure, or by bands of its
+    /// Effect): `tops` are the highest sum of each band but the last,
+    /// ascending; the last band runs to the highest sum. Returns the sum;
+    /// rules code must read no more from it than its band (an exact source
+    /// branches once per band and returns the band's highest sum).
+    ///
+    /// The provided body is [`Dice::total`]: the same faces in the same
+    /// order, `tops` never read.
+    fn total_band(&mut self, count: u32, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
+        let _ = tops;
+        self.total(count, die)
+    }
+
     /// Rolls one die when only the band its face falls in matters: `tops`
     /// are the highest face of each band but the last, ascending; the last
     /// band runs to the die's highest face. Returns the face; rules code
@@ -354,6 +368,9 @@ impl<D: Dice + ?Sized> Dice for &mut D {
     }
     fn total(&mut self, count: u32, die: Die) -> Result<u32, DiceError> {
         (**self).total(count, die)
+    }
+    fn total_band(&mut self, count: u32, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
+        (**self).total_band(count, die, tops)
     }
     fn enumerates(&self) -> bool {
         (**self).enumerates()

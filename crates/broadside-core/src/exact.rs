@@ -22,7 +22,7 @@ use num_rational::{BigRational, Ratio};
 use num_traits::{CheckedAdd, CheckedMul, One, ToPrimitive, Zero};
 use serde::Serialize;
 
-use crate::dice::{Check, Dice, DiceError, Die, Order, Pool};
+use crate::dice::{Check, Dice, DiceError, Die, Order, Pool, band_of};
 use crate::error::ResolveError;
 use crate::event::NullSink;
 use crate::fleet::Setup;
@@ -306,6 +306,38 @@ impl Dice for PathDice<'_> {
         }
         self.next_into((2, sides, i64::from(count)), |outcomes| {
             push_sum_counts(outcomes, count, sides);
+            u64::from(sides).pow(count)
+        })
+    }
+
+    fn total_band(&mut self, count: u32, die: Die, tops: &[u32]) -> Result<u32, DiceError> {
+        let sides = die.sides();
+        if count as usize > Pool::CAPACITY {
+            return Err(DiceError::PoolTooLarge {
+                count,
+                max: Pool::CAPACITY,
+            });
+        }
+        let key = tops.iter().fold(i64::from(count), |h, &t| {
+            h.wrapping_mul(131).wrapping_add(i64::from(t))
+        });
+        self.next_into((6, sides, key), |outcomes| {
+            // Every sum with its ways, then the sums of one band gathered
+            // into its highest, in place: the sums ascend, so a band's sums
+            // are next to each other.
+            let start = outcomes.len();
+            push_sum_counts(outcomes, count, sides);
+            let mut kept = start;
+            for at in start..outcomes.len() {
+                let (sum, ways) = outcomes[at];
+                if kept > start && band_of(tops, outcomes[kept - 1].0) == band_of(tops, sum) {
+                    outcomes[kept - 1] = (sum, outcomes[kept - 1].1 + ways);
+                } else {
+                    outcomes[kept] = (sum, ways);
+                    kept += 1;
+                }
+            }
+            outcomes.truncate(kept);
             u64::from(sides).pow(count)
         })
     }
@@ -808,6 +840,70 @@ pub fn exact_attack(
     // Masses too fine to share one denominator of 128 bits: the same paths
     // again, each outcome's probability kept as a reduced fraction.
     let (outcomes, paths) = enumerate(max_paths, resolve)?;
+    gather_reduced(&outcomes, paths)
+}
+
+/// Where one step of an attack played in steps ([`exact_attack_in_steps`])
+/// leaves it: still going, in a state that later steps continue from, or
+/// done.
+#[derive(Debug, Clone)]
+pub enum Stepped<S> {
+    /// The attack goes on from this state.
+    Going(S),
+    /// The attack is over.
+    Done(AttackOutcome),
+}
+
+/// The exact distribution of an attack played in steps: `step` plays the
+/// first step from `None`, and each later one from a state an earlier step
+/// left, with the dice given. Equal states are merged between steps, so an
+/// attack whose branches meet again (chains of critical hits reaching the
+/// same ship by different dice) is enumerated once from where they meet.
+///
+/// `step` must be a function of its state and its dice alone. At most
+/// `max_paths` paths are taken over all steps.
+pub fn exact_attack_in_steps<S: Clone + Eq + Hash>(
+    max_paths: u64,
+    mut step: impl FnMut(Option<&S>, &mut dyn Dice) -> Result<Stepped<S>, ResolveError>,
+) -> Result<ExactAttack, ExactError> {
+    let mut outcomes: BTreeMap<AttackOutcome, Prob> = BTreeMap::new();
+    let mut paths = 0u64;
+    let mut frontier: Vec<(Option<S>, Prob)> = vec![(None, Prob::one())];
+    while !frontier.is_empty() {
+        let mut next: StateMap<S, Prob> = StateMap::default();
+        let mut fits = true;
+        for (state, mass) in frontier {
+            let left = max_paths.saturating_sub(paths);
+            paths += visit_weights(
+                left,
+                |dice| step(state.as_ref(), dice),
+                |stepped, num, den| {
+                    let Some(p) = mass.checked_mul(&Prob::new(num, den)) else {
+                        fits = false;
+                        return;
+                    };
+                    let held = match stepped {
+                        Stepped::Going(s) => next.entry(s).or_insert_with(Prob::zero),
+                        Stepped::Done(outcome) => {
+                            outcomes.entry(outcome).or_insert_with(Prob::zero)
+                        }
+                    };
+                    match held.checked_add(&p) {
+                        Some(sum) => *held = sum,
+                        None => fits = false,
+                    }
+                },
+            )
+            .map_err(|e| match e {
+                ExactError::TooManyPaths { .. } => ExactError::TooManyPaths { budget: max_paths },
+                other => other,
+            })?;
+            if !fits {
+                return Err(ExactError::TooDeep);
+            }
+        }
+        frontier = next.into_iter().map(|(s, p)| (Some(s), p)).collect();
+    }
     gather_reduced(&outcomes, paths)
 }
 
@@ -1944,6 +2040,101 @@ mod tests {
         assert_eq!(odds[&45], p(45, 100));
         assert_eq!(odds[&90], p(45, 100));
         assert_eq!(odds[&100], p(1, 10));
+    }
+
+    /// A toy attack: a d6 to hit at 4+, then a d4 of damage to which the
+    /// hit's face adds 1 when even; a damage of 4 or more rolls a d3 more.
+    /// Played whole, or in steps whose states (the damage so far, and
+    /// whether the d3 is owed) merge.
+    fn toy_outcome(hit: bool, damage: i32) -> AttackOutcome {
+        AttackOutcome {
+            hit,
+            results: if damage >= 6 {
+                vec!["heavy".into()]
+            } else {
+                Vec::new()
+            },
+            hull_damage: damage,
+            destroyed: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_attack_played_in_steps_merges_equal_states() {
+        let whole = exact_attack(1000, |dice| {
+            let face = dice.roll(Die::D6)?;
+            if face < 4 {
+                return Ok(toy_outcome(false, 0));
+            }
+            let mut damage = dice.roll(Die::new(4).unwrap())? as i32 + i32::from(face % 2 == 0);
+            if damage >= 4 {
+                damage += dice.roll(Die::new(3).unwrap())? as i32;
+            }
+            Ok(toy_outcome(true, damage))
+        })
+        .unwrap();
+        let stepped = exact_attack_in_steps(1000, |state: Option<&(i32, bool)>, dice| {
+            Ok(match state {
+                None => {
+                    let face = dice.roll(Die::D6)?;
+                    if face < 4 {
+                        Stepped::Done(toy_outcome(false, 0))
+                    } else {
+                        Stepped::Going((i32::from(face % 2 == 0), false))
+                    }
+                }
+                Some(&(bonus, false)) => {
+                    let damage = dice.roll(Die::new(4).unwrap())? as i32 + bonus;
+                    if damage >= 4 {
+                        Stepped::Going((damage, true))
+                    } else {
+                        Stepped::Done(toy_outcome(true, damage))
+                    }
+                }
+                Some(&(damage, true)) => Stepped::Done(toy_outcome(
+                    true,
+                    damage + dice.roll(Die::new(3).unwrap())? as i32,
+                )),
+            })
+        })
+        .unwrap();
+        check("fractions", &stepped.fractions, &whole.fractions);
+        check("results", &stepped.results, &whole.results);
+        // Whole: 3 misses; an even hit's d4 reaches 4 on two faces, each
+        // rolling the d3, an odd one's on one face. In steps: the d6, a d4
+        // for each bonus, and a d3 for each damage of 4 or 5, once however
+        // it was reached.
+        check("paths whole", whole.paths, 3 + 2 * (2 * 3 + 2) + (3 + 3));
+        check("paths in steps", stepped.paths, 6 + 2 * 4 + 2 * 3);
+    }
+
+    #[test]
+    fn sums_in_bands_weigh_every_way_to_roll_them() {
+        // 2d6 in bands 2-6, 7-9 and 10-12: 15, 15 and 6 ways in 36, each
+        // handed back as its highest sum.
+        let (odds, paths) = enumerate(10, |dice| {
+            dice.total_band(2, Die::D6, &[6, 9]).map_err(Into::into)
+        })
+        .unwrap();
+        check("paths", paths, 3);
+        check("2-6", odds[&6], p(15, 36));
+        check("7-9", odds[&9], p(15, 36));
+        check("10-12", odds[&12], p(6, 36));
+        // No tops: one band, rolled once.
+        let (odds, _) = enumerate(10, |dice| {
+            dice.total_band(3, Die::D6, &[]).map_err(Into::into)
+        })
+        .unwrap();
+        check("one band", odds[&18], p(1, 1));
+        // A plain source rolls the same faces as a total.
+        let (mut banded, mut plain) = (crate::SeededDice::new(5), crate::SeededDice::new(5));
+        for _ in 0..20 {
+            check(
+                "seeded",
+                banded.total_band(2, Die::D6, &[6, 9]).unwrap(),
+                plain.total(2, Die::D6).unwrap(),
+            );
+        }
     }
 
     #[test]

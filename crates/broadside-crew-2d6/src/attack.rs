@@ -14,7 +14,7 @@ use crate::battle::{Battle, ChainSource, Salvo, ShipId};
 use crate::check::{
     Ask, CheckResult, Checker, Dm, Dms, Reading, Why, faces_of, roll_check, roll_sum,
 };
-use crate::damage::{Applied, Hit};
+use crate::damage::{Applied, Hit, Work};
 use crate::model::{Position, Task, WeaponId, WeaponKind};
 use crate::ship::{Condition, MAX_SLOTS};
 
@@ -508,8 +508,7 @@ impl Crew2d6 {
                 sand,
                 missiles: None,
             };
-            let label = battle.labels[defender.index()];
-            Some(self.allocate_labelled(&hit, battle.ship_mut(defender), label, dice, sink)?)
+            Some(self.allocate_in(battle, defender, &hit, dice, sink)?)
         } else {
             None
         };
@@ -1190,15 +1189,17 @@ impl Crew2d6 {
         // A miss is a miss whatever its Effect; a hit's Effect multiplies
         // the damage, never beyond the missiles under the house rule that
         // caps it.
-        let ask = if battle.reported {
-            let high = if c.cap_at_missiles {
-                i32::from(attacking)
-            } else {
-                i32::MAX
-            };
-            Ask::Banded { low: -1, high }
+        let high = if c.cap_at_missiles {
+            i32::from(attacking)
         } else {
+            i32::MAX
+        };
+        let ask = if battle.reported {
+            Ask::Banded { low: -1, high }
+        } else if sink.enabled() || !dice.enumerates() {
             Ask::logged(sink)
+        } else {
+            Ask::bands(dm, target, |e| e.clamp(-1, high))
         };
         let check = roll_check(dice, salvo.bane, dm, target, ask)?;
         sink.emit(|| Event::Roll {
@@ -1231,8 +1232,7 @@ impl Crew2d6 {
                 sand: 0,
                 missiles: Some(attacking),
             };
-            let label = battle.labels[defender.index()];
-            Some(self.allocate_labelled(&hit, battle.ship_mut(defender), label, dice, sink)?)
+            Some(self.allocate_in(battle, defender, &hit, dice, sink)?)
         } else {
             None
         };
@@ -1246,6 +1246,27 @@ impl Crew2d6 {
             missiles,
             damage,
         })
+    }
+
+    /// Allocates a hit to a ship of the battle; when the battle defers
+    /// critical hits, they are left pending in it.
+    fn allocate_in(
+        &self,
+        battle: &mut Battle,
+        defender: ShipId,
+        hit: &Hit,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Applied, ResolveError> {
+        let label = battle.labels[defender.index()];
+        if !battle.defer_criticals {
+            return self.allocate_labelled(hit, battle.ship_mut(defender), label, dice, sink);
+        }
+        let mut work = Work::new();
+        let applied =
+            self.allocate_deferred(hit, battle.ship_mut(defender), label, &mut work, dice, sink)?;
+        battle.pending.extend(work);
+        Ok(applied)
     }
 
     /// Launchers of a missile the ship can fire this round: usable slots of

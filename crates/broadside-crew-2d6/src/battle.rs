@@ -210,6 +210,13 @@ pub struct Battle {
     /// reaction checks, whatever the log keeps: those checks then always
     /// ask for real faces (see [`crate::check::Reading`]).
     pub reported: bool,
+    /// A single attack played in steps for exact odds: a hit leaves the
+    /// critical hits it sets off in [`Battle::pending`] instead of doing
+    /// them.
+    pub defer_criticals: bool,
+    /// Critical-hit work a hit left undone (see
+    /// [`Battle::defer_criticals`]), last pushed first.
+    pub pending: Vec<crate::damage::Pending>,
 }
 
 impl Battle {
@@ -271,6 +278,8 @@ impl Battle {
             surprised: None,
             order: (0..n as u8).map(ShipId).collect(),
             reported: false,
+            defer_criticals: false,
+            pending: Vec::new(),
         }
     }
 

@@ -11,7 +11,9 @@ use broadside_core::{Dice, DiceExpr, Die, Event, EventSink, Pool, ResolveError, 
 
 use crate::Crew2d6;
 use crate::battle::{Battle, ShipId};
-use crate::model::{Band, Characteristic, ClassId, Rules, SkillId, Task, WeaponId};
+use crate::model::{
+    Band, Characteristic, ClassId, CrewMember, Rules, SkillId, Task, TaskDef, WeaponId,
+};
 use crate::ship::Ship;
 
 /// How events name a ship: its class id, its number among its side's ships
@@ -186,18 +188,42 @@ pub enum Reading {
         /// The highest Effect told apart from higher ones.
         high: i32,
     },
+    /// Only the event log prints the faces, and the caller reads the
+    /// Effect only from `low` to `high`, as [`Reading::Reported`] reads it
+    /// (`-1` to `0` reads success or failure, `0` to `0` nothing). With no
+    /// log, a source that enumerates every outcome is asked for the bands
+    /// of the 2D sum that read differently.
+    Clamped {
+        /// The lowest Effect told apart from lower ones.
+        low: i32,
+        /// The highest Effect told apart from higher ones.
+        high: i32,
+    },
+    /// Only the event log prints the faces, and the caller reads the
+    /// Effect only through the task-chain DM it passes on
+    /// ([`Rules::chain_dm`]); asked for by bands as [`Reading::Clamped`].
+    Chained,
 }
 
 impl Reading {
-    /// A report prints the faces when `printed`, with this reading of the
-    /// Effect; otherwise only the log does.
+    /// A report prints the faces when `printed`; otherwise only the log
+    /// does. Either way the caller reads the Effect only from `low` to
+    /// `high`.
     pub fn reported_if(printed: bool, low: i32, high: i32) -> Reading {
         if printed {
             Reading::Reported { low, high }
         } else {
-            Reading::Logged
+            Reading::Clamped { low, high }
         }
     }
+
+    /// Only the log prints the faces, and the caller reads only whether
+    /// the check succeeded.
+    pub const SUCCESS: Reading = Reading::Clamped { low: -1, high: 0 };
+
+    /// Only the log prints the faces, and the caller reads nothing of the
+    /// check: the dice are rolled all the same.
+    pub const NOTHING: Reading = Reading::Clamped { low: 0, high: 0 };
 }
 
 impl<'a> Checker<'a> {
@@ -217,44 +243,116 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// What a crew member brings to a task with no mount specialty and no
+/// second skill: its skill level and skill, and its characteristic, value
+/// and DM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CrewDm {
+    level: i32,
+    skill: Option<SkillId>,
+    characteristic: (Characteristic, u8, i32),
+}
+
+/// [`CrewDm`]s of every class, by class, then person and task (`person *
+/// tasks + task`), from the rules' own reckoning.
+pub(crate) fn crew_dms(rules: &Rules) -> Vec<Vec<CrewDm>> {
+    rules
+        .ships
+        .iter()
+        .map(|class| {
+            let mut dms = Vec::with_capacity(class.crew.len() * rules.tasks.len());
+            for member in &class.crew {
+                for def in &rules.tasks {
+                    let (level, skill) = best_skill(rules, member, def, None, None);
+                    dms.push(CrewDm {
+                        level,
+                        skill,
+                        characteristic: best_characteristic(rules, member, def),
+                    });
+                }
+            }
+            dms
+        })
+        .collect()
+}
+
+/// The skill level a crew member brings to a task (unskilled, the rules'
+/// DM) and the skill used: the mount's specialty when given, else the best
+/// of the task's skills and `also`.
+fn best_skill(
+    rules: &Rules,
+    member: &CrewMember,
+    def: &TaskDef,
+    mount_skill: Option<SkillId>,
+    also: Option<SkillId>,
+) -> (i32, Option<SkillId>) {
+    let best = match mount_skill {
+        Some(skill) => member.skill(skill).map(|l| (l, skill)),
+        None => def
+            .skills
+            .iter()
+            .copied()
+            .chain(also)
+            .filter_map(|s| member.skill(s).map(|l| (l, s)))
+            .max_by_key(|&(l, _)| l),
+    };
+    match best {
+        Some((level, skill)) => (i32::from(level), Some(skill)),
+        None => (rules.unskilled, None),
+    }
+}
+
+/// The characteristic a crew member uses for a task (the best DM among
+/// those the task allows), its value and its DM.
+fn best_characteristic(
+    rules: &Rules,
+    member: &CrewMember,
+    def: &TaskDef,
+) -> (Characteristic, u8, i32) {
+    let mut best = (def.characteristics[0], 0u8, i32::MIN);
+    for &c in &def.characteristics {
+        let value = member.characteristic(c);
+        let dm = rules.characteristic_dm(value);
+        if dm > best.2 {
+            best = (c, value, dm);
+        }
+    }
+    best
+}
+
 impl Crew2d6 {
+    /// What a crew member brings to a task, worked out at loading.
+    fn crew_dm(&self, checker: &Checker<'_>) -> Option<&CrewDm> {
+        let tasks = self.rules.tasks.len();
+        self.crew_dms
+            .get(usize::from(checker.ship.class))?
+            .get(usize::from(checker.person) * tasks + checker.task as usize)
+    }
+
     /// The skill level a crew member brings to a task (unskilled -3) and the
     /// skill used, if any.
     pub fn skill_level(&self, checker: &Checker<'_>) -> (i32, Option<SkillId>) {
+        if checker.mount_skill.is_none()
+            && checker.also_skill.is_none()
+            && let Some(dm) = self.crew_dm(checker)
+        {
+            return (dm.level, dm.skill);
+        }
         let rules = &self.rules;
         let member = &checker.ship.class(rules).crew[usize::from(checker.person)];
         let def = rules.task(checker.task);
-        let best = match checker.mount_skill {
-            Some(skill) => member.skill(skill).map(|l| (l, skill)),
-            None => def
-                .skills
-                .iter()
-                .copied()
-                .chain(checker.also_skill)
-                .filter_map(|s| member.skill(s).map(|l| (l, s)))
-                .max_by_key(|&(l, _)| l),
-        };
-        match best {
-            Some((level, skill)) => (i32::from(level), Some(skill)),
-            None => (rules.unskilled, None),
-        }
+        best_skill(rules, member, def, checker.mount_skill, checker.also_skill)
     }
 
     /// The characteristic a crew member uses for a task (the best DM among
     /// those the task allows) and its DM.
     pub fn characteristic(&self, checker: &Checker<'_>) -> (Characteristic, u8, i32) {
+        if let Some(dm) = self.crew_dm(checker) {
+            return dm.characteristic;
+        }
         let rules = &self.rules;
         let member = &checker.ship.class(rules).crew[usize::from(checker.person)];
-        let def = rules.task(checker.task);
-        let mut best = (def.characteristics[0], 0u8, i32::MIN);
-        for &c in &def.characteristics {
-            let value = member.characteristic(c);
-            let dm = rules.characteristic_dm(value);
-            if dm > best.2 {
-                best = (c, value, dm);
-            }
-        }
-        best
+        best_characteristic(rules, member, rules.task(checker.task))
     }
 
     /// The DM a check takes from the ship itself: its sensor type (for
@@ -334,11 +432,18 @@ impl Crew2d6 {
                 reason: extra.why.text(rules),
             });
         }
+        let target = def.difficulty;
         let ask = match checker.reading {
             Reading::Reported { low, high } => Ask::Banded { low, high },
+            // Plain dice roll the same faces however they are asked, so
+            // the bands are worked out only for a source that branches on
+            // them.
             Reading::Logged => Ask::logged(sink),
+            _ if sink.enabled() || !dice.enumerates() => Ask::logged(sink),
+            Reading::Clamped { low, high } => Ask::bands(dm, target, |e| e.clamp(low, high)),
+            Reading::Chained => Ask::bands(dm, target, |e| rules.chain_dm(e)),
         };
-        let result = roll_check(dice, checker.bane, dm, def.difficulty, ask)?;
+        let result = roll_check(dice, checker.bane, dm, target, ask)?;
         sink.emit(|| Event::Roll {
             purpose: if checker.bane {
                 format!("{}, with a Bane (the lowest two count)", def.name)
@@ -414,6 +519,14 @@ pub enum Ask {
         /// Effects above this read alike.
         high: i32,
     },
+    /// Only the band of the sum of the dice that count is read: bit `s`
+    /// set (`s` from 2 to 11) makes `s` the highest sum of a band. Without
+    /// a Bane the two dice are asked for as one banded total; under a Bane
+    /// they are asked for as by [`Ask::Sum`].
+    Bands {
+        /// The highest sum of each band but the last, as bits.
+        tops: u16,
+    },
 }
 
 impl Ask {
@@ -421,6 +534,17 @@ impl Ask {
     /// sum when it does not.
     pub fn logged(sink: &dyn EventSink) -> Ask {
         if sink.enabled() { Ask::Faces } else { Ask::Sum }
+    }
+
+    /// The bands of the 2D sum whose Effects against `target` with `dm`
+    /// read differently, `read` giving what the caller takes from an
+    /// Effect.
+    pub fn bands(dm: i32, target: i32, read: impl Fn(i32) -> i32) -> Ask {
+        let effect = |sum: i32| read(sum + dm - target);
+        let tops = (2..12)
+            .filter(|&sum| effect(sum) != effect(sum + 1))
+            .fold(0u16, |tops, sum| tops | 1 << sum);
+        Ask::Bands { tops }
     }
 }
 
@@ -440,8 +564,11 @@ pub fn roll_2d(
 ///
 /// Whatever `ask`, the dice consume the same faces in the same order. With
 /// [`Ask::Sum`] the faces kept are a split of the sum, not the faces rolled:
-/// only the sum may be read. With [`Ask::Banded`] the last face may stand
-/// for its band, so only the Effect clamped to the band limits may be read.
+/// only the sum may be read; with [`Ask::Bands`] the sum stands for its
+/// band, so only the band may be read. With [`Ask::Banded`] the last face
+/// may stand for its band, so only the Effect clamped to the band limits
+/// may be read. Dice that do not enumerate outcomes are always rolled face
+/// by face.
 pub fn roll_check(
     dice: &mut dyn Dice,
     bane: bool,
@@ -452,7 +579,18 @@ pub fn roll_check(
     let count: u8 = if bane { 3 } else { 2 };
     let mut faces = [0u8; 3];
     let last = usize::from(count) - 1;
+    // Plain dice roll the same faces however they are asked: they are
+    // rolled one by one, and the faces kept are the ones rolled.
+    let ask = if dice.enumerates() { ask } else { Ask::Faces };
     match ask {
+        Ask::Bands { tops } if !bane => {
+            // Any split of the band's sum into two faces serves, as only
+            // its band is read.
+            let tops: ArrayVec<u32, 10> = (2..12u32).filter(|&s| tops & 1 << s != 0).collect();
+            let sum = dice.total_band(2, Die::D6, &tops)? as u8;
+            faces[0] = sum.saturating_sub(1).min(6);
+            faces[1] = sum - faces[0];
+        }
         Ask::Sum if !bane => {
             // The sum of two d6 is 2 to 12; any split of it into two faces
             // serves, as nothing reads them.
@@ -466,7 +604,7 @@ pub fn roll_check(
                 *face = dice.roll(Die::D6)? as u8;
             }
         }
-        Ask::Sum | Ask::Banded { .. } => {
+        Ask::Sum | Ask::Bands { .. } | Ask::Banded { .. } => {
             let (low, high) = match ask {
                 Ask::Banded { low, high } => (low, high),
                 _ => (i32::MIN, i32::MAX),

@@ -66,6 +66,62 @@ pub struct CriticalHit {
 /// The most critical hits one report records; more still apply.
 pub const MAX_CRITICALS: usize = 32;
 
+/// Critical-hit work a hit has set off and not yet done, one piece at a
+/// time, in the order the rules take it: the last pushed is done first.
+///
+/// A critical hit's row sets off its hull damage (and the tenths of the
+/// hull it may cost), its armour lost, the weapon it harms and the Hull
+/// criticals it raises, in that order; each tenth of the hull lost is a
+/// critical hit at a rolled location, then the tenths are counted again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pending {
+    /// A critical hit of this severity and cause, at a location rolled
+    /// first when `None`.
+    Critical {
+        /// The location, or `None` to roll it.
+        location: Option<u8>,
+        /// Its severity.
+        severity: u8,
+        /// Why.
+        cause: Cause,
+    },
+    /// The hull damage of a location's row at a severity.
+    HullDamage {
+        /// The location.
+        location: u8,
+        /// The severity reached.
+        severity: u8,
+    },
+    /// The armour lost by a location's row at a severity.
+    ArmourLoss {
+        /// The location.
+        location: u8,
+        /// The severity reached.
+        severity: u8,
+    },
+    /// The weapon harmed by a location's row at a severity.
+    WeaponHarm {
+        /// The location.
+        location: u8,
+        /// The severity reached.
+        severity: u8,
+    },
+    /// A severity 1 critical hit to the Hull, raised by another location's
+    /// row, unless the ship is wrecked by then.
+    HullSeverity,
+    /// Another tenth of the starting hull lost, if it is.
+    Sustained,
+}
+
+/// Critical-hit work not yet done; no hit sets off more at once.
+pub type Work = ArrayVec<Pending, 64>;
+
+/// Pushes a piece of work, a bug when the list is full.
+fn push(work: &mut Work, pending: Pending) -> Result<(), ResolveError> {
+    work.try_push(pending)
+        .map_err(|_| ResolveError::Internal("too much critical-hit work at once".into()))
+}
+
 /// What a hit did.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Applied {
@@ -92,6 +148,42 @@ impl Crew2d6 {
         hit: &Hit,
         ship: &mut Ship,
         label: Label,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<Applied, ResolveError> {
+        let mut work = Work::new();
+        let mut applied = self.allocate_deferred(hit, ship, label, &mut work, dice, sink)?;
+        self.work_off(ship, label, &mut work, &mut applied, dice, sink)?;
+        self.note_wreck(ship, label, &mut applied, sink);
+        Ok(applied)
+    }
+
+    /// Whether the ship is wrecked, noted in the report and the log.
+    pub fn note_wreck(
+        &self,
+        ship: &Ship,
+        label: Label,
+        applied: &mut Applied,
+        sink: &mut dyn EventSink,
+    ) {
+        applied.wrecked = ship.is_wrecked();
+        if applied.wrecked {
+            sink.emit(|| Event::Effect {
+                ship: label.name(&self.rules),
+                effect: "is wrecked: no hull left".into(),
+            });
+        }
+    }
+
+    /// Allocates a hit up to its hull damage, leaving the critical hits it
+    /// sets off in `work`, to be done by [`Crew2d6::work_off`] (or a piece
+    /// at a time by [`Crew2d6::work_one`]).
+    pub fn allocate_deferred(
+        &self,
+        hit: &Hit,
+        ship: &mut Ship,
+        label: Label,
+        work: &mut Work,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Applied, ResolveError> {
@@ -217,6 +309,9 @@ impl Crew2d6 {
         });
 
         let crit = &rules.criticals;
+        // The tenths lost are counted after the attack's critical hit and
+        // all it sets off: pushed first, done last.
+        push(work, Pending::Sustained)?;
         if damage > 0 && hit.effect >= crit.effect && !ship.is_wrecked() {
             // Severity is the damage divided by 10, rounded up (damage is
             // positive here, so adding divisor - 1 rounds up).
@@ -228,27 +323,165 @@ impl Crew2d6 {
                     hit.effect, crit.effect, crit.damage_per_severity
                 ),
             });
-            let location = self.roll_location(dice, sink)?;
-            self.critical(
-                ship,
-                label,
-                location,
-                severity,
-                Cause::Attack,
-                &mut applied,
-                dice,
-                sink,
+            push(
+                work,
+                Pending::Critical {
+                    location: None,
+                    severity,
+                    cause: Cause::Attack,
+                },
             )?;
         }
-        self.sustained(ship, label, &mut applied, dice, sink)?;
-        applied.wrecked = ship.is_wrecked();
-        if applied.wrecked {
-            sink.emit(|| Event::Effect {
-                ship: label.name(rules),
-                effect: "is wrecked: no hull left".into(),
-            });
-        }
         Ok(applied)
+    }
+
+    /// Does all the critical-hit work in `work`, last pushed first.
+    pub fn work_off(
+        &self,
+        ship: &mut Ship,
+        label: Label,
+        work: &mut Work,
+        applied: &mut Applied,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        while let Some(pending) = work.pop() {
+            self.work_one(ship, label, pending, work, applied, dice, sink)?;
+        }
+        Ok(())
+    }
+
+    /// Does one piece of critical-hit work, pushing what it sets off.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the ship, its name, the work and the shared report, dice and sink all take part"
+    )]
+    pub fn work_one(
+        &self,
+        ship: &mut Ship,
+        label: Label,
+        pending: Pending,
+        work: &mut Work,
+        applied: &mut Applied,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let rules = &self.rules;
+        let crit = &rules.criticals;
+        match pending {
+            Pending::Critical {
+                location,
+                severity,
+                cause,
+            } => {
+                let location = match location {
+                    Some(location) => location,
+                    None => self.roll_location(dice, sink)?,
+                };
+                self.critical_hit(ship, label, location, severity, cause, work, applied, sink)
+            }
+            Pending::HullDamage { location, severity } => {
+                let loc = &crit.locations[usize::from(location)];
+                let Some(expr) = loc.rows[usize::from(severity) - 1].hull_damage else {
+                    return Ok(());
+                };
+                let (pool, rolled) = roll_sum(&expr, dice, sink)?;
+                sink.emit(|| Event::Roll {
+                    purpose: format!("{} critical hit damage", loc.name),
+                    dice: expr.to_string(),
+                    faces: faces_of(pool.as_ref()),
+                    total: rolled,
+                });
+                let taken = rolled.min(ship.hull).max(0);
+                ship.hull -= taken;
+                applied.critical_damage += taken;
+                let hull_max = ship.class(rules).hull;
+                sink.emit(|| Event::Effect {
+                    ship: label.name(rules),
+                    effect: format!("takes {rolled} damage: hull {} of {hull_max}", ship.hull),
+                });
+                push(work, Pending::Sustained)
+            }
+            Pending::ArmourLoss { location, severity } => {
+                let row = &crit.locations[usize::from(location)].rows[usize::from(severity) - 1];
+                let Some(amount) = row.armour_loss else {
+                    return Ok(());
+                };
+                let lost = match amount {
+                    Amount::Fixed(n) => n,
+                    Amount::Dice(expr) => {
+                        let (pool, rolled) = roll_sum(&expr, dice, sink)?;
+                        sink.emit(|| Event::Roll {
+                            purpose: "armour lost".into(),
+                            dice: expr.to_string(),
+                            faces: faces_of(pool.as_ref()),
+                            total: rolled,
+                        });
+                        rolled
+                    }
+                };
+                ship.armour = (ship.armour - lost).max(0);
+                sink.emit(|| Event::Effect {
+                    ship: label.name(rules),
+                    effect: format!("loses {lost} armour: armour {}", ship.armour),
+                });
+                Ok(())
+            }
+            Pending::WeaponHarm { location, severity } => {
+                let row = &crit.locations[usize::from(location)].rows[usize::from(severity) - 1];
+                match row.weapon {
+                    Some(harm) => self.harm_weapon(ship, label, harm, dice, sink),
+                    None => Ok(()),
+                }
+            }
+            Pending::HullSeverity => {
+                if ship.is_wrecked() {
+                    return Ok(());
+                }
+                self.critical_hit(
+                    ship,
+                    label,
+                    crit.hull as u8,
+                    1,
+                    Cause::HullSeverity,
+                    work,
+                    applied,
+                    sink,
+                )
+            }
+            Pending::Sustained => {
+                if ship.is_wrecked() {
+                    return Ok(());
+                }
+                let percent = crit.sustained_percent;
+                let original = ship.class(rules).hull;
+                let lost = i64::from(original - ship.hull);
+                let steps =
+                    (lost * 100 / (i64::from(original) * i64::from(percent))).clamp(0, 255) as u8;
+                if ship.sustained >= steps {
+                    return Ok(());
+                }
+                ship.sustained += 1;
+                let step = ship.sustained;
+                sink.emit(|| Event::Ruling {
+                    text: format!(
+                        "{}% of the starting hull is lost: a severity 1 critical hit",
+                        i32::from(step) * percent
+                    ),
+                });
+                // Counted again once this tenth's critical hit, and all
+                // it sets off, is done.
+                push(work, Pending::Sustained)?;
+                push(
+                    work,
+                    Pending::Critical {
+                        location: None,
+                        severity: 1,
+                        cause: Cause::Sustained,
+                    },
+                )
+            }
+        }
     }
 
     fn armour_event(
@@ -306,9 +539,9 @@ impl Crew2d6 {
         Ok((roll - 2) as u8)
     }
 
-    /// A critical hit of a severity at a location. A location already hit
-    /// rises by one, never beyond the highest; its new row's one-time
-    /// effects apply.
+    /// A critical hit of a severity at a location, with all it sets off. A
+    /// location already hit rises by one, never beyond the highest; its new
+    /// row's one-time effects apply.
     #[allow(
         clippy::too_many_arguments,
         reason = "the ship, its name, what is hit and the shared report, dice and sink all take part"
@@ -322,6 +555,31 @@ impl Crew2d6 {
         cause: Cause,
         applied: &mut Applied,
         dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let mut work = Work::new();
+        self.critical_hit(
+            ship, label, location, severity, cause, &mut work, applied, sink,
+        )?;
+        self.work_off(ship, label, &mut work, applied, dice, sink)
+    }
+
+    /// A critical hit of a severity at a location, what it sets off pushed
+    /// onto `work`: its row's hull damage done first, then its armour lost,
+    /// its weapon harmed and the Hull criticals it raises.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the ship, its name, what is hit, the work and the shared report and sink all take part"
+    )]
+    fn critical_hit(
+        &self,
+        ship: &mut Ship,
+        label: Label,
+        location: u8,
+        severity: u8,
+        cause: Cause,
+        work: &mut Work,
+        applied: &mut Applied,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
         let rules = &self.rules;
@@ -368,60 +626,35 @@ impl Crew2d6 {
                 )
             },
         });
-        if let Some(expr) = row.hull_damage {
-            let (pool, rolled) = roll_sum(&expr, dice, sink)?;
-            sink.emit(|| Event::Roll {
-                purpose: format!("{} critical hit damage", loc.name),
-                dice: expr.to_string(),
-                faces: faces_of(pool.as_ref()),
-                total: rolled,
-            });
-            let taken = rolled.min(ship.hull).max(0);
-            ship.hull -= taken;
-            applied.critical_damage += taken;
-            let hull_max = ship.class(rules).hull;
-            sink.emit(|| Event::Effect {
-                ship: label.name(rules),
-                effect: format!("takes {rolled} damage: hull {} of {hull_max}", ship.hull),
-            });
-            self.sustained(ship, label, applied, dice, sink)?;
-        }
-        if let Some(amount) = row.armour_loss {
-            let lost = match amount {
-                Amount::Fixed(n) => n,
-                Amount::Dice(expr) => {
-                    let (pool, rolled) = roll_sum(&expr, dice, sink)?;
-                    sink.emit(|| Event::Roll {
-                        purpose: "armour lost".into(),
-                        dice: expr.to_string(),
-                        faces: faces_of(pool.as_ref()),
-                        total: rolled,
-                    });
-                    rolled
-                }
-            };
-            ship.armour = (ship.armour - lost).max(0);
-            sink.emit(|| Event::Effect {
-                ship: label.name(rules),
-                effect: format!("loses {lost} armour: armour {}", ship.armour),
-            });
-        }
-        if let Some(harm) = row.weapon {
-            self.harm_weapon(ship, label, harm, dice, sink)?;
-        }
+        // Last pushed, first done.
         for _ in 0..row.hull_severity {
-            if ship.is_wrecked() {
-                break;
-            }
-            self.critical(
-                ship,
-                label,
-                crit.hull as u8,
-                1,
-                Cause::HullSeverity,
-                applied,
-                dice,
-                sink,
+            push(work, Pending::HullSeverity)?;
+        }
+        if row.weapon.is_some() {
+            push(
+                work,
+                Pending::WeaponHarm {
+                    location,
+                    severity: to,
+                },
+            )?;
+        }
+        if row.armour_loss.is_some() {
+            push(
+                work,
+                Pending::ArmourLoss {
+                    location,
+                    severity: to,
+                },
+            )?;
+        }
+        if row.hull_damage.is_some() {
+            push(
+                work,
+                Pending::HullDamage {
+                    location,
+                    severity: to,
+                },
             )?;
         }
         Ok(())
@@ -497,39 +730,9 @@ impl Crew2d6 {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        let rules = &self.rules;
-        let percent = rules.criticals.sustained_percent;
-        let original = ship.class(rules).hull;
-        loop {
-            if ship.is_wrecked() {
-                return Ok(());
-            }
-            let lost = i64::from(original - ship.hull);
-            let steps =
-                (lost * 100 / (i64::from(original) * i64::from(percent))).clamp(0, 255) as u8;
-            if ship.sustained >= steps {
-                return Ok(());
-            }
-            ship.sustained += 1;
-            let step = ship.sustained;
-            sink.emit(|| Event::Ruling {
-                text: format!(
-                    "{}% of the starting hull is lost: a severity 1 critical hit",
-                    i32::from(step) * percent
-                ),
-            });
-            let location = self.roll_location(dice, sink)?;
-            self.critical(
-                ship,
-                label,
-                location,
-                1,
-                Cause::Sustained,
-                applied,
-                dice,
-                sink,
-            )?;
-        }
+        let mut work = Work::new();
+        push(&mut work, Pending::Sustained)?;
+        self.work_off(ship, label, &mut work, applied, dice, sink)
     }
 }
 

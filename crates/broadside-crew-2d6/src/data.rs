@@ -378,10 +378,14 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
         ..
     } = v;
     let (unskilled, characteristic_dm, chain_mode, chain, reactions) = checks;
+    let characteristic_dms = (0..=u8::MAX)
+        .map(|value| characteristic_dm.value(i32::from(value)))
+        .collect();
     problems.finish(Rules {
         difficulties,
         unskilled,
         characteristic_dm,
+        characteristic_dms,
         chain_mode,
         chain,
         reactions,

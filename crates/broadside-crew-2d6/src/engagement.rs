@@ -202,7 +202,10 @@ impl Crew2d6 {
                     mount_skill: None,
                     also_skill: None,
                     bane: false,
-                    reading: Reading::Logged,
+                    reading: match rules.constants.tactics_mode {
+                        ChainMode::Effect => Reading::Logged,
+                        ChainMode::Table => Reading::Chained,
+                    },
                 },
                 &[],
                 dice,
@@ -492,52 +495,116 @@ impl Crew2d6 {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        let rules = &self.rules;
         // The order does not change within the step, so it is walked by
         // index rather than copied.
         for i in (0..battle.order.len()).rev() {
-            let ship = battle.order[i];
-            let side = battle.side_of(ship);
-            let state = battle.state_mut(ship);
-            state.acted = 0;
-            state.applied = 0;
-            state.maneuver_target = None;
-            if !acting[side.index()] || !battle.present(ship) {
-                continue;
-            }
-            let thrust = battle.ship(ship).thrust(rules);
-            let state = battle.state_mut(ship);
-            state.thrust = thrust;
-            state.thrust_left = thrust;
-            let own = tactics[side.index()];
-            if own.overcharge(self, battle, ship) {
-                self.overcharge(battle, ship, dice, sink)
-                    .map_err(tactic_error)?;
-            }
-            if let Some(wanted) = own.maneuver(self, battle, ship) {
-                self.maneuver(battle, ship, wanted.target, wanted.thrust, dice, sink)
-                    .map_err(tactic_error)?;
-            }
+            self.maneuver_of(battle, i, acting, tactics, dice, sink)?;
         }
         self.adjust_range(battle, sink);
         for i in (0..battle.order.len()).rev() {
-            let ship = battle.order[i];
-            let side = battle.side_of(ship);
-            battle.state_mut(ship).acted = 0;
-            if !acting[side.index()] || !battle.present(ship) {
-                continue;
-            }
-            match tactics[side.index()].combat_maneuver(self, battle, ship) {
-                CombatManeuver::None => {}
-                CombatManeuver::LineUpShot { mount, target } => self
-                    .line_up_shot(battle, ship, mount, target, dice, sink)
-                    .map_err(tactic_error)?,
-                CombatManeuver::Boarding { target } => self
-                    .boarding(battle, ship, target, dice, sink)
-                    .map_err(tactic_error)?,
-            }
+            self.combat_maneuver_of(battle, i, acting, tactics, dice, sink)?;
         }
         Ok(())
+    }
+
+    /// The maneuver action of the ship at place `i` in the initiative
+    /// order: overcharge and thrust.
+    fn maneuver_of(
+        &self,
+        battle: &mut Battle,
+        i: usize,
+        acting: [bool; 2],
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let ship = battle.order[i];
+        let side = battle.side_of(ship);
+        let state = battle.state_mut(ship);
+        state.acted = 0;
+        state.applied = 0;
+        state.maneuver_target = None;
+        if !acting[side.index()] || !battle.present(ship) {
+            return Ok(());
+        }
+        let thrust = battle.ship(ship).thrust(&self.rules);
+        let state = battle.state_mut(ship);
+        state.thrust = thrust;
+        state.thrust_left = thrust;
+        let own = tactics[side.index()];
+        if own.overcharge(self, battle, ship) {
+            self.overcharge(battle, ship, dice, sink)
+                .map_err(tactic_error)?;
+        }
+        if let Some(wanted) = own.maneuver(self, battle, ship) {
+            self.maneuver(battle, ship, wanted.target, wanted.thrust, dice, sink)
+                .map_err(tactic_error)?;
+        }
+        Ok(())
+    }
+
+    /// The combat maneuver of the ship at place `i` in the initiative
+    /// order, once the range is adjusted.
+    fn combat_maneuver_of(
+        &self,
+        battle: &mut Battle,
+        i: usize,
+        acting: [bool; 2],
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let ship = battle.order[i];
+        let side = battle.side_of(ship);
+        battle.state_mut(ship).acted = 0;
+        if !acting[side.index()] || !battle.present(ship) {
+            return Ok(());
+        }
+        match tactics[side.index()].combat_maneuver(self, battle, ship) {
+            CombatManeuver::None => {}
+            CombatManeuver::LineUpShot { mount, target } => self
+                .line_up_shot(battle, ship, mount, target, dice, sink)
+                .map_err(tactic_error)?,
+            CombatManeuver::Boarding { target } => self
+                .boarding(battle, ship, target, dice, sink)
+                .map_err(tactic_error)?,
+        }
+        Ok(())
+    }
+
+    /// Step `step` of the maneuver step played in steps of one ship each
+    /// for a battle of `ships` ships: first each ship's maneuver action in
+    /// reverse initiative order, then (with the range adjusted before the
+    /// first) each ship's combat maneuver, also in reverse order. Steps
+    /// beyond the ships in the order play nothing. Played in turn, the
+    /// `2 * ships` steps are [`Crew2d6::maneuver_step`] for both sides.
+    pub fn maneuver_part(
+        &self,
+        battle: &mut Battle,
+        step: u32,
+        ships: u32,
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let acting = [true, true];
+        let len = battle.order.len();
+        let (second, k) = if step < ships {
+            (false, step as usize)
+        } else {
+            (true, (step - ships) as usize)
+        };
+        if second && k == 0 {
+            self.adjust_range(battle, sink);
+        }
+        if k >= len {
+            return Ok(());
+        }
+        if second {
+            self.combat_maneuver_of(battle, len - 1 - k, acting, tactics, dice, sink)
+        } else {
+            self.maneuver_of(battle, len - 1 - k, acting, tactics, dice, sink)
+        }
     }
 
     /// The Pilot applies thrust toward (+) or away from (-) an enemy ship.
@@ -578,7 +645,10 @@ impl Crew2d6 {
             ),
         });
         let check = self.check(
-            &Checker::plain(battle, id, pilot, Task::Maneuver),
+            &Checker {
+                reading: Reading::SUCCESS,
+                ..Checker::plain(battle, id, pilot, Task::Maneuver)
+            },
             &[],
             dice,
             sink,
@@ -649,7 +719,10 @@ impl Crew2d6 {
             ),
         });
         let check = self.check(
-            &Checker::plain(battle, id, pilot, Task::LineUpShot),
+            &Checker {
+                reading: Reading::Chained,
+                ..Checker::plain(battle, id, pilot, Task::LineUpShot)
+            },
             &[],
             dice,
             sink,
@@ -779,25 +852,43 @@ impl Crew2d6 {
         // The order does not change within the step, so it is walked by
         // index rather than copied.
         for i in 0..battle.order.len() {
-            let ship = battle.order[i];
-            let side = battle.side_of(ship);
-            battle.state_mut(ship).acted = 0;
-            if !acting[side.index()] || !battle.present(ship) {
-                continue;
+            self.attack_of(battle, i, acting, tactics, dice, sink)?;
+        }
+        Ok(())
+    }
+
+    /// The actions of the ship at place `i` in the initiative order in the
+    /// attack step: one step of the attack step played ship by ship (a
+    /// place beyond the order plays nothing).
+    pub fn attack_of(
+        &self,
+        battle: &mut Battle,
+        i: usize,
+        acting: [bool; 2],
+        tactics: [&dyn CrewTactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let Some(&ship) = battle.order.get(i) else {
+            return Ok(());
+        };
+        let side = battle.side_of(ship);
+        battle.state_mut(ship).acted = 0;
+        if !acting[side.index()] || !battle.present(ship) {
+            return Ok(());
+        }
+        let mut orders = tactics[side.index()].actions(self, battle, ship);
+        self.check_orders(battle, ship, &orders)?;
+        // Within a ship, supporting actions come before the attacks they
+        // support; the crew list, then the positions, break ties.
+        // The keys are unique (one order per position), so an unstable
+        // sort, which never allocates, gives the same order as a stable one.
+        orders.sort_unstable_by_key(|o| (o.action.priority(), o.person, o.position.bit()));
+        for order in orders {
+            if !battle.present(ship) {
+                break;
             }
-            let mut orders = tactics[side.index()].actions(self, battle, ship);
-            self.check_orders(battle, ship, &orders)?;
-            // Within a ship, supporting actions come before the attacks they
-            // support; the crew list, then the positions, break ties.
-            // The keys are unique (one order per position), so an unstable
-            // sort, which never allocates, gives the same order as a stable one.
-            orders.sort_unstable_by_key(|o| (o.action.priority(), o.person, o.position.bit()));
-            for order in orders {
-                if !battle.present(ship) {
-                    break;
-                }
-                self.act_on(battle, ship, order, tactics, dice, sink)?;
-            }
+            self.act_on(battle, ship, order, tactics, dice, sink)?;
         }
         Ok(())
     }
@@ -944,7 +1035,10 @@ impl Crew2d6 {
                 declare(battle, sink, &|| rules.task(Task::Inspire).name.clone());
                 let check = self
                     .check(
-                        &Checker::plain(battle, side, person, Task::Inspire),
+                        &Checker {
+                            reading: Reading::Chained,
+                            ..Checker::plain(battle, side, person, Task::Inspire)
+                        },
                         &[],
                         dice,
                         sink,
@@ -970,8 +1064,12 @@ impl Crew2d6 {
                 } else {
                     battle.state(side).jam_comms
                 };
+                // Communicate and Scan change nothing beyond their check.
                 self.check(
-                    &Checker::plain(battle, side, person, task),
+                    &Checker {
+                        reading: Reading::NOTHING,
+                        ..Checker::plain(battle, side, person, task)
+                    },
                     &jammed(jam),
                     dice,
                     sink,
@@ -992,7 +1090,18 @@ impl Crew2d6 {
                     )
                 });
                 let check = self
-                    .check(&Checker::plain(battle, side, person, task), &[], dice, sink)
+                    .check(
+                        &Checker {
+                            reading: Reading::Clamped {
+                                low: 0,
+                                high: i32::MAX,
+                            },
+                            ..Checker::plain(battle, side, person, task)
+                        },
+                        &[],
+                        dice,
+                        sink,
+                    )
                     .map_err(tactic_error)?;
                 if check.effect > 0 {
                     let dm = -check.effect;
@@ -1044,7 +1153,10 @@ impl Crew2d6 {
                 let jam = battle.state(side).jam_sensors;
                 let check = self
                     .check(
-                        &Checker::plain(battle, side, person, Task::TargetingSolution),
+                        &Checker {
+                            reading: Reading::Chained,
+                            ..Checker::plain(battle, side, person, Task::TargetingSolution)
+                        },
                         &jammed(jam),
                         dice,
                         sink,
@@ -1075,7 +1187,10 @@ impl Crew2d6 {
                 declare(battle, sink, &|| rules.task(Task::Jump).name.clone());
                 let check = self
                     .check(
-                        &Checker::plain(battle, side, person, Task::Jump),
+                        &Checker {
+                            reading: Reading::SUCCESS,
+                            ..Checker::plain(battle, side, person, Task::Jump)
+                        },
                         &[],
                         dice,
                         sink,
@@ -1234,7 +1349,7 @@ impl Crew2d6 {
                 mount_skill: Some(skill),
                 also_skill: None,
                 bane,
-                reading: Reading::Logged,
+                reading: Reading::SUCCESS,
             },
             &[],
             dice,
@@ -1363,7 +1478,7 @@ impl Crew2d6 {
                 mount_skill: None,
                 also_skill: skill,
                 bane: false,
-                reading: Reading::Logged,
+                reading: Reading::SUCCESS,
             },
             &dms,
             dice,
@@ -1559,7 +1674,10 @@ impl Crew2d6 {
                 action: "scans for the enemy".into(),
             });
             let check = self.check(
-                &Checker::plain(battle, ship, operator, Task::Scan),
+                &Checker {
+                    reading: Reading::SUCCESS,
+                    ..Checker::plain(battle, ship, operator, Task::Scan)
+                },
                 &[],
                 dice,
                 sink,
@@ -1635,14 +1753,40 @@ impl Crew2d6 {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        let mut order = std::mem::take(&mut battle.order);
-        order.clear();
+        battle.order.clear();
         for ship in battle.ids() {
-            if battle.present(ship) {
-                self.roll_initiative(battle, ship, dice, sink)?;
-                order.push(ship);
-            }
+            self.initiative_of(battle, ship, dice, sink)?;
         }
+        self.settle_order(battle, dice, sink)
+    }
+
+    /// One ship's initiative, rolled if it is in the fight, its place
+    /// taken at the end of the order so far: a step of the initiative step
+    /// played ship by ship, in roster order.
+    pub fn initiative_of(
+        &self,
+        battle: &mut Battle,
+        ship: ShipId,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        if battle.present(ship) {
+            self.roll_initiative(battle, ship, dice, sink)?;
+            battle.order.push(ship);
+        }
+        Ok(())
+    }
+
+    /// Puts the ships that rolled initiative in order, the highest total
+    /// first, settling ties between the sides: the end of the initiative
+    /// step.
+    pub fn settle_order(
+        &self,
+        battle: &mut Battle,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let mut order = std::mem::take(&mut battle.order);
         // A stable sort keeps the roster order, side A's ships first, within
         // each total.
         order.sort_by_key(|&ship| std::cmp::Reverse(battle.state(ship).initiative));
@@ -1709,6 +1853,51 @@ pub struct Sequence<'a> {
     pub system: &'a Crew2d6,
     /// How the engagement is set up.
     pub setup: &'a Setup,
+    /// How many ships the battle holds: the initiative, maneuver and
+    /// attack steps are played in steps of one ship each (see
+    /// [`TurnSequence::steps`]), so that exact odds merge equal states
+    /// between ships.
+    pub ships: u32,
+    /// The last turn played: after it the battle is undecided, so what a
+    /// ship carries into the next turn no longer matters and exact odds
+    /// forget it, merging states that differ only in that.
+    pub last_turn: u32,
+}
+
+impl Sequence<'_> {
+    /// Forgets, after a step played for exact odds, what no later step can
+    /// read, so that states differing only in it merge. Play phase by
+    /// phase ([`TurnSequence::play_phase`]) never calls it.
+    ///
+    /// Once the order is settled the initiative totals are read no more;
+    /// in the last turn, once every ship has rolled its initiative, neither
+    /// are the DMs carried to the next turn (Inspire, burned initiative,
+    /// jamming) nor the salvos that attack in a later round.
+    fn forget(&self, phase: Phase, turn: u32, step: u32, battle: &mut Battle) {
+        let settled = phase == Phase::Initiative && step == self.ships;
+        let last = turn == self.last_turn
+            && matches!(
+                phase,
+                Phase::Maneuver | Phase::Attack | Phase::Missiles | Phase::EndOfTurn
+            );
+        if !settled && !last {
+            return;
+        }
+        for state in &mut battle.states {
+            if settled {
+                state.initiative = 0;
+            }
+            if last {
+                state.inspire_dm = 0;
+                state.burn_penalty = 0;
+                state.jam_sensors_next = 0;
+                state.jam_comms_next = 0;
+            }
+        }
+        if last {
+            battle.salvos.retain(|salvo| salvo.rounds_left == 0);
+        }
+    }
 }
 
 impl TurnSequence for Sequence<'_> {
@@ -1718,6 +1907,48 @@ impl TurnSequence for Sequence<'_> {
 
     fn phases(&self, turn: u32) -> &[Phase] {
         if turn == 1 { &FIRST_TURN } else { &TURN }
+    }
+
+    fn steps(&self, phase: Phase, _turn: u32) -> u32 {
+        match phase {
+            // Each ship rolls, then the order is settled.
+            Phase::Initiative => self.ships + 1,
+            // Each ship's maneuver action, then each one's combat maneuver.
+            Phase::Maneuver => 2 * self.ships,
+            Phase::Attack => self.ships,
+            Phase::Setup | Phase::Missiles | Phase::EndOfTurn => 1,
+        }
+    }
+
+    fn play_step(
+        &self,
+        phase: Phase,
+        turn: u32,
+        step: u32,
+        battle: &mut Battle,
+        tactics: [&(dyn CrewTactics + 'static); 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let system = self.system;
+        match phase {
+            Phase::Initiative if step < self.ships => {
+                if step == 0 {
+                    battle.order.clear();
+                }
+                system.initiative_of(battle, ShipId(step as u8), dice, sink)?;
+            }
+            Phase::Initiative => system.settle_order(battle, dice, sink)?,
+            Phase::Maneuver => {
+                system.maneuver_part(battle, step, self.ships, tactics, dice, sink)?;
+            }
+            Phase::Attack => {
+                system.attack_of(battle, step as usize, [true, true], tactics, dice, sink)?;
+            }
+            _ => self.play_phase(phase, turn, battle, tactics, dice, sink)?,
+        }
+        self.forget(phase, turn, step, battle);
+        Ok(())
     }
 
     fn play_phase(
@@ -1816,6 +2047,8 @@ impl broadside_core::Setup for Fleets {
         Sequence {
             system: &self.system,
             setup: &self.setup,
+            ships: self.start.ids().count() as u32,
+            last_turn: self.max_turns,
         }
     }
 

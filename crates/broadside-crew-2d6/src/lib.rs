@@ -46,14 +46,18 @@ pub const ID: &str = "crew-2d6";
 pub struct Crew2d6 {
     /// The validated data.
     pub rules: Rules,
+    /// What every crew member of every class brings to every task, by
+    /// class, then person and task: worked out once, since every check
+    /// reads it.
+    crew_dms: Vec<Vec<check::CrewDm>>,
 }
 
 impl Crew2d6 {
     /// Validates ruleset files into the system.
     pub fn load(files: &[SourceFile]) -> Result<Crew2d6, DataErrors> {
-        Ok(Crew2d6 {
-            rules: data::load(files)?,
-        })
+        let rules = data::load(files)?;
+        let crew_dms = check::crew_dms(&rules);
+        Ok(Crew2d6 { rules, crew_dms })
     }
 
     /// The system loaded from its embedded data of record.

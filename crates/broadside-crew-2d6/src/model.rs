@@ -593,11 +593,15 @@ impl Standing {
 
     /// The DM on a check of these groups: each group's DM once.
     pub fn dm_for(&self, groups: Groups) -> i32 {
-        Group::ALL
-            .iter()
-            .filter(|g| groups & g.bit() != 0)
-            .map(|&g| i32::from(self.dm[g as usize]))
-            .sum()
+        // The groups' bits, lowest first: a check names one or two groups,
+        // so this visits one or two entries, not every group.
+        let mut bits = groups & ALL_GROUPS;
+        let mut sum = 0;
+        while bits != 0 {
+            sum += i32::from(self.dm[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        sum
     }
 
     /// Whether a check of these groups is disabled.
@@ -901,6 +905,9 @@ pub struct Rules {
     pub unskilled: i32,
     /// Characteristic DMs.
     pub characteristic_dm: RowTable<i32>,
+    /// [`Rules::characteristic_dm`] read for every value a characteristic
+    /// can take, once, since every check reads it.
+    pub characteristic_dms: Vec<i32>,
     /// How chained Effects become DMs.
     pub chain_mode: ChainMode,
     /// The task-chain DM table.
@@ -985,7 +992,10 @@ impl Rules {
 
     /// The characteristic DM of a value.
     pub fn characteristic_dm(&self, value: u8) -> i32 {
-        self.characteristic_dm.value(i32::from(value))
+        match self.characteristic_dms.get(usize::from(value)) {
+            Some(&dm) => dm,
+            None => self.characteristic_dm.value(i32::from(value)),
+        }
     }
 
     /// The DM a chained Effect passes on.

@@ -2,14 +2,16 @@
 
 use std::collections::BTreeMap;
 
+use broadside_core::exact::{ExactAttack, ExactError, Stepped, exact_attack_in_steps};
 use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind, OptionSpec,
+    AttackResolution, BattleRequest, Dice, Engagement, EventSink, NullSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
 };
 use serde::Serialize;
 
 use crate::attack::{Attack, AttackOutcome, Reactions, Weaponry};
 use crate::battle::{Battle, ShipId};
+use crate::damage::{Applied, Work};
 use crate::engagement::{ENCOUNTERS, JUMP_POINTS};
 use crate::model::{
     BAND_IDS, Band, ChainMode, MissileArmour, Position, Rules, WeaponKind, title_case,
@@ -1056,6 +1058,145 @@ impl Ruleset for Crew2d6 {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Box<dyn Sheet>, ResolveError> {
+        let prepared = self.prepare_resolve(request)?;
+        let mut battle = prepared.battle;
+        // The report prints the attack's and the reactions' faces.
+        battle.reported = true;
+        let hull_before = battle.ship(ShipId(1)).hull;
+        let outcome = self.resolve_attack(&mut battle, &prepared.attack, dice, sink)?;
+        let flight = self.rules.band(prepared.band).missile_flight;
+        Ok(Box::new(self.report(
+            request,
+            prepared.weapon,
+            prepared.band,
+            prepared.mount,
+            &battle,
+            &outcome,
+            hull_before,
+            flight,
+        )))
+    }
+
+    /// Played in steps: the attack up to its hull damage, then each piece
+    /// of critical-hit work it sets off, equal states merged between steps
+    /// (core's `exact_attack_in_steps`), so that chains of critical hits
+    /// reaching the same ship merge. Nothing prints faces, so every check
+    /// asks for the bands of its sum that the rules read.
+    fn resolve_exact(
+        &self,
+        request: &ResolveRequest,
+        max_paths: u64,
+    ) -> Result<ExactAttack, ExactError> {
+        let prepared = self.prepare_resolve(request)?;
+        let mut start = prepared.battle;
+        start.defer_criticals = true;
+        let target = ShipId(1);
+        let hull_before = start.ship(target).hull;
+        exact_attack_in_steps(max_paths, |state: Option<&Stepping>, dice| {
+            let stepping = match state {
+                None => {
+                    let mut battle = start.clone();
+                    let outcome =
+                        self.resolve_attack(&mut battle, &prepared.attack, dice, &mut NullSink)?;
+                    Stepping {
+                        battle,
+                        hit: outcome.hit,
+                        results: 0,
+                    }
+                }
+                Some(state) => {
+                    let mut stepping = state.clone();
+                    let pending = stepping.battle.pending.pop().ok_or_else(|| {
+                        ResolveError::Internal("a step with no critical-hit work".into())
+                    })?;
+                    let mut work = Work::new();
+                    let mut applied = Applied::default();
+                    let label = stepping.battle.labels[target.index()];
+                    self.work_one(
+                        stepping.battle.ship_mut(target),
+                        label,
+                        pending,
+                        &mut work,
+                        &mut applied,
+                        dice,
+                        &mut NullSink,
+                    )?;
+                    // Pushed in order, so the last pushed is still done first.
+                    stepping.battle.pending.extend(work);
+                    for c in &applied.criticals {
+                        let bit = u32::from(c.location) * 8 + u32::from(c.to);
+                        if bit >= u128::BITS {
+                            return Err(ResolveError::Internal(
+                                "a critical hit location beyond the exact report's".into(),
+                            ));
+                        }
+                        stepping.results |= 1 << bit;
+                    }
+                    stepping
+                }
+            };
+            if !stepping.battle.pending.is_empty() {
+                return Ok(Stepped::Going(stepping));
+            }
+            let rules = &self.rules;
+            let results = (0..u128::BITS)
+                .filter(|&bit| stepping.results & (1 << bit) != 0)
+                .map(|bit| {
+                    let location = &rules.criticals.locations[(bit / 8) as usize];
+                    format!("critical hit: {} severity {}", location.name, bit % 8)
+                })
+                .collect();
+            let damage = hull_before - stepping.battle.ship(target).hull;
+            Ok(Stepped::Done(self.shared_outcome_of(
+                &stepping.battle,
+                stepping.hit,
+                results,
+                damage,
+            )))
+        })
+    }
+
+    fn battle_options(&self) -> &'static [OptionSpec] {
+        BATTLE_OPTIONS
+    }
+
+    fn side_options(&self) -> &'static [OptionSpec] {
+        SIDE_OPTIONS
+    }
+
+    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
+        crate::engagement::prepare(self, request)
+    }
+}
+
+/// A single attack part played for exact odds: the battle (the target's
+/// critical-hit work pending in it), whether the attack hit, and the
+/// critical hits taken so far, as bits (location times 8 plus the severity
+/// reached): the order they came in is not kept, so that chains reaching
+/// the same ship merge.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Stepping {
+    battle: Battle,
+    hit: bool,
+    results: u128,
+}
+
+/// A single attack set up from a request, not yet resolved.
+struct Prepared<'r> {
+    battle: Battle,
+    attack: Attack,
+    band: Band,
+    mount: u8,
+    weapon: &'r str,
+}
+
+impl Crew2d6 {
+    /// Sets up the single attack a request asks for, on fresh ships: its
+    /// battle and attack, or why the rules refuse it.
+    fn prepare_resolve<'r>(
+        &self,
+        request: &'r ResolveRequest,
+    ) -> Result<Prepared<'r>, ResolveError> {
         let rules = &self.rules;
         let options = &request.options;
         let known_ships = || rules.ships.iter().map(|s| s.id.as_str());
@@ -1088,8 +1229,6 @@ impl Ruleset for Crew2d6 {
             }
         };
         let mut battle = Battle::duel(rules, a, b, band, false);
-        // The report prints the attack's and the reactions' faces.
-        battle.reported = true;
         let (attacker, target) = (ShipId(0), ShipId(1));
         // A single attack has no initiative step: the target has the thrust
         // of its drive for a dodge, and any reaction it is asked for.
@@ -1164,31 +1303,13 @@ impl Ruleset for Crew2d6 {
             weaponry,
             reactions,
         };
-        let hull_before = battle.ship(target).hull;
-        let outcome = self.resolve_attack(&mut battle, &attack, dice, sink)?;
-        let flight = rules.band(band).missile_flight;
-        Ok(Box::new(self.report(
-            request,
-            weapon_name,
+        Ok(Prepared {
+            battle,
+            attack,
             band,
             mount,
-            &battle,
-            &outcome,
-            hull_before,
-            flight,
-        )))
-    }
-
-    fn battle_options(&self) -> &'static [OptionSpec] {
-        BATTLE_OPTIONS
-    }
-
-    fn side_options(&self) -> &'static [OptionSpec] {
-        SIDE_OPTIONS
-    }
-
-    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
-        crate::engagement::prepare(self, request)
+            weapon: weapon_name,
+        })
     }
 }
 
@@ -1301,9 +1422,7 @@ impl Crew2d6 {
         damage: i32,
     ) -> broadside_core::AttackOutcome {
         let rules = &self.rules;
-        let target = battle.ship(ShipId(1));
-        let class = target.class(rules);
-        let mut results: Vec<String> = outcome
+        let results = outcome
             .damage
             .iter()
             .flat_map(|applied| &applied.criticals)
@@ -1312,6 +1431,22 @@ impl Crew2d6 {
                 format!("critical hit: {} severity {}", location.name, c.to)
             })
             .collect();
+        self.shared_outcome_of(battle, outcome.hit, results, damage)
+    }
+
+    /// The shared outcome of an attack on a fresh target, given whether it
+    /// hit and its critical hits as results: the wreck and the weapons
+    /// destroyed are read from the target.
+    fn shared_outcome_of(
+        &self,
+        battle: &Battle,
+        hit: bool,
+        mut results: Vec<String>,
+        damage: i32,
+    ) -> broadside_core::AttackOutcome {
+        let rules = &self.rules;
+        let target = battle.ship(ShipId(1));
+        let class = target.class(rules);
         if target.is_wrecked() {
             results.push("wrecked".to_owned());
         }
@@ -1331,7 +1466,7 @@ impl Crew2d6 {
             })
             .collect();
         broadside_core::AttackOutcome {
-            hit: outcome.hit,
+            hit,
             results,
             hull_damage: damage,
             destroyed,

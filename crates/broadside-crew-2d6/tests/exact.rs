@@ -8,13 +8,17 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use broadside_core::exact::{ExactAttack, ExactError, enumerate, exact_attack};
-use broadside_core::{ScriptedDice, SeededDice};
+use broadside_core::exact::{ExactAttack, ExactError, enumerate, exact_attack, exact_battle};
+use broadside_core::{
+    Dice, EventSink, ResolveError, Roster, Ruleset, ScriptedDice, SeededDice, Setup, ShipFate,
+};
 use broadside_crew_2d6::check::{Ask, roll_check};
 use broadside_crew_2d6::model::BAND_IDS;
+use broadside_crew_2d6::model::Position;
+use broadside_crew_2d6::{Action, Battle, CrewTactics, Fleets, Order, Sequence};
 use common::{
-    attack_criticals_only, check_exact_against, every_roll, exact_in, flag, num, outcome_of,
-    resolve_request, sums, text, without_criticals,
+    ScriptedTactics, attack_criticals_only, check_exact_against, every_roll, exact_in, flag,
+    fleet_request, num, outcome_of, resolve_request, sums, text, without_criticals,
 };
 use proptest::prelude::*;
 
@@ -285,7 +289,8 @@ proptest! {
     /// same order, and scripted dice read the same roll and Effect; asked
     /// by bands, the faces it keeps are the ones rolled (a report prints
     /// them). Over every outcome, the Effect clamped as the caller reads it
-    /// has the same exact distribution asked by bands, by sum or die by die.
+    /// has the same exact distribution asked by bands of the last die, by
+    /// bands of the sum, by sum or die by die.
     #[test]
     fn every_way_of_asking_reads_the_same(
         faces in proptest::array::uniform3(1..=6u32),
@@ -296,7 +301,8 @@ proptest! {
     ) {
         let high = low + span;
         let count = if bane { 3 } else { 2 };
-        let asks = [Ask::Faces, Ask::Sum, Ask::Banded { low, high }];
+        let clamped = Ask::bands(dm, 8, |e| e.clamp(low, high));
+        let asks = [Ask::Faces, Ask::Sum, Ask::Banded { low, high }, clamped];
         let plain = roll_check(&mut ScriptedDice::new(faces), bane, dm, 8, Ask::Faces).unwrap();
         for ask in asks {
             let mut dice = ScriptedDice::new(faces);
@@ -318,5 +324,136 @@ proptest! {
         let by_faces = read(Ask::Faces);
         prop_assert_eq!(&read(Ask::Sum), &by_faces);
         prop_assert_eq!(&read(Ask::Banded { low, high }), &by_faces);
+        prop_assert_eq!(&read(clamped), &by_faces);
+    }
+}
+
+/// A battle of the data of record whose ships follow scripted tactics:
+/// core's `Setup` of the fleets, with the tactics swapped.
+struct Scripted {
+    fleets: Fleets,
+    tactics: [ScriptedTactics; 2],
+}
+
+impl Setup for Scripted {
+    type State = Battle;
+    type Tactics = dyn CrewTactics;
+    type Sequence<'a> = Sequence<'a>;
+
+    fn sequence(&self) -> Sequence<'_> {
+        self.fleets.sequence()
+    }
+    fn roster(&self) -> &Roster {
+        self.fleets.roster()
+    }
+    fn max_turns(&self) -> u32 {
+        self.fleets.max_turns()
+    }
+    fn tactics(&self) -> [&(dyn CrewTactics + 'static); 2] {
+        [&self.tactics[0], &self.tactics[1]]
+    }
+    fn begin(&self, dice: &mut dyn Dice, sink: &mut dyn EventSink) -> Result<Battle, ResolveError> {
+        self.fleets.begin(dice, sink)
+    }
+    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
+        self.fleets.fates(battle)
+    }
+}
+
+/// One turn of the trader, at a jump point, against the escort, at the
+/// Very Long range of a random encounter: the trader's J-drive Engineer
+/// tries to jump whenever the trader acts, and no other order is given.
+///
+/// Seed 004 line 7: every ship scans, Sensors, EDU or INT, Average 8+, and
+/// a side whose scan fails gives the other a free round of actions (the
+/// trader's operator: Sensors 0, EDU 7 +0, civilian sensors -2: a success
+/// needs 2D >= 10, 6 rolls in 36; the escort's, +5: a failure is 2D = 2, 1
+/// in 36). Rulings 26 and 47: the jump is Engineer (J-drive), EDU, Easy
+/// 4+ (the trader's engineer: skill 0, EDU 8 +0: 2D >= 4, 33 in 36), and a
+/// ship that jumps leaves at the end of the round, its side escaping.
+///
+/// By hand: with its free round (1/6 x 1/36 = 1/216) the trader tries
+/// twice, in the free round and in turn 1; otherwise once. Nothing reaches
+/// either ship at Very Long range in one turn. P(A escapes) = 33/36 +
+/// 1/216 x 3/36 x 33/36 = 28523/31104, the rest undecided. The same odds
+/// come from the default tactics (docs/rules/crew-2d6.md, Exact odds), over
+/// far more paths.
+#[test]
+fn a_trader_jumping_away_from_an_escort() {
+    let request = fleet_request(
+        [&["trader"], &["escort"]],
+        1,
+        &[],
+        [&[("jump-point", flag())], &[]],
+    );
+    let system = common::system();
+    let fleets = system.fleets(&request).unwrap();
+    let rules = &system.rules;
+    let trader = rules.class(rules.class_id("trader").unwrap());
+    let engineer = trader.holder(Position::EngineerJDrive).unwrap();
+    let jump = ScriptedTactics {
+        actions: vec![Order {
+            person: engineer,
+            position: Position::EngineerJDrive,
+            action: Action::Jump,
+        }],
+        ..ScriptedTactics::default()
+    };
+    let setup = Scripted {
+        fleets,
+        tactics: [jump, ScriptedTactics::default()],
+    };
+    let odds = exact_battle(&setup, 10_000, 1_000_000).unwrap();
+    assert_eq!(odds.fractions["a_escapes"], "28523/31104");
+    assert_eq!(odds.fractions["undecided"], "2581/31104");
+    assert_eq!(odds.fractions["pruned"], "0/1");
+    assert!(odds.paths < 100_000, "{} paths", odds.paths);
+}
+
+/// `resolve --exact` plays an attack in steps, merging equal ships between
+/// the pieces of critical-hit work; the odds are those of every dice path
+/// followed to the end, critical hits and their chains included, in far
+/// fewer paths.
+#[test]
+fn an_attack_played_in_steps_has_the_odds_of_every_path() {
+    for (system, attacker, target, pairs) in [
+        (
+            common::system(),
+            "trader",
+            "escort",
+            vec![
+                ("weapon", text("beam-laser")),
+                ("range-band", text("medium")),
+            ],
+        ),
+        (
+            common::system(),
+            "corvette",
+            "escort",
+            vec![
+                ("weapon", text("pulse-laser")),
+                ("range-band", text("long")),
+            ],
+        ),
+        (
+            without_criticals(),
+            "scout",
+            "escort",
+            vec![
+                ("weapon", text("missile-rack")),
+                ("range-band", text("short")),
+            ],
+        ),
+    ] {
+        let case = format!("{attacker} at {target} with {pairs:?}");
+        let request = resolve_request(system, attacker, target, &pairs).unwrap();
+        let every_path = exact_in(system, attacker, target, &pairs).unwrap();
+        let stepped = Ruleset::resolve_exact(system, &request, 2_000_000).unwrap();
+        assert_eq!(stepped.fractions, every_path.fractions, "{case}");
+        assert!(
+            stepped.paths <= every_path.paths,
+            "{case}: {} paths",
+            stepped.paths
+        );
     }
 }

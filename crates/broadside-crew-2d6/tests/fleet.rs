@@ -760,6 +760,8 @@ fn the_verdict_weighs_whole_sides() {
     let sequence = Sequence {
         system: sys,
         setup: &setup,
+        ships: 2,
+        last_turn: 10,
     };
     let mut b = fleets.start().clone();
     b.ship_mut(S(0)).hull = 0;
@@ -901,4 +903,83 @@ fn side_set_up_is_checked() {
     let fleets = system().fleets(&request).expect("set up");
     assert!(fleets.start().states[..2].iter().all(|s| s.at_jump_point));
     assert!(!fleets.start().states[2].at_jump_point);
+}
+
+/// Plays a battle phase by phase, each phase in the steps the turn
+/// sequence splits it into (as exact odds play it), with the events core's
+/// loop emits; returns the verdict and the final state.
+fn play_in_steps(
+    fleets: &broadside_crew_2d6::Fleets,
+    max_turns: u32,
+    dice: &mut dyn broadside_core::Dice,
+    log: &mut EventLog,
+) -> (Verdict, Battle) {
+    let sequence = broadside_core::Setup::sequence(fleets);
+    let tactics = broadside_core::Setup::tactics(fleets);
+    let mut battle = fleets.start().clone();
+    for turn in 1..=max_turns {
+        for &phase in sequence.phases(turn) {
+            log.events.push(broadside_core::Event::Phase {
+                turn,
+                name: phase.to_string(),
+            });
+            for step in 0..sequence.steps(phase, turn) {
+                sequence
+                    .play_step(phase, turn, step, &mut battle, tactics, dice, log)
+                    .expect("the step plays");
+            }
+            if let Some(verdict) = sequence.verdict(&battle) {
+                return (verdict, battle);
+            }
+        }
+    }
+    (Verdict::Undecided, battle)
+}
+
+/// The initiative, maneuver and attack steps played ship by ship, as exact
+/// odds play them, are the steps played whole: the same events, the same
+/// verdict and the same ships at the end, for fleets of several ships a side
+/// over many seeded trials.
+#[test]
+fn phases_played_ship_by_ship_are_the_phases_played_whole() {
+    let sys = system();
+    for (sides, band) in [
+        (
+            [&["corvette", "scout"][..], &["trader", "escort"][..]],
+            "short",
+        ),
+        ([&["escort"][..], &["corvette"][..]], "medium"),
+        (
+            [&["scout", "scout", "trader"][..], &["corvette"][..]],
+            "long",
+        ),
+    ] {
+        let request = fleet_request(sides, 8, &[("start-band", text(band))], [&[], &[]]);
+        let fleets = sys.fleets(&request).expect("the battle is set up");
+        for trial in 0..12 {
+            let mut whole_log = EventLog::default();
+            let (outcome, whole) = fleets
+                .play_with(
+                    broadside_core::Setup::tactics(&fleets),
+                    &mut broadside_core::SeededDice::for_trial(31, trial),
+                    &mut whole_log,
+                )
+                .expect("the trial plays");
+            let mut step_log = EventLog::default();
+            let (verdict, stepped) = play_in_steps(
+                &fleets,
+                8,
+                &mut broadside_core::SeededDice::for_trial(31, trial),
+                &mut step_log,
+            );
+            let case = format!("{sides:?} at {band}, trial {trial}");
+            assert_eq!(verdict, outcome.verdict, "{case}");
+            // Exact odds forget what no later step reads (initiative
+            // totals, and in the last turn what carries to the next), so
+            // the ships and their bands are compared, and the events.
+            assert_eq!(stepped.ships, whole.ships, "{case}");
+            assert_eq!(stepped.pairs, whole.pairs, "{case}");
+            assert_eq!(step_log.events, whole_log.events, "{case}");
+        }
+    }
 }

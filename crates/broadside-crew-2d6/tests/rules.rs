@@ -700,6 +700,8 @@ fn jumps_only_at_alderson_points() {
     let sequence = Sequence {
         system: sys,
         setup: &setup,
+        ships: 2,
+        last_turn: 10,
     };
     assert_eq!(sequence.verdict(&b), Some(Verdict::Escaped(Side::A)));
 }

@@ -589,9 +589,9 @@ pub fn resolve_request(
     })
 }
 
-/// The exact distribution of one attack of `system`, as `resolve --exact`
-/// computes it: the rules code run over every path of its dice, reading
-/// each report's shared outcome.
+/// The exact distribution of one attack of `system`, path by path: the
+/// rules code run over every path of its dice to the end, reading each
+/// report's shared outcome (`resolve --exact` plays it in steps instead).
 pub fn exact_in(
     system: &Crew2d6,
     attacker: &str,
