@@ -47,7 +47,7 @@ pub const UNSKILLED: DataRange = DataRange::number(
     "unskilled",
     -10,
     0,
-    "the DM for a check without the skill (the rules: -3)",
+    "the DM for a check without the skill; the rules give -3",
 );
 /// A difficulty's target number.
 pub const DIFFICULTY: DataRange = DataRange::number(
@@ -55,7 +55,7 @@ pub const DIFFICULTY: DataRange = DataRange::number(
     "difficulty.<name>",
     0,
     30,
-    "a target number for 2D plus DMs (the rules: 2 to 14)",
+    "a target number for 2D plus DMs; the rules give 2 to 14",
 );
 /// A characteristic DM row's bounds.
 pub const CHARACTERISTIC_FROM_TO: DataRange = DataRange::number(
@@ -92,7 +92,7 @@ pub const REACTIONS_COUNT: DataRange = DataRange::number(
     "reactions[<n>].count",
     0,
     20,
-    "reactions a ship may take in a turn (the rules: 1 to 4)",
+    "reactions a ship may take in a turn; the rules give 1 to 4",
 );
 /// Thrust a task spends.
 pub const TASK_THRUST: DataRange = DataRange::number(
@@ -100,7 +100,7 @@ pub const TASK_THRUST: DataRange = DataRange::number(
     "task.<task>.thrust",
     0,
     6,
-    "thrust spent on the attempt (the rules: 0 or 1)",
+    "thrust spent on the attempt; the rules give 0 or 1",
 );
 /// A band's attack DM.
 pub const BAND_ATTACK_DM: DataRange =
@@ -111,7 +111,7 @@ pub const BAND_THRUST: DataRange = DataRange::number(
     "band[<n>].thrust",
     1,
     1000,
-    "accumulated thrust that moves the ships out of the band (the rules: 1 to 50)",
+    "accumulated thrust that moves the ships out of the band; the rules give 1 to 50",
 );
 /// Missile flight time.
 pub const BAND_MISSILE_FLIGHT: DataRange = DataRange::number(
@@ -119,7 +119,7 @@ pub const BAND_MISSILE_FLIGHT: DataRange = DataRange::number(
     "band[<n>].missile-flight",
     0,
     100,
-    "rounds a salvo flies (the rules: 0 to 10)",
+    "rounds a salvo flies; the rules give 0 to 10",
 );
 /// A weapon's TL.
 pub const WEAPON_TL: DataRange = DataRange::number(
@@ -135,7 +135,7 @@ pub const WEAPON_DAMAGE: DataRange = DataRange::dice(
     "weapon.<weapon>.damage",
     1,
     100,
-    "damage a hit rolls before armour and multipliers (the rules: 1D to 4D): it must be able to do 1",
+    "damage a hit rolls before armour and multipliers; the rules give 1D to 4D: it must be able to do 1",
 );
 /// A weapon's attack DM.
 pub const WEAPON_ATTACK_DM: DataRange =
@@ -154,7 +154,7 @@ pub const WEAPON_MAGAZINE: DataRange = DataRange::number(
     "weapon.<weapon>.magazine",
     0,
     1000,
-    "missiles or sand canisters a mount carries (the rules: 12 or 20)",
+    "missiles or sand canisters a mount carries; the rules give 12 or 20",
 );
 /// A mount's weapons.
 pub const MOUNT_CAPACITY: DataRange = DataRange::number(
@@ -170,7 +170,7 @@ pub const MOUNT_MULTIPLIER: DataRange = DataRange::number(
     "mount.<mount>.multiplier",
     1,
     1000,
-    "damage is multiplied by it (the rules: 1 to 100 for a large bay)",
+    "damage is multiplied by it; the rules give 1 to 100 for a large bay",
 );
 /// Identical weapons' attack DM.
 pub const IDENTICAL_ATTACK_DM: DataRange =
@@ -184,7 +184,7 @@ pub const IDENTICAL_DAMAGE_PER_DIE: DataRange = DataRange::number(
     "identical.damage-per-die[<n>]",
     0,
     10,
-    "damage added per damage die for firing together (the rules: +1 per die per extra weapon): never taken away",
+    "damage added per damage die for firing together; the rules give +1 per die per extra weapon: never taken away",
 );
 /// The Effect of a critical hit.
 pub const CRITICAL_EFFECT: DataRange = DataRange::number(
@@ -192,7 +192,7 @@ pub const CRITICAL_EFFECT: DataRange = DataRange::number(
     "effect",
     0,
     30,
-    "an Effect of an attack (the rules: 6)",
+    "an Effect of an attack; the rules give 6",
 );
 /// Damage per severity.
 pub const DAMAGE_PER_SEVERITY: DataRange = DataRange::number(
@@ -200,7 +200,7 @@ pub const DAMAGE_PER_SEVERITY: DataRange = DataRange::number(
     "damage-per-severity",
     1,
     1000,
-    "damage divided by it gives a critical hit's severity (the rules: 10)",
+    "damage divided by it gives a critical hit's severity; the rules give 10",
 );
 /// The highest severity.
 pub const MAX_SEVERITY: DataRange = DataRange::number(
@@ -208,7 +208,7 @@ pub const MAX_SEVERITY: DataRange = DataRange::number(
     "max-severity",
     1,
     6,
-    "severities the location tables give (the rules: 6)",
+    "severities the location tables give; the rules give 6",
 );
 /// Sustained damage.
 pub const SUSTAINED_PERCENT: DataRange = DataRange::number(
@@ -216,7 +216,7 @@ pub const SUSTAINED_PERCENT: DataRange = DataRange::number(
     "sustained-percent",
     1,
     100,
-    "a percentage of starting hull (the rules: 10)",
+    "a percentage of starting hull; the rules give 10",
 );
 /// Repair DM per severity.
 pub const REPAIR_DM_PER_SEVERITY: DataRange = DataRange::number(
@@ -224,7 +224,7 @@ pub const REPAIR_DM_PER_SEVERITY: DataRange = DataRange::number(
     "repair-dm-per-severity",
     -6,
     0,
-    "a DM per severity on a repair check (the rules: -1)",
+    "a DM per severity on a repair check; the rules give -1",
 );
 /// A location's roll.
 pub const LOCATION_ROLL: DataRange = DataRange::number(
@@ -256,7 +256,7 @@ pub const SEVERITY_HULL_DAMAGE: DataRange = DataRange::dice(
     "location[<n>].severity[<n>].hull-damage",
     1,
     100,
-    "hull damage a critical hit does (the rules: 1D to 6D): it must be able to do 1",
+    "hull damage a critical hit does; the rules give 1D to 6D: it must be able to do 1",
 );
 /// A severity row's armour loss, as a number.
 pub const SEVERITY_ARMOUR_LOSS: DataRange = DataRange::number(
@@ -272,7 +272,7 @@ pub const SEVERITY_ARMOUR_LOSS_DICE: DataRange = DataRange::dice(
     "location[<n>].severity[<n>].armour-loss",
     1,
     100,
-    "armour lost (the rules: 1D3 to 2D), at most a ship's armour: it must be able to take 1",
+    "armour lost; the rules give 1D3 to 2D, at most a ship's armour: it must be able to take 1",
 );
 /// A severity row's Hull severity.
 pub const SEVERITY_HULL_SEVERITY: DataRange = DataRange::number(
@@ -296,7 +296,7 @@ pub const BURN: DataRange = DataRange::number(
     "initiative.burn",
     -10,
     0,
-    "Initiative lost per reaction beyond the allowance (the rules: -2)",
+    "Initiative lost per reaction beyond the allowance; the rules give -2",
 );
 /// The DM an Aim action gives.
 pub const AIM_DM: DataRange = DataRange::number(
@@ -304,7 +304,7 @@ pub const AIM_DM: DataRange = DataRange::number(
     "aim.dm",
     0,
     10,
-    "a DM per Aim action (the rules: +2)",
+    "a DM per Aim action; the rules give +2",
 );
 /// Aim actions before firing.
 pub const AIM_MAX: DataRange = DataRange::number(
@@ -312,7 +312,7 @@ pub const AIM_MAX: DataRange = DataRange::number(
     "aim.max",
     0,
     10,
-    "Aim actions before firing (the rules: 3)",
+    "Aim actions before firing; the rules give 3",
 );
 /// The overcharge limit.
 pub const OVERCHARGE_MAX_MULTIPLE: DataRange = DataRange::number(
@@ -320,7 +320,7 @@ pub const OVERCHARGE_MAX_MULTIPLE: DataRange = DataRange::number(
     "overcharge.max-multiple",
     1,
     10,
-    "thrust is kept below this multiple of the ship's (the rules: 2)",
+    "thrust is kept below this multiple of the ship's; the rules give 2",
 );
 /// Overcharge: one hit.
 pub const OVERCHARGE_ONE_HIT_AT: DataRange = DataRange::number(
@@ -328,7 +328,7 @@ pub const OVERCHARGE_ONE_HIT_AT: DataRange = DataRange::number(
     "overcharge.one-hit-at",
     -20,
     0,
-    "an Effect of the Pilot's check (the rules: -4)",
+    "an Effect of the Pilot's check; the rules give -4",
 );
 /// Overcharge: two hits.
 pub const OVERCHARGE_TWO_HITS_AT: DataRange = DataRange::number(
@@ -336,7 +336,7 @@ pub const OVERCHARGE_TWO_HITS_AT: DataRange = DataRange::number(
     "overcharge.two-hits-at",
     -20,
     0,
-    "an Effect of the Pilot's check, not above one-hit-at (the rules: -6)",
+    "an Effect of the Pilot's check, not above one-hit-at; the rules give -6",
 );
 /// DM per extra missile.
 pub const PER_EXTRA_MISSILE: DataRange = DataRange::number(
@@ -344,7 +344,7 @@ pub const PER_EXTRA_MISSILE: DataRange = DataRange::number(
     "missiles.per-extra-missile",
     0,
     10,
-    "a DM per missile beyond the first (the rules: +1)",
+    "a DM per missile beyond the first; the rules give +1",
 );
 /// TL difference DM, least.
 pub const TL_DM_MIN: DataRange = DataRange::number(
@@ -352,7 +352,7 @@ pub const TL_DM_MIN: DataRange = DataRange::number(
     "missiles.tl-dm-min",
     -10,
     10,
-    "a DM, not above tl-dm-max (the rules: +1)",
+    "a DM, not above tl-dm-max; the rules give +1",
 );
 /// TL difference DM, most.
 pub const TL_DM_MAX: DataRange = DataRange::number(
@@ -360,7 +360,7 @@ pub const TL_DM_MAX: DataRange = DataRange::number(
     "missiles.tl-dm-max",
     -10,
     10,
-    "a DM, not below tl-dm-min (the rules: +6)",
+    "a DM, not below tl-dm-min; the rules give +6",
 );
 /// The house-rule multiplier at Effect 0.
 pub const ZERO_EFFECT_MULTIPLIER: DataRange = DataRange::number(
@@ -368,7 +368,7 @@ pub const ZERO_EFFECT_MULTIPLIER: DataRange = DataRange::number(
     "missiles.zero-effect-multiplier",
     0,
     10,
-    "multiplies one missile's damage at Effect 0, as an Effect would (the rules: 0)",
+    "multiplies one missile's damage at Effect 0, as an Effect would; the rules give 0",
 );
 /// Sand's damage reduction.
 pub const SAND_REDUCTION: DataRange = DataRange::dice(
@@ -376,7 +376,7 @@ pub const SAND_REDUCTION: DataRange = DataRange::dice(
     "sand.reduction",
     1,
     100,
-    "damage a sandcaster's sand stops (the rules: 1D): it must be able to stop 1",
+    "damage a sandcaster's sand stops; the rules give 1D: it must be able to stop 1",
 );
 /// A ship's displacement.
 pub const SHIP_TONS: DataRange = DataRange::number(
@@ -427,7 +427,7 @@ pub const CREW_CHARACTERISTIC: DataRange = DataRange::number(
     "<ship>.crew[<n>].characteristics.<characteristic>",
     0,
     20,
-    "a characteristic value (the rules: 2 to 15 for people)",
+    "a characteristic value; the rules give 2 to 15 for people",
 );
 
 /// Every documented range of the data, in the order the rules note lists
