@@ -1035,7 +1035,7 @@ impl Validator {
             }
         }
         // Every bound is within `bound`, whose limits fit an i32.
-        let clamp = |n: i64| n as i32;
+        let narrow = |n: i64| n as i32;
         let mut rows: Vec<Row<T>> = Vec::with_capacity(raw.len());
         for (i, (from, to, value)) in raw.into_iter().enumerate() {
             if let (Some(f), Some(t)) = (from, to)
@@ -1073,8 +1073,8 @@ impl Validator {
                 }
             }
             rows.push(Row {
-                from: from.map(clamp),
-                to: to.map(clamp),
+                from: from.map(narrow),
+                to: to.map(narrow),
                 value,
             });
         }

@@ -361,6 +361,24 @@ fn every_range_has_a_site_and_every_site_a_range() {
     assert_eq!(named, RANGES);
 }
 
+/// The validator keeps checked numbers as `i32` (and some narrower), so
+/// every bound must fit one.
+#[test]
+fn every_range_fits_an_i32() {
+    for range in RANGES {
+        let (low, high) = match range.bound {
+            Bound::Number { min, max } => (min, max),
+            Bound::Dice { min_high, max_high } => (min_high, max_high),
+        };
+        assert!(low <= high, "{}", range.key);
+        assert!(
+            i32::try_from(low).is_ok() && i32::try_from(high).is_ok(),
+            "{}",
+            range.key
+        );
+    }
+}
+
 #[test]
 fn every_number_is_accepted_at_its_bounds_and_refused_one_past() {
     for site in SITES {
