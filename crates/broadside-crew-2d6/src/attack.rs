@@ -727,7 +727,9 @@ impl Crew2d6 {
         let burned = state.reactions_used > state.reactions;
         if burned {
             let penalty = rules.constants.burn;
-            state.burn_penalty += penalty;
+            // The reactions beyond the allowance are counted by the battle,
+            // not bounded by the data, so the sum saturates.
+            state.burn_penalty = state.burn_penalty.saturating_add(penalty);
             let total = state.burn_penalty;
             sink.emit(|| Event::Effect {
                 ship: battle.name(rules, ship),

@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::{DataErrors, DataProblems, DiceExpr, SourceFile};
+use broadside_core::{DataErrors, DataProblems, DataRange, DiceExpr, FALLBACK_DICE, SourceFile};
+use broadside_data::TomlLines;
 use serde::Deserialize;
 
 use crate::model::{
@@ -26,6 +27,467 @@ pub const FILES: [&str; 7] = [
     "criticals.toml",
     "rules.toml",
     "ships.toml",
+];
+
+const CHECKS: &str = "checks.toml";
+const TASKS: &str = "tasks.toml";
+const RANGES_FILE: &str = "ranges.toml";
+const WEAPONS: &str = "weapons.toml";
+const CRITICALS: &str = "criticals.toml";
+const RULES: &str = "rules.toml";
+const SHIPS: &str = "ships.toml";
+
+/// A DM on a 2D check: the rules' DMs run from -6 to +6, and a handful added
+/// together stay within a few dozen of the 2 to 12 a roll makes.
+const DM_WHY: &str = "a DM on a 2D check";
+
+/// The unskilled DM.
+pub const UNSKILLED: DataRange = DataRange::number(
+    CHECKS,
+    "unskilled",
+    -10,
+    0,
+    "the DM for a check without the skill; the rules give -3",
+);
+/// A difficulty's target number.
+pub const DIFFICULTY: DataRange = DataRange::number(
+    CHECKS,
+    "difficulty.<name>",
+    0,
+    30,
+    "a target number for 2D plus DMs; the rules give 2 to 14",
+);
+/// A characteristic DM row's bounds.
+pub const CHARACTERISTIC_FROM_TO: DataRange = DataRange::number(
+    CHECKS,
+    "characteristic-dm[<n>].from, .to",
+    0,
+    20,
+    "characteristic values, 0 to 20 as a crew member's are",
+);
+/// A characteristic DM.
+pub const CHARACTERISTIC_DM: DataRange =
+    DataRange::number(CHECKS, "characteristic-dm[<n>].dm", -20, 20, DM_WHY);
+/// A task chain row's bounds.
+pub const CHAIN_FROM_TO: DataRange = DataRange::number(
+    CHECKS,
+    "chain.row[<n>].from, .to",
+    -100,
+    100,
+    "Effects of a check: 2D plus DMs less a target",
+);
+/// A task chain DM.
+pub const CHAIN_DM: DataRange = DataRange::number(CHECKS, "chain.row[<n>].dm", -20, 20, DM_WHY);
+/// A reactions row's bounds.
+pub const REACTIONS_FROM_TO: DataRange = DataRange::number(
+    CHECKS,
+    "reactions[<n>].from, .to",
+    0,
+    100,
+    "Initiative values, from 0 as the table is printed",
+);
+/// Reactions a turn.
+pub const REACTIONS_COUNT: DataRange = DataRange::number(
+    CHECKS,
+    "reactions[<n>].count",
+    0,
+    20,
+    "reactions a ship may take in a turn; the rules give 1 to 4",
+);
+/// Thrust a task spends.
+pub const TASK_THRUST: DataRange = DataRange::number(
+    TASKS,
+    "task.<task>.thrust",
+    0,
+    6,
+    "thrust spent on the attempt; the rules give 0 or 1",
+);
+/// A band's attack DM.
+pub const BAND_ATTACK_DM: DataRange =
+    DataRange::number(RANGES_FILE, "band[<n>].attack-dm", -20, 20, DM_WHY);
+/// Thrust to leave a band.
+pub const BAND_THRUST: DataRange = DataRange::number(
+    RANGES_FILE,
+    "band[<n>].thrust",
+    1,
+    1000,
+    "accumulated thrust that moves the ships out of the band; the rules give 1 to 50",
+);
+/// Missile flight time.
+pub const BAND_MISSILE_FLIGHT: DataRange = DataRange::number(
+    RANGES_FILE,
+    "band[<n>].missile-flight",
+    0,
+    100,
+    "rounds a salvo flies; the rules give 0 to 10",
+);
+/// A weapon's TL.
+pub const WEAPON_TL: DataRange = DataRange::number(
+    WEAPONS,
+    "weapon.<weapon>.tl",
+    0,
+    30,
+    "a Traveller technology level",
+);
+/// A weapon's damage dice.
+pub const WEAPON_DAMAGE: DataRange = DataRange::dice(
+    WEAPONS,
+    "weapon.<weapon>.damage",
+    1,
+    100,
+    "damage a hit rolls before armour and multipliers; the rules give 1D to 4D: it must be able to do 1",
+);
+/// A weapon's attack DM.
+pub const WEAPON_ATTACK_DM: DataRange =
+    DataRange::number(WEAPONS, "weapon.<weapon>.attack-dm", -10, 10, DM_WHY);
+/// A weapon's armour piercing.
+pub const WEAPON_AP: DataRange = DataRange::number(
+    WEAPONS,
+    "weapon.<weapon>.ap",
+    0,
+    100,
+    "armour a hit ignores, at most a ship's armour",
+);
+/// A weapon's magazine.
+pub const WEAPON_MAGAZINE: DataRange = DataRange::number(
+    WEAPONS,
+    "weapon.<weapon>.magazine",
+    0,
+    1000,
+    "missiles or sand canisters a mount carries; the rules give 12 or 20",
+);
+/// A mount's weapons.
+pub const MOUNT_CAPACITY: DataRange = DataRange::number(
+    WEAPONS,
+    "mount.<mount>.capacity",
+    1,
+    3,
+    "weapons a mount holds: a triple turret's 3 at most",
+);
+/// A mount's damage multiplier.
+pub const MOUNT_MULTIPLIER: DataRange = DataRange::number(
+    WEAPONS,
+    "mount.<mount>.multiplier",
+    1,
+    1000,
+    "damage is multiplied by it; the rules give 1 to 100 for a large bay",
+);
+/// Identical weapons' attack DM.
+pub const IDENTICAL_ATTACK_DM: DataRange =
+    DataRange::number(WEAPONS, "identical.attack-dm[<n>]", -10, 10, DM_WHY);
+/// Identical weapons' point defence DM.
+pub const IDENTICAL_POINT_DEFENCE_DM: DataRange =
+    DataRange::number(WEAPONS, "identical.point-defence-dm[<n>]", -10, 10, DM_WHY);
+/// Identical weapons' damage per die.
+pub const IDENTICAL_DAMAGE_PER_DIE: DataRange = DataRange::number(
+    WEAPONS,
+    "identical.damage-per-die[<n>]",
+    0,
+    10,
+    "damage added per damage die for firing together; the rules give +1 per die per extra weapon: never taken away",
+);
+/// The Effect of a critical hit.
+pub const CRITICAL_EFFECT: DataRange = DataRange::number(
+    CRITICALS,
+    "effect",
+    0,
+    30,
+    "an Effect of an attack; the rules give 6",
+);
+/// Damage per severity.
+pub const DAMAGE_PER_SEVERITY: DataRange = DataRange::number(
+    CRITICALS,
+    "damage-per-severity",
+    1,
+    1000,
+    "damage divided by it gives a critical hit's severity; the rules give 10",
+);
+/// The highest severity.
+pub const MAX_SEVERITY: DataRange = DataRange::number(
+    CRITICALS,
+    "max-severity",
+    1,
+    6,
+    "severities the location tables give; the rules give 6",
+);
+/// Sustained damage.
+pub const SUSTAINED_PERCENT: DataRange = DataRange::number(
+    CRITICALS,
+    "sustained-percent",
+    1,
+    100,
+    "a percentage of starting hull; the rules give 10",
+);
+/// Repair DM per severity.
+pub const REPAIR_DM_PER_SEVERITY: DataRange = DataRange::number(
+    CRITICALS,
+    "repair-dm-per-severity",
+    -6,
+    0,
+    "a DM per severity on a repair check; the rules give -1",
+);
+/// A location's roll.
+pub const LOCATION_ROLL: DataRange = DataRange::number(
+    CRITICALS,
+    "location[<n>].roll",
+    2,
+    12,
+    "a 2D roll on the location table",
+);
+/// A severity row's check DM.
+pub const SEVERITY_CHECK_DM: DataRange = DataRange::number(
+    CRITICALS,
+    "location[<n>].severity[<n>].check-dm",
+    -10,
+    10,
+    DM_WHY,
+);
+/// A severity row's thrust loss.
+pub const SEVERITY_THRUST: DataRange = DataRange::number(
+    CRITICALS,
+    "location[<n>].severity[<n>].thrust",
+    -12,
+    0,
+    "thrust lost, at most a ship's thrust",
+);
+/// A severity row's hull damage.
+pub const SEVERITY_HULL_DAMAGE: DataRange = DataRange::dice(
+    CRITICALS,
+    "location[<n>].severity[<n>].hull-damage",
+    1,
+    100,
+    "hull damage a critical hit does; the rules give 1D to 6D: it must be able to do 1",
+);
+/// A severity row's armour loss, as a number.
+pub const SEVERITY_ARMOUR_LOSS: DataRange = DataRange::number(
+    CRITICALS,
+    "location[<n>].severity[<n>].armour-loss",
+    0,
+    100,
+    "armour lost, at most a ship's armour",
+);
+/// A severity row's armour loss, as dice.
+pub const SEVERITY_ARMOUR_LOSS_DICE: DataRange = DataRange::dice(
+    CRITICALS,
+    "location[<n>].severity[<n>].armour-loss",
+    1,
+    100,
+    "armour lost; the rules give 1D3 to 2D, at most a ship's armour: it must be able to take 1",
+);
+/// A severity row's Hull severity.
+pub const SEVERITY_HULL_SEVERITY: DataRange = DataRange::number(
+    CRITICALS,
+    "location[<n>].severity[<n>].hull-severity",
+    0,
+    6,
+    "severities added to the Hull location, at most the highest severity",
+);
+/// The near-object starting band table's rows.
+pub const NEAR_OBJECT_FROM_TO: DataRange = DataRange::number(
+    RULES,
+    "setup.near-object[<n>].from, .to",
+    1,
+    6,
+    "faces of the d6 rolled: the rows cover 1 to 6, no more, without gap or overlap",
+);
+/// Initiative lost per extra reaction.
+pub const BURN: DataRange = DataRange::number(
+    RULES,
+    "initiative.burn",
+    -10,
+    0,
+    "Initiative lost per reaction beyond the allowance; the rules give -2",
+);
+/// The DM an Aim action gives.
+pub const AIM_DM: DataRange = DataRange::number(
+    RULES,
+    "aim.dm",
+    0,
+    10,
+    "a DM per Aim action; the rules give +2",
+);
+/// Aim actions before firing.
+pub const AIM_MAX: DataRange = DataRange::number(
+    RULES,
+    "aim.max",
+    0,
+    10,
+    "Aim actions before firing; the rules give 3",
+);
+/// The overcharge limit.
+pub const OVERCHARGE_MAX_MULTIPLE: DataRange = DataRange::number(
+    RULES,
+    "overcharge.max-multiple",
+    1,
+    10,
+    "thrust is kept below this multiple of the ship's; the rules give 2",
+);
+/// Overcharge: one hit.
+pub const OVERCHARGE_ONE_HIT_AT: DataRange = DataRange::number(
+    RULES,
+    "overcharge.one-hit-at",
+    -20,
+    0,
+    "an Effect of the Pilot's check; the rules give -4",
+);
+/// Overcharge: two hits.
+pub const OVERCHARGE_TWO_HITS_AT: DataRange = DataRange::number(
+    RULES,
+    "overcharge.two-hits-at",
+    -20,
+    0,
+    "an Effect of the Pilot's check, not above one-hit-at; the rules give -6",
+);
+/// DM per extra missile.
+pub const PER_EXTRA_MISSILE: DataRange = DataRange::number(
+    RULES,
+    "missiles.per-extra-missile",
+    0,
+    10,
+    "a DM per missile beyond the first; the rules give +1",
+);
+/// TL difference DM, least.
+pub const TL_DM_MIN: DataRange = DataRange::number(
+    RULES,
+    "missiles.tl-dm-min",
+    -10,
+    10,
+    "a DM, not above tl-dm-max; the rules give +1",
+);
+/// TL difference DM, most.
+pub const TL_DM_MAX: DataRange = DataRange::number(
+    RULES,
+    "missiles.tl-dm-max",
+    -10,
+    10,
+    "a DM, not below tl-dm-min; the rules give +6",
+);
+/// The house-rule multiplier at Effect 0.
+pub const ZERO_EFFECT_MULTIPLIER: DataRange = DataRange::number(
+    RULES,
+    "missiles.zero-effect-multiplier",
+    0,
+    10,
+    "multiplies one missile's damage at Effect 0, as an Effect would; the rules give 0",
+);
+/// Sand's damage reduction.
+pub const SAND_REDUCTION: DataRange = DataRange::dice(
+    RULES,
+    "sand.reduction",
+    1,
+    100,
+    "damage a sandcaster's sand stops; the rules give 1D: it must be able to stop 1",
+);
+/// A ship's displacement.
+pub const SHIP_TONS: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.tons",
+    10,
+    100_000,
+    "displacement tons, from a small craft to a capital ship",
+);
+/// A ship's TL.
+pub const SHIP_TL: DataRange =
+    DataRange::number(SHIPS, "<ship>.tl", 0, 30, "a Traveller technology level");
+/// A ship's hull points.
+pub const SHIP_HULL: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.hull",
+    1,
+    40_000,
+    "hull points, about tons / 2.5: a ship needs at least 1",
+);
+/// A ship's armour.
+pub const SHIP_ARMOUR: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.armour",
+    0,
+    100,
+    "armour points taken from each hit's damage",
+);
+/// A ship's thrust.
+pub const SHIP_THRUST: DataRange =
+    DataRange::number(SHIPS, "<ship>.thrust", 0, 12, "an M-drive's thrust rating");
+/// A ship's jump rating.
+pub const SHIP_JUMP: DataRange =
+    DataRange::number(SHIPS, "<ship>.jump", 0, 9, "a J-drive's jump rating");
+/// A ship's sensors DM.
+pub const SHIP_SENSORS_DM: DataRange = DataRange::number(SHIPS, "<ship>.sensors-dm", -6, 6, DM_WHY);
+/// A crew member's skill level.
+pub const CREW_SKILL: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.crew[<n>].skills.<skill>",
+    0,
+    6,
+    "a skill level, added to checks as a DM",
+);
+/// A crew member's characteristic.
+pub const CREW_CHARACTERISTIC: DataRange = DataRange::number(
+    SHIPS,
+    "<ship>.crew[<n>].characteristics.<characteristic>",
+    0,
+    20,
+    "a characteristic value; the rules give 2 to 15 for people",
+);
+
+/// Every documented range of the data, in the order the rules note lists
+/// them; the validator checks each value through one of them.
+pub const RANGES: &[DataRange] = &[
+    UNSKILLED,
+    DIFFICULTY,
+    CHARACTERISTIC_FROM_TO,
+    CHARACTERISTIC_DM,
+    CHAIN_FROM_TO,
+    CHAIN_DM,
+    REACTIONS_FROM_TO,
+    REACTIONS_COUNT,
+    TASK_THRUST,
+    BAND_ATTACK_DM,
+    BAND_THRUST,
+    BAND_MISSILE_FLIGHT,
+    WEAPON_TL,
+    WEAPON_DAMAGE,
+    WEAPON_ATTACK_DM,
+    WEAPON_AP,
+    WEAPON_MAGAZINE,
+    MOUNT_CAPACITY,
+    MOUNT_MULTIPLIER,
+    IDENTICAL_ATTACK_DM,
+    IDENTICAL_POINT_DEFENCE_DM,
+    IDENTICAL_DAMAGE_PER_DIE,
+    CRITICAL_EFFECT,
+    DAMAGE_PER_SEVERITY,
+    MAX_SEVERITY,
+    SUSTAINED_PERCENT,
+    REPAIR_DM_PER_SEVERITY,
+    LOCATION_ROLL,
+    SEVERITY_CHECK_DM,
+    SEVERITY_THRUST,
+    SEVERITY_HULL_DAMAGE,
+    SEVERITY_ARMOUR_LOSS,
+    SEVERITY_ARMOUR_LOSS_DICE,
+    SEVERITY_HULL_SEVERITY,
+    NEAR_OBJECT_FROM_TO,
+    BURN,
+    AIM_DM,
+    AIM_MAX,
+    OVERCHARGE_MAX_MULTIPLE,
+    OVERCHARGE_ONE_HIT_AT,
+    OVERCHARGE_TWO_HITS_AT,
+    PER_EXTRA_MISSILE,
+    TL_DM_MIN,
+    TL_DM_MAX,
+    ZERO_EFFECT_MULTIPLIER,
+    SAND_REDUCTION,
+    SHIP_TONS,
+    SHIP_TL,
+    SHIP_HULL,
+    SHIP_ARMOUR,
+    SHIP_THRUST,
+    SHIP_JUMP,
+    SHIP_SENSORS_DM,
+    CREW_SKILL,
+    CREW_CHARACTERISTIC,
 ];
 
 #[derive(Debug, Deserialize)]
@@ -360,6 +822,10 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
 
     let mut v = Validator {
         problems,
+        texts: files
+            .iter()
+            .map(|f| (f.name.clone(), f.text.clone()))
+            .collect(),
         difficulties: Vec::new(),
         skills: Vec::new(),
     };
@@ -416,6 +882,8 @@ fn parse<T: for<'de> Deserialize<'de>>(
 /// The validation state: problems found so far and what later files refer to.
 struct Validator {
     problems: DataProblems,
+    /// Each file's name and text, to find the line of a faulty key.
+    texts: Vec<(String, String)>,
     difficulties: Vec<(String, i32)>,
     skills: Vec<Skill>,
 }
@@ -427,24 +895,29 @@ impl Validator {
         self.problems.push(file, key, message);
     }
 
-    /// A number that must lie in `lo..=hi`; out-of-range values are reported
-    /// and clamped so validation can go on.
-    fn within(&mut self, file: &str, key: &str, value: i64, lo: i64, hi: i64) -> i32 {
-        if !(lo..=hi).contains(&value) {
-            self.push(file, key, format!("{value} is outside {lo}..={hi}"));
-        }
-        value.clamp(lo, hi) as i32
+    /// The text of `file`, searched for the line of a faulty key.
+    fn lines<'t>(texts: &'t [(String, String)], file: &str) -> TomlLines<'t> {
+        TomlLines(
+            texts
+                .iter()
+                .find(|(name, _)| name == file)
+                .map_or("", |(_, text)| text.as_str()),
+        )
     }
 
-    fn dice(&mut self, file: &str, key: &str, text: &str) -> DiceExpr {
-        text.parse().unwrap_or_else(|message: String| {
-            self.push(file, key, message);
-            DiceExpr {
-                count: 1,
-                die: broadside_core::Die::D6,
-                bonus: 0,
-            }
-        })
+    /// A number checked against its documented range; an out-of-range value
+    /// is reported and clamped so validation can go on. Every range fits an
+    /// `i32`, so the cast after clamping is exact.
+    fn check(&mut self, range: &DataRange, key: &str, value: i64) -> i32 {
+        let lines = Self::lines(&self.texts, range.file);
+        self.problems.check(range, &lines, key, value) as i32
+    }
+
+    /// A dice expression checked against its documented range.
+    fn dice(&mut self, range: &DataRange, key: &str, text: &str) -> DiceExpr {
+        let lines = Self::lines(&self.texts, range.file);
+        self.problems
+            .check_dice(range, &lines, key, text, FALLBACK_DICE)
     }
 
     fn band(&mut self, file: &str, key: &str, id: &str) -> Band {
@@ -519,19 +992,50 @@ impl Validator {
         }
     }
 
-    /// Validates an ordered table of rows read by number: no row runs
-    /// backwards, each follows the last without gap or overlap, the first
-    /// reaches down to `low` (or is open below when `low` is `None`) and the
-    /// last up to `high` (or is open above).
+    /// Validates an ordered table of rows read by number: each bound within
+    /// `bound`, no row runs backwards, each follows the last without gap or
+    /// overlap, the first reaches down to `low` (or is open below when `low`
+    /// is `None`) and the last up to `high` (or is open above). A table with
+    /// both ends (a die's faces) gives both: it covers them and no more.
     fn rows<T: Copy>(
         &mut self,
-        file: &str,
         key: &str,
+        bound: &DataRange,
         raw: Vec<(Option<i64>, Option<i64>, T)>,
         low: Option<i64>,
         high: Option<i64>,
     ) -> RowTable<T> {
-        let clamp = |n: i64| n.clamp(-1000, 1000) as i32;
+        let file = bound.file;
+        let raw: Vec<_> = raw
+            .into_iter()
+            .enumerate()
+            .map(|(i, (from, to, value))| {
+                let from =
+                    from.map(|f| i64::from(self.check(bound, &format!("{key}[{i}].from"), f)));
+                let to = to.map(|t| i64::from(self.check(bound, &format!("{key}[{i}].to"), t)));
+                (from, to, value)
+            })
+            .collect();
+        if let (Some(l), Some(h)) = (low, high) {
+            if raw.first().is_some_and(|r| r.0.is_none()) {
+                self.push(
+                    file,
+                    format!("{key}[0].from"),
+                    format!("missing: the table starts at {l}"),
+                );
+            }
+            if let Some(last) = raw.len().checked_sub(1)
+                && raw[last].1.is_none()
+            {
+                self.push(
+                    file,
+                    format!("{key}[{last}].to"),
+                    format!("missing: the table ends at {h}"),
+                );
+            }
+        }
+        // Every bound is within `bound`, whose limits fit an i32.
+        let narrow = |n: i64| n as i32;
         let mut rows: Vec<Row<T>> = Vec::with_capacity(raw.len());
         for (i, (from, to, value)) in raw.into_iter().enumerate() {
             if let (Some(f), Some(t)) = (from, to)
@@ -569,8 +1073,8 @@ impl Validator {
                 }
             }
             rows.push(Row {
-                from: from.map(clamp),
-                to: to.map(clamp),
+                from: from.map(narrow),
+                to: to.map(narrow),
                 value,
             });
         }
@@ -606,10 +1110,10 @@ impl Validator {
 
     fn checks(&mut self, raw: RawChecks) -> CheckTables {
         const FILE: &str = "checks.toml";
-        let unskilled = self.within(FILE, "unskilled", raw.unskilled, -10, 0);
+        let unskilled = self.check(&UNSKILLED, "unskilled", raw.unskilled);
         let mut difficulties: Vec<(String, i32)> = Vec::new();
         for (name, target) in raw.difficulty {
-            let t = self.within(FILE, &format!("difficulty.{name}"), target, 0, 30);
+            let t = self.check(&DIFFICULTY, &format!("difficulty.{name}"), target);
             difficulties.push((name, t));
         }
         difficulties.sort_by_key(|&(_, t)| t);
@@ -623,17 +1127,28 @@ impl Validator {
             }
         }
         self.difficulties = difficulties;
-        let dm_rows = |rows: Vec<RawDmRow>, v: &mut Validator, key: &str| {
+        let dm_rows = |rows: Vec<RawDmRow>, v: &mut Validator, range: &DataRange, key: &str| {
             rows.into_iter()
                 .enumerate()
                 .map(|(i, r)| {
-                    let dm = v.within(FILE, &format!("{key}[{i}].dm"), r.dm, -20, 20);
+                    let dm = v.check(range, &format!("{key}[{i}].dm"), r.dm);
                     (r.from, r.to, dm)
                 })
                 .collect::<Vec<_>>()
         };
-        let raw_dm = dm_rows(raw.characteristic_dm, self, "characteristic-dm");
-        let characteristic_dm = self.rows(FILE, "characteristic-dm", raw_dm, Some(0), None);
+        let raw_dm = dm_rows(
+            raw.characteristic_dm,
+            self,
+            &CHARACTERISTIC_DM,
+            "characteristic-dm",
+        );
+        let characteristic_dm = self.rows(
+            "characteristic-dm",
+            &CHARACTERISTIC_FROM_TO,
+            raw_dm,
+            Some(0),
+            None,
+        );
         let chain_mode = match raw.chain.mode.as_str() {
             "table" => ChainMode::Table,
             "effect" => ChainMode::Effect,
@@ -646,20 +1161,26 @@ impl Validator {
                 ChainMode::Table
             }
         };
-        let raw_chain = dm_rows(raw.chain.row, self, "chain.row");
-        let chain = self.rows(FILE, "chain.row", raw_chain, None, None);
+        let raw_chain = dm_rows(raw.chain.row, self, &CHAIN_DM, "chain.row");
+        let chain = self.rows("chain.row", &CHAIN_FROM_TO, raw_chain, None, None);
         let raw_reactions = raw
             .reactions
             .into_iter()
             .enumerate()
             .map(|(i, r)| {
-                let count = self.within(FILE, &format!("reactions[{i}].count"), r.count, 0, 20);
+                let count = self.check(&REACTIONS_COUNT, &format!("reactions[{i}].count"), r.count);
                 (r.from, r.to, count as u8)
             })
             .collect();
         // The table starts at Initiative 0, as printed; a lower Initiative
         // reads the first row.
-        let reactions = self.rows(FILE, "reactions", raw_reactions, Some(0), None);
+        let reactions = self.rows(
+            "reactions",
+            &REACTIONS_FROM_TO,
+            raw_reactions,
+            Some(0),
+            None,
+        );
         (unskilled, characteristic_dm, chain_mode, chain, reactions)
     }
 
@@ -737,7 +1258,7 @@ impl Validator {
                 characteristics.push(Characteristic::Int);
             }
             let difficulty = self.difficulty(FILE, &key("difficulty"), &t.difficulty);
-            let thrust = self.within(FILE, &key("thrust"), t.thrust, 0, 6);
+            let thrust = self.check(&TASK_THRUST, &key("thrust"), t.thrust);
             let mut groups = 0;
             for (i, g) in t.groups.iter().enumerate() {
                 groups |= self.group(FILE, &format!("task.{id}.groups[{i}]"), g);
@@ -804,14 +1325,16 @@ impl Validator {
                 band,
                 name: b.name.clone(),
                 distance: b.distance.clone(),
-                attack_dm: self.within(FILE, &format!("band[{i}].attack-dm"), b.attack_dm, -20, 20),
-                thrust: self.within(FILE, &format!("band[{i}].thrust"), b.thrust, 1, 1000),
-                missile_flight: self.within(
-                    FILE,
+                attack_dm: self.check(
+                    &BAND_ATTACK_DM,
+                    &format!("band[{i}].attack-dm"),
+                    b.attack_dm,
+                ),
+                thrust: self.check(&BAND_THRUST, &format!("band[{i}].thrust"), b.thrust),
+                missile_flight: self.check(
+                    &BAND_MISSILE_FLIGHT,
                     &format!("band[{i}].missile-flight"),
                     b.missile_flight,
-                    0,
-                    100,
                 ) as u8,
             });
         }
@@ -838,7 +1361,7 @@ impl Validator {
             };
             let damage = match (&w.damage, kind) {
                 (Some(d), WeaponKind::Direct | WeaponKind::Missile) => {
-                    Some(self.dice(FILE, &key("damage"), d))
+                    Some(self.dice(&WEAPON_DAMAGE, &key("damage"), d))
                 }
                 (None, WeaponKind::Direct | WeaponKind::Missile) => {
                     self.push(FILE, key("damage"), "missing: the weapon does damage");
@@ -850,7 +1373,7 @@ impl Validator {
                 }
                 (None, WeaponKind::Sandcaster) => None,
             };
-            let magazine = self.within(FILE, &key("magazine"), w.magazine, 0, 1000) as u16;
+            let magazine = self.check(&WEAPON_MAGAZINE, &key("magazine"), w.magazine) as u16;
             if kind != WeaponKind::Direct && magazine == 0 {
                 self.push(
                     FILE,
@@ -870,14 +1393,14 @@ impl Validator {
             }
             weapons.push(Weapon {
                 name: w.name,
-                tl: self.within(FILE, &key("tl"), w.tl, 0, 30),
+                tl: self.check(&WEAPON_TL, &key("tl"), w.tl),
                 kind,
                 range: self.band(FILE, &key("range"), &w.range),
                 damage,
-                attack_dm: self.within(FILE, &key("attack-dm"), w.attack_dm, -10, 10),
+                attack_dm: self.check(&WEAPON_ATTACK_DM, &key("attack-dm"), w.attack_dm),
                 point_defence: w.point_defence,
                 sand_stops: w.sand_stops,
-                ap: self.within(FILE, &key("ap"), w.ap, 0, 100),
+                ap: self.check(&WEAPON_AP, &key("ap"), w.ap),
                 smart: w.smart,
                 magazine,
                 source: w.source,
@@ -891,8 +1414,8 @@ impl Validator {
         for (id, m) in raw.mount {
             let key = |field: &str| format!("mount.{id}.{field}");
             kinds.push(MountKind {
-                capacity: self.within(FILE, &key("capacity"), m.capacity, 1, 3) as u8,
-                multiplier: self.within(FILE, &key("multiplier"), m.multiplier, 1, 1000),
+                capacity: self.check(&MOUNT_CAPACITY, &key("capacity"), m.capacity) as u8,
+                multiplier: self.check(&MOUNT_MULTIPLIER, &key("multiplier"), m.multiplier),
                 skill: self.skill(FILE, &key("skill"), &m.skill),
                 pilot: m.pilot,
                 id,
@@ -901,7 +1424,7 @@ impl Validator {
         if kinds.is_empty() {
             self.push(FILE, "mount", "no mount kinds");
         }
-        let mut three = |key: &str, values: Vec<i64>| -> [i32; 3] {
+        let mut three = |range: &DataRange, key: &str, values: Vec<i64>| -> [i32; 3] {
             if values.len() != 3 {
                 self.push(
                     FILE,
@@ -914,25 +1437,33 @@ impl Validator {
             }
             let mut out = [0; 3];
             for (i, v) in values.into_iter().take(3).enumerate() {
-                out[i] = self.within(FILE, &format!("identical.{key}[{i}]"), v, -10, 10);
+                out[i] = self.check(range, &format!("identical.{key}[{i}]"), v);
             }
             out
         };
         let identical = Identical {
-            attack_dm: three("attack-dm", raw.identical.attack_dm),
-            point_defence_dm: three("point-defence-dm", raw.identical.point_defence_dm),
-            damage_per_die: three("damage-per-die", raw.identical.damage_per_die),
+            attack_dm: three(&IDENTICAL_ATTACK_DM, "attack-dm", raw.identical.attack_dm),
+            point_defence_dm: three(
+                &IDENTICAL_POINT_DEFENCE_DM,
+                "point-defence-dm",
+                raw.identical.point_defence_dm,
+            ),
+            damage_per_die: three(
+                &IDENTICAL_DAMAGE_PER_DIE,
+                "damage-per-die",
+                raw.identical.damage_per_die,
+            ),
         };
         (weapons, kinds, identical)
     }
 
     fn criticals(&mut self, raw: RawCriticals) -> Criticals {
         const FILE: &str = "criticals.toml";
-        let max_severity = self.within(FILE, "max-severity", raw.max_severity, 1, 6) as u8;
+        let max_severity = self.check(&MAX_SEVERITY, "max-severity", raw.max_severity) as u8;
         let mut locations: Vec<Option<Location>> = vec![None; crate::model::LOCATIONS];
         for (i, loc) in raw.location.into_iter().enumerate() {
             let key = |field: &str| format!("location[{i}].{field}");
-            let roll = self.within(FILE, &key("roll"), loc.roll, 2, 12) as u8;
+            let roll = self.check(&LOCATION_ROLL, &key("roll"), loc.roll) as u8;
             let repair_skill = loc
                 .repair_skill
                 .as_ref()
@@ -953,7 +1484,7 @@ impl Validator {
                 let mut standing = Standing::default();
                 match (row.check_dm, &row.checks) {
                     (Some(dm), Some(checks)) => {
-                        let dm = self.within(FILE, &rkey("check-dm"), dm, -10, 10) as i8;
+                        let dm = self.check(&SEVERITY_CHECK_DM, &rkey("check-dm"), dm) as i8;
                         let groups = self.group(FILE, &rkey("checks"), checks);
                         for g in Group::ALL {
                             if groups & g.bit() != 0 {
@@ -969,7 +1500,8 @@ impl Validator {
                     ),
                 }
                 if let Some(t) = row.thrust {
-                    standing.thrust_loss = -(self.within(FILE, &rkey("thrust"), t, -12, 0) as i8);
+                    standing.thrust_loss =
+                        -(self.check(&SEVERITY_THRUST, &rkey("thrust"), t) as i8);
                 }
                 standing.thrust_zero = row.thrust_zero;
                 if let Some(b) = &row.max_band {
@@ -982,16 +1514,24 @@ impl Validator {
                 let hull_damage = row
                     .hull_damage
                     .as_ref()
-                    .map(|d| self.dice(FILE, &rkey("hull-damage"), d));
+                    .map(|d| self.dice(&SEVERITY_HULL_DAMAGE, &rkey("hull-damage"), d));
                 let armour_loss = row
                     .armour_loss
                     .as_ref()
-                    .map(|text| match text.parse::<i32>() {
-                        Ok(n) if (0..=100).contains(&n) => Amount::Fixed(n),
-                        _ => Amount::Dice(self.dice(FILE, &rkey("armour-loss"), text)),
+                    .map(|text| match text.parse::<i64>() {
+                        Ok(n) => Amount::Fixed(self.check(
+                            &SEVERITY_ARMOUR_LOSS,
+                            &rkey("armour-loss"),
+                            n,
+                        )),
+                        Err(_) => Amount::Dice(self.dice(
+                            &SEVERITY_ARMOUR_LOSS_DICE,
+                            &rkey("armour-loss"),
+                            text,
+                        )),
                     });
                 let hull_severity = row.hull_severity.map_or(0, |n| {
-                    self.within(FILE, &rkey("hull-severity"), n, 0, 6) as u8
+                    self.check(&SEVERITY_HULL_SEVERITY, &rkey("hull-severity"), n) as u8
                 });
                 let weapon = row.weapon.as_deref().map(|w| match w {
                     "bane" => WeaponHarm::Bane,
@@ -1090,28 +1630,22 @@ impl Validator {
         let hull = find("hull");
         let m_drive = find("m-drive");
         Criticals {
-            effect: self.within(FILE, "effect", raw.effect, 0, 30),
-            damage_per_severity: self.within(
-                FILE,
+            effect: self.check(&CRITICAL_EFFECT, "effect", raw.effect),
+            damage_per_severity: self.check(
+                &DAMAGE_PER_SEVERITY,
                 "damage-per-severity",
                 raw.damage_per_severity,
-                1,
-                1000,
             ),
             max_severity,
-            sustained_percent: self.within(
-                FILE,
+            sustained_percent: self.check(
+                &SUSTAINED_PERCENT,
                 "sustained-percent",
                 raw.sustained_percent,
-                1,
-                100,
             ),
-            repair_dm_per_severity: self.within(
-                FILE,
+            repair_dm_per_severity: self.check(
+                &REPAIR_DM_PER_SEVERITY,
                 "repair-dm-per-severity",
                 raw.repair_dm_per_severity,
-                -6,
-                0,
             ),
             locations: out,
             hull,
@@ -1133,7 +1667,13 @@ impl Validator {
                 (r.from, r.to, band)
             })
             .collect();
-        let near_object = self.rows(FILE, "setup.near-object", near_rows, Some(1), Some(6));
+        let near_object = self.rows(
+            "setup.near-object",
+            &NEAR_OBJECT_FROM_TO,
+            near_rows,
+            Some(1),
+            Some(6),
+        );
         let tactics_mode = match raw.initiative.tactics.as_str() {
             "effect" => ChainMode::Effect,
             "chain" => ChainMode::Table,
@@ -1163,19 +1703,15 @@ impl Validator {
                 MissileArmour::PerMissile
             }
         };
-        let one_hit_at = self.within(
-            FILE,
+        let one_hit_at = self.check(
+            &OVERCHARGE_ONE_HIT_AT,
             "overcharge.one-hit-at",
             raw.overcharge.one_hit_at,
-            -20,
-            0,
         );
-        let two_hits_at = self.within(
-            FILE,
+        let two_hits_at = self.check(
+            &OVERCHARGE_TWO_HITS_AT,
             "overcharge.two-hits-at",
             raw.overcharge.two_hits_at,
-            -20,
-            0,
         );
         if two_hits_at > one_hit_at {
             self.push(
@@ -1184,8 +1720,8 @@ impl Validator {
                 "must not be above one-hit-at",
             );
         }
-        let tl_dm_min = self.within(FILE, "missiles.tl-dm-min", raw.missiles.tl_dm_min, -10, 10);
-        let tl_dm_max = self.within(FILE, "missiles.tl-dm-max", raw.missiles.tl_dm_max, -10, 10);
+        let tl_dm_min = self.check(&TL_DM_MIN, "missiles.tl-dm-min", raw.missiles.tl_dm_min);
+        let tl_dm_max = self.check(&TL_DM_MAX, "missiles.tl-dm-max", raw.missiles.tl_dm_max);
         if tl_dm_min > tl_dm_max {
             self.push(FILE, "missiles.tl-dm-min", "must not be above tl-dm-max");
         }
@@ -1193,40 +1729,34 @@ impl Validator {
             random_encounter,
             near_object,
             tactics_mode,
-            burn: self.within(FILE, "initiative.burn", raw.initiative.burn, -10, 0),
-            aim_dm: self.within(FILE, "aim.dm", raw.aim.dm, 0, 10),
-            aim_max: self.within(FILE, "aim.max", raw.aim.max, 0, 10) as u8,
-            overcharge_max_multiple: self.within(
-                FILE,
+            burn: self.check(&BURN, "initiative.burn", raw.initiative.burn),
+            aim_dm: self.check(&AIM_DM, "aim.dm", raw.aim.dm),
+            aim_max: self.check(&AIM_MAX, "aim.max", raw.aim.max) as u8,
+            overcharge_max_multiple: self.check(
+                &OVERCHARGE_MAX_MULTIPLE,
                 "overcharge.max-multiple",
                 raw.overcharge.max_multiple,
-                1,
-                10,
             ),
             overcharge_one_hit_at: one_hit_at,
             overcharge_two_hits_at: two_hits_at,
             missile_attack: self.difficulty(FILE, "missiles.attack", &raw.missiles.attack),
             missile_attack_name: raw.missiles.attack,
-            per_extra_missile: self.within(
-                FILE,
+            per_extra_missile: self.check(
+                &PER_EXTRA_MISSILE,
                 "missiles.per-extra-missile",
                 raw.missiles.per_extra_missile,
-                0,
-                10,
             ),
             tl_dm_min,
             tl_dm_max: tl_dm_max.max(tl_dm_min),
             smart_lost_at,
-            zero_effect_multiplier: self.within(
-                FILE,
+            zero_effect_multiplier: self.check(
+                &ZERO_EFFECT_MULTIPLIER,
                 "missiles.zero-effect-multiplier",
                 raw.missiles.zero_effect_multiplier,
-                0,
-                10,
             ),
             cap_at_missiles: raw.missiles.cap_at_missiles,
             missile_armour,
-            sand_reduction: self.dice(FILE, "sand.reduction", &raw.sand.reduction),
+            sand_reduction: self.dice(&SAND_REDUCTION, "sand.reduction", &raw.sand.reduction),
             sand_add_effect: raw.sand.add_effect,
         }
     }
@@ -1381,7 +1911,7 @@ impl Validator {
                     match self.skills.iter().position(|s| &s.id == skill) {
                         None => self.unknown_skill(FILE, &skey, skill),
                         Some(s) => {
-                            skills[s] = Some(self.within(FILE, &skey, *level, 0, 6) as i8);
+                            skills[s] = Some(self.check(&CREW_SKILL, &skey, *level) as i8);
                         }
                     }
                 }
@@ -1395,7 +1925,7 @@ impl Validator {
                             format!("unknown characteristic '{name}' (known: str, dex, end, int, edu, soc)"),
                         ),
                         Some(ch) => {
-                            characteristics[ch as usize] = self.within(FILE, &chkey, *value, 0, 20) as u8;
+                            characteristics[ch as usize] = self.check(&CREW_CHARACTERISTIC, &chkey, *value) as u8;
                         }
                     }
                 }
@@ -1505,14 +2035,14 @@ impl Validator {
                 name: ship.name,
                 source: ship.source,
                 notes: ship.notes,
-                tons: self.within(FILE, &key("tons"), ship.tons, 1, 1_000_000),
-                tl: self.within(FILE, &key("tl"), ship.tl, 0, 30),
-                hull: self.within(FILE, &key("hull"), ship.hull, 1, 1_000_000),
-                armour: self.within(FILE, &key("armour"), ship.armour, 0, 100),
-                thrust: self.within(FILE, &key("thrust"), ship.thrust, 0, 12),
-                jump: self.within(FILE, &key("jump"), ship.jump, 0, 9),
+                tons: self.check(&SHIP_TONS, &key("tons"), ship.tons),
+                tl: self.check(&SHIP_TL, &key("tl"), ship.tl),
+                hull: self.check(&SHIP_HULL, &key("hull"), ship.hull),
+                armour: self.check(&SHIP_ARMOUR, &key("armour"), ship.armour),
+                thrust: self.check(&SHIP_THRUST, &key("thrust"), ship.thrust),
+                jump: self.check(&SHIP_JUMP, &key("jump"), ship.jump),
                 sensors: ship.sensors,
-                sensors_dm: self.within(FILE, &key("sensors-dm"), ship.sensors_dm, -6, 6),
+                sensors_dm: self.check(&SHIP_SENSORS_DM, &key("sensors-dm"), ship.sensors_dm),
                 mounts,
                 slots,
                 crew,
