@@ -5,7 +5,8 @@ use std::process::{Command, Stdio};
 
 use broadside_tests::engagement::ScenarioFile;
 use broadside_tests::{
-    RulesetCopy, binary, check_cli_error, check_cli_scenario_error, cli_json, cli_ok,
+    RulesetCopy, binary, check_cli_data_error, check_cli_error, check_cli_scenario_error, cli_json,
+    cli_ok,
 };
 use serde_json::Value;
 
@@ -318,4 +319,29 @@ fn an_empty_scenario_is_an_error() {
     check_cli_error(&["compare", empty.path()], "names no system to run");
     let blank = ScenarioFile::new("blank", "");
     check_cli_error(&["compare", blank.path()], "is empty");
+}
+
+/// Reliability review, finding 8: an empty file that the others take names
+/// from is one problem, not one for every name taken (an empty
+/// `weapons.toml` gave 78).
+#[test]
+fn an_empty_file_is_one_problem() {
+    for (system, file, what) in [
+        ("percentile", "weapons.toml", "weapon"),
+        ("percentile", "ships.toml", "ship"),
+        ("action-d10", "weapons.toml", "weapon"),
+        ("action-d10", "ships.toml", "ship"),
+        ("module-grid", "modules.toml", "module type"),
+        ("module-grid", "ships.toml", "ship"),
+    ] {
+        let copy = RulesetCopy::of(system, "empty-file");
+        copy.add(file, "");
+        check_cli_data_error(
+            &["ships", system, "--rules", copy.path()],
+            &[
+                "has 1 problem(s):",
+                &format!("{file}: defines no {what}: the rules need at least one"),
+            ],
+        );
+    }
 }
