@@ -11,7 +11,7 @@
 //! - command lines: argument vectors from the commands, systems, ships and
 //!   flags, good and bad, through the binary.
 //!
-//! CI runs a few dozen cases of each from a fixed seed, so a run is
+//! CI runs a few hundred cases in all from a fixed seed, so a run is
 //! repeatable. `BROADSIDE_FUZZ_CASES=N` runs N cases of each from a fresh
 //! seed (see docs/testing.md).
 
@@ -207,7 +207,7 @@ fn use_ruleset(registration: &Registration, files: &[SourceFile]) {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(256))]
 
     #[test]
     fn mutated_rule_data_never_panics(
@@ -276,7 +276,7 @@ const SCENARIO_SYSTEMS: [&str; 5] = [
 ];
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(config(96))]
 
     #[test]
     fn generated_scenarios_answer_by_the_contract(
@@ -361,7 +361,7 @@ const WORDS: [&str; 48] = [
 ];
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(128))]
 
     #[test]
     fn generated_command_lines_answer_by_the_contract(
