@@ -256,9 +256,11 @@ impl Percentile {
         let c = &rules.constants;
         let mut chance = used.advanced;
         let mut modify = |amount: i32, reason: &dyn Fn() -> String, sink: &mut dyn EventSink| {
-            // Saturating: the data's ranges keep every term small, and a
-            // modifier must never wrap the chance round to a sure hit.
-            chance = chance.saturating_add(amount);
+            // Plain addition: every term is bounded by the data's ranges
+            // (range diffusion by the weapon's range, at most 1,000 hexes, as
+            // a strike beyond it is refused), so the sum of a handful cannot
+            // wrap; it is the hot path of every strike.
+            chance += amount;
             sink.emit(|| Event::Modifier {
                 to: "chance to hit".into(),
                 amount,
@@ -290,7 +292,7 @@ impl Percentile {
         {
             let n = i32::from(strike.icms);
             modify(
-                per_icm.saturating_mul(n),
+                per_icm * n,
                 &|| format!("{} at {per_icm} each", count_of(n, "ICM", "ICMs")),
                 sink,
             );
@@ -305,7 +307,7 @@ impl Percentile {
         if target.is_evasive(rules) && weapon.evadable && target.mr > 0 {
             let mr = i32::from(target.mr);
             modify(
-                c.evasion_per_mr.saturating_mul(mr),
+                c.evasion_per_mr * mr,
                 &|| format!("evasive manoeuvres, MR {mr}"),
                 sink,
             );

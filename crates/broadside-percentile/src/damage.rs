@@ -388,7 +388,7 @@ impl Percentile {
         });
         let mut damage = rolled;
         if multiplier != 1 {
-            damage = rolled.saturating_mul(multiplier);
+            damage = rolled * multiplier;
             sink.emit(|| Event::Modifier {
                 to: "hull damage".into(),
                 amount: damage - rolled,
