@@ -637,12 +637,8 @@ fn battle_command(
     };
     let system = load_with(registration, rules.as_deref())?;
     let max_turns = setting(m, "max-turns", settings.max_turns, cli::DEFAULT_MAX_TURNS);
-    let trials = setting(m, "trials", settings.trials, cli::DEFAULT_TRIALS);
-    let seed = m
-        .get_one::<u64>("seed")
-        .copied()
-        .or(settings.seed)
-        .unwrap_or_else(fresh_seed);
+    let run_of = RunOf::of(m, &settings);
+    let RunOf { seed, trials, .. } = run_of;
     let mut options = system_options(m, system.battle_options());
     let mut side_options = [
         cli::side_options(m, "a-", system.side_options()),
@@ -785,12 +781,6 @@ fn battle_command(
         }
         return Ok(());
     }
-    let seed_given = m.get_one::<u64>("seed").is_some() || settings.seed.is_some();
-    let run_of = RunOf {
-        seed,
-        seed_given,
-        trials,
-    };
     let Some(summary) =
         play_or_merge(m, &[(id, &*engagement)], run_of, merged, out)?.and_then(|mut s| s.pop())
     else {
@@ -948,6 +938,19 @@ struct RunOf {
     trials: u64,
 }
 
+impl RunOf {
+    /// The run the command line asks for, over a scenario's settings: a
+    /// flag given wins, then the scenario, then the default (a fresh seed).
+    fn of(m: &ArgMatches, settings: &scenario::Settings) -> RunOf {
+        let given = m.get_one::<u64>("seed").copied().or(settings.seed);
+        RunOf {
+            seed: given.unwrap_or_else(fresh_seed),
+            seed_given: given.is_some(),
+            trials: setting(m, "trials", settings.trials, cli::DEFAULT_TRIALS),
+        }
+    }
+}
+
 /// Each battle's summary: from the tallies of merged shards, or by playing
 /// the run. With `--shard I/N`, plays only that shard, prints its tallies
 /// as a shard file and returns `None`.
@@ -1103,13 +1106,9 @@ fn compare_command(
     };
     let settings =
         scenario::settings(&source).map_err(|problems| scenario_failure(&source, &problems))?;
-    let trials = setting(m, "trials", settings.trials, cli::DEFAULT_TRIALS);
     let max_turns = setting(m, "max-turns", settings.max_turns, cli::DEFAULT_MAX_TURNS);
-    let seed = m
-        .get_one::<u64>("seed")
-        .copied()
-        .or(settings.seed)
-        .unwrap_or_else(fresh_seed);
+    let run_of = RunOf::of(m, &settings);
+    let RunOf { seed, trials, .. } = run_of;
     // Each system's folder: the command line's, else the scenario's
     // (relative to the scenario file), else none.
     let mut folders = rules_folders(m)?;
@@ -1141,11 +1140,6 @@ fn compare_command(
         .iter()
         .map(|battle| (battle.system, &*battle.engagement))
         .collect();
-    let run_of = RunOf {
-        seed,
-        seed_given: m.get_one::<u64>("seed").is_some() || settings.seed.is_some(),
-        trials,
-    };
     let Some(summaries) = play_or_merge(m, &battles, run_of, merged, out)? else {
         return Ok(());
     };
