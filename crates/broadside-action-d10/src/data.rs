@@ -1026,29 +1026,15 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     // every reference to what it failed to define.
     let (Some(weapons), Some(ships), Some(tables), Some(rules)) = (weapons, ships, tables, rules)
     else {
-        return Err(problems
-            .finish(())
-            .err()
-            .unwrap_or_else(|| DataErrors(Vec::new())));
+        return Err(problems.stop());
     };
     // A file that defines nothing is one problem, not one for every name
     // the other files take from it.
-    let empty = [
+    if problems.none_defined(&[
         ("weapons.toml", weapons.is_empty(), "weapon"),
         ("ships.toml", ships.is_empty(), "ship"),
-    ];
-    for (file, _, what) in empty.iter().filter(|(_, empty, _)| *empty) {
-        problems.push(
-            file,
-            "",
-            format!("defines no {what}: the rules need at least one"),
-        );
-    }
-    if empty.iter().any(|(_, empty, _)| *empty) {
-        return Err(problems
-            .finish(())
-            .err()
-            .unwrap_or_else(|| DataErrors(Vec::new())));
+    ]) {
+        return Err(problems.stop());
     }
     let text = |name: &str| {
         TomlLines(

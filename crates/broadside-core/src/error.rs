@@ -189,6 +189,31 @@ impl DataProblems {
         self.push(&file.name, "", format!("{line}{}", message.trim()));
     }
 
+    /// Records each file that defines nothing the other files could name,
+    /// given as `(file, defines nothing, what it should define)`, as one
+    /// problem; returns whether any did. A loader stops there rather than
+    /// report every name taken from the empty file (an empty `weapons.toml`
+    /// would otherwise give one problem per weapon a ship or table names).
+    pub fn none_defined(&mut self, files: &[(&str, bool, &str)]) -> bool {
+        let mut any = false;
+        for &(file, empty, what) in files {
+            if empty {
+                self.push(
+                    file,
+                    "",
+                    format!("defines no {what}: the rules need at least one"),
+                );
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// Every problem found so far, for a loader that cannot go on.
+    pub fn stop(self) -> DataErrors {
+        DataErrors(self.errors)
+    }
+
     /// Whether no problem was found.
     pub fn is_empty(&self) -> bool {
         self.errors.is_empty()
@@ -240,6 +265,24 @@ mod tests {
     fn an_offset_past_the_end_is_the_last_line() {
         check("a\nb", 99, 2);
         check("", 0, 1);
+    }
+
+    /// Each empty file is one problem, and the loader is told to stop only
+    /// when one is empty.
+    #[test]
+    fn an_empty_file_is_one_problem() {
+        let mut problems = super::DataProblems::default();
+        assert!(!problems.none_defined(&[("weapons.toml", false, "weapon")]));
+        assert!(problems.is_empty());
+        assert!(problems.none_defined(&[
+            ("weapons.toml", true, "weapon"),
+            ("ships.toml", false, "ship"),
+        ]));
+        let errors = problems.stop();
+        assert_eq!(
+            errors.to_string(),
+            "weapons.toml: defines no weapon: the rules need at least one"
+        );
     }
 
     /// The suggestion is the known name most like the given one, and none

@@ -814,10 +814,7 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
         Some(ships),
     ) = (checks, tasks, ranges, weapons, criticals, rules, ships)
     else {
-        return Err(problems
-            .finish(())
-            .err()
-            .unwrap_or_else(|| DataErrors(Vec::new())));
+        return Err(problems.stop());
     };
 
     let mut v = Validator {

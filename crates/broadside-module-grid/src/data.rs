@@ -762,29 +762,15 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     // alone, not echoed by every reference to what it failed to define.
     let (Some(modules), Some(ships), Some(rules), Some(chart)) = (modules, ships, rules, chart)
     else {
-        return Err(problems
-            .finish(())
-            .err()
-            .unwrap_or_else(|| DataErrors(Vec::new())));
+        return Err(problems.stop());
     };
     // A file that defines nothing is one problem, not one for every name
     // the other files take from it.
-    let empty = [
+    if problems.none_defined(&[
         ("modules.toml", modules.is_empty(), "module type"),
         ("ships.toml", ships.is_empty(), "ship"),
-    ];
-    for (file, _, what) in empty.iter().filter(|(_, empty, _)| *empty) {
-        problems.push(
-            file,
-            "",
-            format!("defines no {what}: the rules need at least one"),
-        );
-    }
-    if empty.iter().any(|(_, empty, _)| *empty) {
-        return Err(problems
-            .finish(())
-            .err()
-            .unwrap_or_else(|| DataErrors(Vec::new())));
+    ]) {
+        return Err(problems.stop());
     }
     // The texts are searched for the line of a value out of range.
     let text = |name: &str| {

@@ -433,30 +433,16 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let (Some(weapons), Some(defences), Some(combat), Some(damage), Some(ships), Some(constants)) =
         (weapons, defences, combat, damage, ships, constants)
     else {
-        return Err(problems
-            .finish(())
-            .err()
-            .unwrap_or_else(|| DataErrors(Vec::new())));
+        return Err(problems.stop());
     };
     // A file that defines nothing is one problem, not one for every name
     // the other files take from it.
-    let empty = [
+    if problems.none_defined(&[
         (WEAPONS, weapons.is_empty(), "weapon"),
         ("defences.toml", defences.is_empty(), "defence"),
         (SHIPS, ships.is_empty(), "ship"),
-    ];
-    for (file, _, what) in empty.iter().filter(|(_, empty, _)| *empty) {
-        problems.push(
-            file,
-            "",
-            format!("defines no {what}: the rules need at least one"),
-        );
-    }
-    if empty.iter().any(|(_, empty, _)| *empty) {
-        return Err(problems
-            .finish(())
-            .err()
-            .unwrap_or_else(|| DataErrors(Vec::new())));
+    ]) {
+        return Err(problems.stop());
     }
     let text = |name: &str| {
         TomlLines(
