@@ -142,3 +142,47 @@ fn an_action_d10_roll_again_exactly() {
     assert_eq!(exact["paths"], 17);
     assert!(sums_to_one(&exact["hull_damage"]), "{exact}");
 }
+
+/// A crew-2d6 salvo at the scout sets off more chains of critical hits than
+/// can be followed whole; `--max-states` bounds the states carried between
+/// the steps of the attack, and the report gives the mass dropped, in JSON
+/// and in a note, so the figures left sum to one less it. A whole
+/// enumeration drops nothing.
+#[test]
+fn a_salvo_too_big_to_follow_whole_says_what_it_dropped() {
+    let salvo = [
+        "resolve",
+        "crew-2d6",
+        "--attacker",
+        "corvette",
+        "--target",
+        "scout",
+        "--weapon",
+        "missile-rack",
+        "--range-band",
+        "short",
+        "--exact",
+        "--max-states",
+        "200",
+    ];
+    let report = cli_json(&with(&salvo, &["--format", "json"]));
+    let exact = &report["exact"];
+    let pruned = exact["pruned"].as_f64().expect("a dropped mass");
+    assert!(pruned > 0.0, "{exact}");
+    assert!(exact["fractions"]["pruned"].is_string(), "{exact}");
+    let held: f64 = exact["hull_damage"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|pair| pair[1].as_f64().expect("a probability"))
+        .sum();
+    assert!((held + pruned - 1.0).abs() < 1e-9, "{exact}");
+    let text = cli_ok(&salvo);
+    assert!(
+        text.contains("of the probability was dropped to stay within --max-states 200"),
+        "{text}"
+    );
+    let whole = cli_json(&with(TORPEDO, &["--format", "json"]));
+    assert_eq!(whole["exact"]["pruned"], 0.0);
+    assert!(whole["exact"]["fractions"].get("pruned").is_none());
+}

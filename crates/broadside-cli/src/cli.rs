@@ -7,6 +7,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
 /// Default number of trials for `battle` and `compare` (also the flag's default below).
 pub const DEFAULT_TRIALS: u64 = 10_000;
+/// The most states `resolve --exact` carries between the steps of an attack
+/// played in steps (the flag's default).
+pub const RESOLVE_MAX_STATES: &str = "20000";
 /// The outcomes `battle --find` looks for.
 pub const FIND_OUTCOMES: [&str; 6] = [
     "a-wins",
@@ -283,6 +286,15 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .action(ArgAction::SetTrue)
                         .conflicts_with_all(["dice", "explain"])
                         .help("print the exact distribution of the attack's outcomes, over every roll of its dice"),
+                )
+                .arg(
+                    Arg::new("max-states")
+                        .long("max-states")
+                        .value_name("N")
+                        .value_parser(value_parser!(u64).range(1..=10_000_000))
+                        .default_value(RESOLVE_MAX_STATES)
+                        .requires("exact")
+                        .help("with --exact: the most distinct states an attack played in steps carries from one step to the next; the least likely beyond it are dropped and their mass reported"),
                 )
                 .arg(
                     Arg::new("dice")

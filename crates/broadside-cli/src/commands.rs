@@ -467,6 +467,17 @@ const MAX_PATHS: u64 = 2_000_000;
 /// big to enumerate says so within seconds.
 const MAX_BATTLE_PATHS: u64 = 20_000_000;
 
+/// The dice paths `resolve --exact` may take: [`MAX_PATHS`], or more when
+/// `--max-states` asks for more states carried between steps, each of
+/// which takes a few dozen paths on to the next.
+fn resolve_max_paths(max_states: usize) -> u64 {
+    MAX_PATHS.max(
+        u64::try_from(max_states)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(100),
+    )
+}
+
 /// `resolve --exact`: the attack's outcome over every roll of its dice.
 fn exact_resolve(
     id: &str,
@@ -475,8 +486,11 @@ fn exact_resolve(
     m: &ArgMatches,
     out: Out<'_>,
 ) -> Result<(), Failure> {
+    let max_states = m
+        .get_one::<u64>("max-states")
+        .map_or(usize::MAX, |&n| usize::try_from(n).unwrap_or(usize::MAX));
     let exact = system
-        .resolve_exact(request, MAX_PATHS)
+        .resolve_exact(request, resolve_max_paths(max_states), max_states)
         .map_err(ResolveError::from)?;
     if format(m) == "json" {
         return json_line(
@@ -516,6 +530,13 @@ fn exact_resolve(
             destroyed.add_row(vec![name.clone(), percent(*p), bar(*p)]);
         }
         writeln!(out, "{destroyed}")?;
+    }
+    if exact.pruned > 0.0 {
+        writeln!(
+            out,
+            "note: {} of the probability was dropped to stay within --max-states {max_states}; the figures above sum to the rest",
+            percent(exact.pruned)
+        )?;
     }
     Ok(())
 }

@@ -822,6 +822,10 @@ pub struct ExactAttack {
     pub fractions: BTreeMap<String, String>,
     /// Dice paths enumerated.
     pub paths: u64,
+    /// The probability dropped, least likely states first, to keep an
+    /// attack played in steps within its budget of states: the figures
+    /// above sum to one less this. Zero when every path was followed.
+    pub pruned: f64,
 }
 
 /// The exact distribution of an attack, from a function that resolves it
@@ -854,6 +858,15 @@ pub enum Stepped<S> {
     Done(AttackOutcome),
 }
 
+/// A state of an attack played in steps ([`exact_attack_in_steps`]): it
+/// can be compared and hashed, so equal states merge, and it knows whether
+/// the attack hit, which the first step settles.
+pub trait AttackState: Clone + Eq + Hash {
+    /// Whether the attack hit. A state dropped to keep within the budget
+    /// still counts towards the chance of a hit, which so stays exact.
+    fn hit(&self) -> bool;
+}
+
 /// The exact distribution of an attack played in steps: `step` plays the
 /// first step from `None`, and each later one from a state an earlier step
 /// left, with the dice given. Equal states are merged between steps, so an
@@ -861,14 +874,20 @@ pub enum Stepped<S> {
 /// same ship by different dice) is enumerated once from where they meet.
 ///
 /// `step` must be a function of its state and its dice alone. At most
-/// `max_paths` paths are taken over all steps.
-pub fn exact_attack_in_steps<S: Clone + Eq + Hash>(
+/// `max_paths` paths are taken over all steps, and at most `max_states`
+/// states are carried from one step to the next: past that the least
+/// likely are dropped and their mass reported as
+/// [`ExactAttack::pruned`], as an engagement's are.
+pub fn exact_attack_in_steps<S: AttackState>(
     max_paths: u64,
+    max_states: usize,
     mut step: impl FnMut(Option<&S>, &mut dyn Dice) -> Result<Stepped<S>, ResolveError>,
 ) -> Result<ExactAttack, ExactError> {
     let mut outcomes: BTreeMap<AttackOutcome, Prob> = BTreeMap::new();
     let mut paths = 0u64;
     let mut frontier: Vec<(Option<S>, Prob)> = vec![(None, Prob::one())];
+    // The mass dropped, of misses and of hits.
+    let mut pruned = [BigRational::zero(), BigRational::zero()];
     while !frontier.is_empty() {
         let mut next: StateMap<S, Prob> = StateMap::default();
         let mut fits = true;
@@ -902,9 +921,52 @@ pub fn exact_attack_in_steps<S: Clone + Eq + Hash>(
                 return Err(ExactError::TooDeep);
             }
         }
-        frontier = next.into_iter().map(|(s, p)| (Some(s), p)).collect();
+        if next.len() > max_states {
+            let mut ranked: Vec<(u64, S, Prob)> = next
+                .into_iter()
+                .map(|(s, p)| (stable_hash(&s), s, p))
+                .collect();
+            // Most likely first; equal masses by a hash with fixed keys, so
+            // the same states are kept on every run.
+            ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+            // Summed in 128 bits while the sum fits, so that the big
+            // fraction (and its greatest common divisors) is touched once
+            // per overflow rather than once per state dropped.
+            let mut dropped = [Prob::zero(); 2];
+            for (_, state, p) in ranked.drain(max_states..) {
+                let sum = &mut dropped[usize::from(state.hit())];
+                *sum = match sum.checked_add(&p) {
+                    Some(more) => more,
+                    None => {
+                        pruned[usize::from(state.hit())] += to_big(*sum);
+                        p
+                    }
+                };
+            }
+            for (total, sum) in pruned.iter_mut().zip(dropped) {
+                *total += to_big(sum);
+            }
+            frontier = ranked.into_iter().map(|(_, s, p)| (Some(s), p)).collect();
+        } else {
+            frontier = next.into_iter().map(|(s, p)| (Some(s), p)).collect();
+        }
     }
-    gather_reduced(&outcomes, paths)
+    let mut exact = gather_reduced(&outcomes, paths)?;
+    let [missed, hit] = pruned;
+    let dropped = &missed + &hit;
+    if !dropped.is_zero() {
+        let text = |p: &BigRational| format!("{}/{}", p.numer(), p.denom());
+        exact.pruned = big_to_f64(&dropped);
+        exact.fractions.insert("pruned".into(), text(&dropped));
+        // The hits dropped hit all the same.
+        let p_hit = outcomes
+            .iter()
+            .filter(|(outcome, _)| outcome.hit)
+            .fold(hit, |sum, (_, p)| sum + to_big(*p));
+        exact.p_hit = big_to_f64(&p_hit);
+        exact.fractions.insert("p_hit".into(), text(&p_hit));
+    }
+    Ok(exact)
 }
 
 /// An attack's figures gathered path by path, each mass a numerator over
@@ -1062,6 +1124,7 @@ impl Figures {
             destroyed,
             fractions: fractions.into_iter().collect(),
             paths,
+            pruned: 0.0,
         })
     }
 }
@@ -1295,6 +1358,7 @@ fn gather_reduced(
         destroyed,
         fractions,
         paths,
+        pruned: 0.0,
     })
 }
 
@@ -1739,6 +1803,11 @@ where
     })
 }
 
+/// An exact fraction of 128 bits as a big one.
+fn to_big(p: Prob) -> BigRational {
+    BigRational::new(BigInt::from(*p.numer()), BigInt::from(*p.denom()))
+}
+
 fn stable_hash<T: Hash>(value: &T) -> u64 {
     use std::hash::{BuildHasher, BuildHasherDefault};
     BuildHasherDefault::<DefaultHasher>::default().hash_one(value)
@@ -2059,6 +2128,45 @@ mod tests {
         }
     }
 
+    /// One step of the toy attack: from no state the d6, then the d4 with
+    /// its bonus, then the d3 owed.
+    /// The toy attack's state between steps: the damage so far (or the
+    /// bonus owed to the d4), and whether the d3 is owed. Every state is of
+    /// a hit.
+    #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+    struct ToyAttack(i32, bool);
+
+    impl AttackState for ToyAttack {
+        fn hit(&self) -> bool {
+            true
+        }
+    }
+
+    fn toy_step(state: Option<&ToyAttack>, dice: &mut dyn Dice) -> Result<Stepped<ToyAttack>, ResolveError> {
+        Ok(match state {
+            None => {
+                let face = dice.roll(Die::D6)?;
+                if face < 4 {
+                    Stepped::Done(toy_outcome(false, 0))
+                } else {
+                    Stepped::Going(ToyAttack(i32::from(face % 2 == 0), false))
+                }
+            }
+            Some(&ToyAttack(bonus, false)) => {
+                let damage = dice.roll(Die::new(4).unwrap())? as i32 + bonus;
+                if damage >= 4 {
+                    Stepped::Going(ToyAttack(damage, true))
+                } else {
+                    Stepped::Done(toy_outcome(true, damage))
+                }
+            }
+            Some(&ToyAttack(damage, true)) => Stepped::Done(toy_outcome(
+                true,
+                damage + dice.roll(Die::new(3).unwrap())? as i32,
+            )),
+        })
+    }
+
     #[test]
     fn an_attack_played_in_steps_merges_equal_states() {
         let whole = exact_attack(1000, |dice| {
@@ -2073,31 +2181,7 @@ mod tests {
             Ok(toy_outcome(true, damage))
         })
         .unwrap();
-        let stepped = exact_attack_in_steps(1000, |state: Option<&(i32, bool)>, dice| {
-            Ok(match state {
-                None => {
-                    let face = dice.roll(Die::D6)?;
-                    if face < 4 {
-                        Stepped::Done(toy_outcome(false, 0))
-                    } else {
-                        Stepped::Going((i32::from(face % 2 == 0), false))
-                    }
-                }
-                Some(&(bonus, false)) => {
-                    let damage = dice.roll(Die::new(4).unwrap())? as i32 + bonus;
-                    if damage >= 4 {
-                        Stepped::Going((damage, true))
-                    } else {
-                        Stepped::Done(toy_outcome(true, damage))
-                    }
-                }
-                Some(&(damage, true)) => Stepped::Done(toy_outcome(
-                    true,
-                    damage + dice.roll(Die::new(3).unwrap())? as i32,
-                )),
-            })
-        })
-        .unwrap();
+        let stepped = exact_attack_in_steps(1000, usize::MAX, toy_step).unwrap();
         check("fractions", &stepped.fractions, &whole.fractions);
         check("results", &stepped.results, &whole.results);
         // Whole: 3 misses; an even hit's d4 reaches 4 on two faces, each
@@ -2106,6 +2190,32 @@ mod tests {
         // it was reached.
         check("paths whole", whole.paths, 3 + 2 * (2 * 3 + 2) + (3 + 3));
         check("paths in steps", stepped.paths, 6 + 2 * 4 + 2 * 3);
+    }
+
+    #[test]
+    fn an_attack_played_in_steps_drops_its_least_likely_states_past_the_budget() {
+        // One state carried between steps: after the d6, the even bonus
+        // (faces 4 and 6, 2/6) is kept and the odd one (1/6) dropped; after
+        // its d4, damage 4 and 5 (1/12 each) are tied and the one of
+        // smaller hash kept. The figures left sum to 1 - 1/4.
+        let pruned = exact_attack_in_steps(1000, 1, toy_step).unwrap();
+        check(
+            "pruned",
+            pruned.fractions.get("pruned"),
+            Some(&"1/4".to_owned()),
+        );
+        check("pruned mass", pruned.pruned, 0.25);
+        // Every state dropped was of a hit, which still counts: faces 4-6.
+        check(
+            "P(hit) kept",
+            pruned.fractions.get("p_hit"),
+            Some(&"1/2".to_owned()),
+        );
+        let left: f64 = pruned.hull_damage.iter().map(|(_, p)| p).sum();
+        check("figures left", (left * 1e12).round() / 1e12, 0.75);
+        let whole = exact_attack_in_steps(1000, 2, toy_step).unwrap();
+        check("nothing pruned within the budget", whole.pruned, 0.0);
+        check("no pruned fraction", whole.fractions.get("pruned"), None);
     }
 
     #[test]

@@ -462,7 +462,8 @@ pub trait Ruleset: Send + Sync {
         sink: &mut dyn EventSink,
     ) -> Result<Box<dyn Sheet>, ResolveError>;
     /// The exact distribution of one attack's outcomes, within `max_paths`
-    /// dice paths: by default [`Ruleset::resolve`] run over every path of
+    /// dice paths and, for an attack played in steps, `max_states` states
+    /// carried between steps (the rest pruned and reported): by default [`Ruleset::resolve`] run over every path of
     /// its dice, reading each report's [`Sheet::attack_outcome`]. A system
     /// may play its attacks in steps instead, merging equal states between
     /// them ([`crate::exact::exact_attack_in_steps`]).
@@ -470,6 +471,7 @@ pub trait Ruleset: Send + Sync {
         &self,
         request: &ResolveRequest,
         max_paths: u64,
+        _max_states: usize,
     ) -> Result<ExactAttack, ExactError> {
         exact_attack(max_paths, |dice| {
             let report = self.resolve(request, dice, &mut NullSink)?;

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::exact::{ExactAttack, ExactError, Stepped, exact_attack_in_steps};
+use broadside_core::exact::{AttackState, ExactAttack, ExactError, Stepped, exact_attack_in_steps};
 use broadside_core::{
     AttackResolution, BattleRequest, Dice, Engagement, EventSink, NullSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
@@ -1081,61 +1081,68 @@ impl Ruleset for Crew2d6 {
     /// of critical-hit work it sets off, equal states merged between steps
     /// (core's `exact_attack_in_steps`), so that chains of critical hits
     /// reaching the same ship merge. Nothing prints faces, so every check
-    /// asks for the bands of its sum that the rules read.
+    /// asks for the bands of its sum that the rules read. After the first
+    /// step only the target changes, so a state is the target alone, and
+    /// the work the report can never read is not done (see
+    /// [`Crew2d6::unread_by_the_report`]).
     fn resolve_exact(
         &self,
         request: &ResolveRequest,
         max_paths: u64,
+        max_states: usize,
     ) -> Result<ExactAttack, ExactError> {
         let prepared = self.prepare_resolve(request)?;
         let mut start = prepared.battle;
         start.defer_criticals = true;
         let target = ShipId(1);
         let hull_before = start.ship(target).hull;
-        exact_attack_in_steps(max_paths, |state: Option<&Stepping>, dice| {
+        let label = start.labels[target.index()];
+        exact_attack_in_steps(max_paths, max_states, |state: Option<&Stepping>, dice| {
             let stepping = match state {
                 None => {
                     let mut battle = start.clone();
                     let outcome =
                         self.resolve_attack(&mut battle, &prepared.attack, dice, &mut NullSink)?;
                     Stepping {
-                        battle,
+                        ship: battle.ship(target).clone(),
+                        pending: battle.pending,
                         hit: outcome.hit,
                         results: 0,
                     }
                 }
                 Some(state) => {
                     let mut stepping = state.clone();
-                    let pending = stepping.battle.pending.pop().ok_or_else(|| {
+                    let pending = stepping.pending.pop().ok_or_else(|| {
                         ResolveError::Internal("a step with no critical-hit work".into())
                     })?;
-                    let mut work = Work::new();
-                    let mut applied = Applied::default();
-                    let label = stepping.battle.labels[target.index()];
-                    self.work_one(
-                        stepping.battle.ship_mut(target),
-                        label,
-                        pending,
-                        &mut work,
-                        &mut applied,
-                        dice,
-                        &mut NullSink,
-                    )?;
-                    // Pushed in order, so the last pushed is still done first.
-                    stepping.battle.pending.extend(work);
-                    for c in &applied.criticals {
-                        let bit = u32::from(c.location) * 8 + u32::from(c.to);
-                        if bit >= u128::BITS {
-                            return Err(ResolveError::Internal(
-                                "a critical hit location beyond the exact report's".into(),
-                            ));
+                    if !self.unread_by_the_report(pending) {
+                        let mut work = Work::new();
+                        let mut applied = Applied::default();
+                        self.work_one(
+                            &mut stepping.ship,
+                            label,
+                            pending,
+                            &mut work,
+                            &mut applied,
+                            dice,
+                            &mut NullSink,
+                        )?;
+                        // Pushed in order, so the last pushed is still done first.
+                        stepping.pending.extend(work);
+                        for c in &applied.criticals {
+                            let bit = u32::from(c.location) * 8 + u32::from(c.to);
+                            if bit >= u128::BITS {
+                                return Err(ResolveError::Internal(
+                                    "a critical hit location beyond the exact report's".into(),
+                                ));
+                            }
+                            stepping.results |= 1 << bit;
                         }
-                        stepping.results |= 1 << bit;
                     }
                     stepping
                 }
             };
-            if !stepping.battle.pending.is_empty() {
+            if !stepping.pending.is_empty() {
                 return Ok(Stepped::Going(stepping));
             }
             let rules = &self.rules;
@@ -1146,9 +1153,9 @@ impl Ruleset for Crew2d6 {
                     format!("critical hit: {} severity {}", location.name, bit % 8)
                 })
                 .collect();
-            let damage = hull_before - stepping.battle.ship(target).hull;
+            let damage = hull_before - stepping.ship.hull;
             Ok(Stepped::Done(self.shared_outcome_of(
-                &stepping.battle,
+                &stepping.ship,
                 stepping.hit,
                 results,
                 damage,
@@ -1169,16 +1176,23 @@ impl Ruleset for Crew2d6 {
     }
 }
 
-/// A single attack part played for exact odds: the battle (the target's
-/// critical-hit work pending in it), whether the attack hit, and the
-/// critical hits taken so far, as bits (location times 8 plus the severity
-/// reached): the order they came in is not kept, so that chains reaching
-/// the same ship merge.
+/// A single attack part played for exact odds: the target, its
+/// critical-hit work pending (last pushed first), whether the attack hit,
+/// and the critical hits taken so far, as bits (location times 8 plus the
+/// severity reached): the order they came in is not kept, so that chains
+/// reaching the same ship merge.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Stepping {
-    battle: Battle,
+    ship: Ship,
+    pending: Vec<crate::damage::Pending>,
     hit: bool,
     results: u128,
+}
+
+impl AttackState for Stepping {
+    fn hit(&self) -> bool {
+        self.hit
+    }
 }
 
 /// A single attack set up from a request, not yet resolved.
@@ -1431,7 +1445,30 @@ impl Crew2d6 {
                 format!("critical hit: {} severity {}", location.name, c.to)
             })
             .collect();
-        self.shared_outcome_of(battle, outcome.hit, results, damage)
+        self.shared_outcome_of(battle.ship(ShipId(1)), outcome.hit, results, damage)
+    }
+
+    /// Critical-hit work whose outcome no figure of `resolve --exact` reads,
+    /// and nothing later in the attack either: the armour a row takes off
+    /// (the attack's own damage is already through the armour, and a
+    /// critical hit's damage ignores it), and the weapon a Bane or a
+    /// disabling falls on (the report names weapons destroyed, and a later
+    /// weapon critical picks among all weapons not destroyed). Played, they
+    /// would only split equal ships by dice nobody reads.
+    fn unread_by_the_report(&self, pending: crate::damage::Pending) -> bool {
+        use crate::damage::Pending;
+        use crate::model::WeaponHarm;
+        let row = |location: u8, severity: u8| {
+            &self.rules.criticals.locations[usize::from(location)].rows
+                [usize::from(severity).saturating_sub(1)]
+        };
+        match pending {
+            Pending::ArmourLoss { .. } => true,
+            Pending::WeaponHarm { location, severity } => {
+                !matches!(row(location, severity).weapon, Some(WeaponHarm::Destroyed))
+            }
+            _ => false,
+        }
     }
 
     /// The shared outcome of an attack on a fresh target, given whether it
@@ -1439,13 +1476,12 @@ impl Crew2d6 {
     /// destroyed are read from the target.
     fn shared_outcome_of(
         &self,
-        battle: &Battle,
+        target: &Ship,
         hit: bool,
         mut results: Vec<String>,
         damage: i32,
     ) -> broadside_core::AttackOutcome {
         let rules = &self.rules;
-        let target = battle.ship(ShipId(1));
         let class = target.class(rules);
         if target.is_wrecked() {
             results.push("wrecked".to_owned());

@@ -45,7 +45,7 @@ fn torpedo_vs_destroyer_2_icms_range_3(bencher: Bencher<'_, '_>) {
     bencher.bench_local(|| {
         black_box(
             ruleset
-                .resolve_exact(black_box(&request), ATTACK_PATHS)
+                .resolve_exact(black_box(&request), ATTACK_PATHS, usize::MAX)
                 .expect("the attack has exact odds"),
         )
     });

@@ -680,7 +680,9 @@ impl Ruleset for Percentile {
         &self,
         request: &ResolveRequest,
         max_paths: u64,
+        _max_states: usize,
     ) -> Result<ExactAttack, ExactError> {
+        // Every path is followed whole: no state is carried, none dropped.
         let ResolveSetup { board, attack, .. } = self.resolve_setup(request)?;
         let mut scratch = board.clone();
         exact_attack(max_paths, |dice| {

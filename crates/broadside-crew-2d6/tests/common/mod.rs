@@ -557,6 +557,24 @@ pub fn without_criticals() -> &'static Crew2d6 {
     })
 }
 
+/// The data of record where every hit that does damage is a critical hit
+/// (at Effect 1 or more) and no tenth of the hull lost is: one attack sets
+/// off one chain, of a severity its damage gives (damage / 10, rounded
+/// up), so a salvo's reaches the rows that roll armour off and disable
+/// weapons, and every path can still be followed.
+pub fn every_hit_critical() -> &'static Crew2d6 {
+    static SYSTEM: OnceLock<Crew2d6> = OnceLock::new();
+    SYSTEM.get_or_init(|| {
+        let files = edited(&sources(), "criticals.toml", "effect = 6 ", "effect = 1 ");
+        load(&edited(
+            &files,
+            "criticals.toml",
+            "sustained-percent = 10 ",
+            "sustained-percent = 100 ",
+        ))
+    })
+}
+
 /// The data of record with only the critical hit of a high Effect: a
 /// tenth of the hull lost is no critical hit, so one attack takes at most
 /// one chain of critical hits and every attack can be enumerated quickly.
