@@ -144,9 +144,9 @@ fn an_action_d10_roll_again_exactly() {
 }
 
 /// A crew-2d6 salvo at the scout sets off more chains of critical hits than
-/// can be followed whole; `--max-states` bounds the states carried between
-/// the steps of the attack, and the report gives the mass dropped, in JSON
-/// and in a note, so the figures left sum to one less it. A whole
+/// can be followed whole; `--min-probability` drops the states of the
+/// attack less likely than it, and the report gives the mass dropped, in
+/// JSON and in a note, so the figures left sum to one less it. A whole
 /// enumeration drops nothing.
 #[test]
 fn a_salvo_too_big_to_follow_whole_says_what_it_dropped() {
@@ -162,8 +162,8 @@ fn a_salvo_too_big_to_follow_whole_says_what_it_dropped() {
         "--range-band",
         "short",
         "--exact",
-        "--max-states",
-        "200",
+        "--min-probability",
+        "1e-4",
     ];
     let report = cli_json(&with(&salvo, &["--format", "json"]));
     let exact = &report["exact"];
@@ -179,7 +179,7 @@ fn a_salvo_too_big_to_follow_whole_says_what_it_dropped() {
     assert!((held + pruned - 1.0).abs() < 1e-9, "{exact}");
     let text = cli_ok(&salvo);
     assert!(
-        text.contains("of the probability was dropped to stay within --max-states 200"),
+        text.contains("in states less likely than --min-probability 1e-4, was dropped"),
         "{text}"
     );
     let whole = cli_json(&with(TORPEDO, &["--format", "json"]));

@@ -7,9 +7,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
 /// Default number of trials for `battle` and `compare` (also the flag's default below).
 pub const DEFAULT_TRIALS: u64 = 10_000;
-/// The most states `resolve --exact` carries between the steps of an attack
-/// played in steps (the flag's default).
-pub const RESOLVE_MAX_STATES: &str = "20000";
+/// How likely a state of an attack too big to follow whole must be for
+/// `resolve --exact` to follow it (the flag's default).
+pub const RESOLVE_MIN_PROBABILITY: &str = "1e-7";
 /// The outcomes `battle --find` looks for.
 pub const FIND_OUTCOMES: [&str; 6] = [
     "a-wins",
@@ -288,13 +288,13 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .help("print the exact distribution of the attack's outcomes, over every roll of its dice"),
                 )
                 .arg(
-                    Arg::new("max-states")
-                        .long("max-states")
-                        .value_name("N")
-                        .value_parser(value_parser!(u64).range(1..=10_000_000))
-                        .default_value(RESOLVE_MAX_STATES)
+                    Arg::new("min-probability")
+                        .long("min-probability")
+                        .value_name("P")
+                        .value_parser(min_probability)
+                        .default_value(RESOLVE_MIN_PROBABILITY)
                         .requires("exact")
-                        .help("with --exact: the most distinct states an attack played in steps carries from one step to the next; the least likely beyond it are dropped and their mass reported"),
+                        .help("with --exact: drop the states of the attack less likely than P, reporting their mass (by default only when the attack is too big to follow whole; 0 drops none)"),
                 )
                 .arg(
                     Arg::new("dice")
@@ -611,4 +611,20 @@ fn max_turns_arg() -> Arg {
         .value_parser(value_parser!(u32).range(1..=10_000))
         .default_value("50")
         .help("game turns after which an engagement is undecided")
+}
+
+/// `--min-probability`: a probability from 0 to 1, as a decimal (`1e-7`,
+/// `0.0001`), taken as the nearest multiple of 10^-18.
+fn min_probability(text: &str) -> Result<broadside_core::exact::Prob, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a probability such as 1e-7, not {text:?}"))?;
+    if !(0.0..=1.0).contains(&value) {
+        return Err(format!("expected a probability from 0 to 1, not {text}"));
+    }
+    const DEN: u128 = 1_000_000_000_000_000_000;
+    Ok(broadside_core::exact::Prob::new(
+        (value * DEN as f64).round() as u128,
+        DEN,
+    ))
 }

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use broadside_core::dice::GENERATOR;
+use broadside_core::exact::{DROP_NONE, ExactError, Prob, to_f64};
 use broadside_core::montecarlo::Summary;
 use broadside_core::{
     BattleRequest, EventLog, Loss, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
@@ -467,16 +468,10 @@ const MAX_PATHS: u64 = 2_000_000;
 /// big to enumerate says so within seconds.
 const MAX_BATTLE_PATHS: u64 = 20_000_000;
 
-/// The dice paths `resolve --exact` may take: [`MAX_PATHS`], or more when
-/// `--max-states` asks for more states carried between steps, each of
-/// which takes a few dozen paths on to the next.
-fn resolve_max_paths(max_states: usize) -> u64 {
-    MAX_PATHS.max(
-        u64::try_from(max_states)
-            .unwrap_or(u64::MAX)
-            .saturating_mul(100),
-    )
-}
+/// The dice paths `resolve --exact` may take when it drops the states less
+/// likely than `--min-probability`, having found the attack too big to
+/// follow whole within [`MAX_PATHS`].
+const MAX_DROPPING_PATHS: u64 = 20_000_000;
 
 /// `resolve --exact`: the attack's outcome over every roll of its dice.
 fn exact_resolve(
@@ -486,12 +481,25 @@ fn exact_resolve(
     m: &ArgMatches,
     out: Out<'_>,
 ) -> Result<(), Failure> {
-    let max_states = m
-        .get_one::<u64>("max-states")
-        .map_or(usize::MAX, |&n| usize::try_from(n).unwrap_or(usize::MAX));
-    let exact = system
-        .resolve_exact(request, resolve_max_paths(max_states), max_states)
-        .map_err(ResolveError::from)?;
+    let min_probability = m
+        .get_one::<Prob>("min-probability")
+        .copied()
+        .unwrap_or(DROP_NONE);
+    // Asked for, the least likely states are dropped at once; by default
+    // the attack is followed whole if it fits, else with them dropped,
+    // within a larger budget.
+    let asked = m.value_source("min-probability") == Some(clap::parser::ValueSource::CommandLine);
+    let exact = if asked {
+        system.resolve_exact(request, MAX_DROPPING_PATHS, min_probability)
+    } else {
+        match system.resolve_exact(request, MAX_PATHS, DROP_NONE) {
+            Err(ExactError::TooManyPaths { .. }) if min_probability != DROP_NONE => {
+                system.resolve_exact(request, MAX_DROPPING_PATHS, min_probability)
+            }
+            whole => whole,
+        }
+    }
+    .map_err(ResolveError::from)?;
     if format(m) == "json" {
         return json_line(
             out,
@@ -534,8 +542,9 @@ fn exact_resolve(
     if exact.pruned > 0.0 {
         writeln!(
             out,
-            "note: {} of the probability was dropped to stay within --max-states {max_states}; the figures above sum to the rest",
-            percent(exact.pruned)
+            "note: {} of the probability, in states less likely than --min-probability {:e}, was dropped; the figures above sum to the rest, and P(hit) is exact",
+            percent(exact.pruned),
+            to_f64(&min_probability)
         )?;
     }
     Ok(())

@@ -858,6 +858,9 @@ pub enum Stepped<S> {
     Done(AttackOutcome),
 }
 
+/// A least probability for [`exact_attack_in_steps`] that drops no state.
+pub const DROP_NONE: Prob = Ratio::new_raw(0, 1);
+
 /// A state of an attack played in steps ([`exact_attack_in_steps`]): it
 /// can be compared and hashed, so equal states merge, and it knows whether
 /// the attack hit, which the first step settles.
@@ -865,6 +868,13 @@ pub trait AttackState: Clone + Eq + Hash {
     /// Whether the attack hit. A state dropped to keep within the budget
     /// still counts towards the chance of a hit, which so stays exact.
     fn hit(&self) -> bool;
+
+    /// How far the attack has gone: a number each step raises (the damage
+    /// taken, the severities reached, less the work still pending, say).
+    /// States are stepped least advanced first, so a state is stepped once
+    /// every state that can lead to it has been and its mass has merged.
+    /// Any number is correct; one that each step raises merges the most.
+    fn progress(&self) -> u64;
 }
 
 /// The exact distribution of an attack played in steps: `step` plays the
@@ -874,24 +884,41 @@ pub trait AttackState: Clone + Eq + Hash {
 /// same ship by different dice) is enumerated once from where they meet.
 ///
 /// `step` must be a function of its state and its dice alone. At most
-/// `max_paths` paths are taken over all steps, and at most `max_states`
-/// states are carried from one step to the next: past that the least
-/// likely are dropped and their mass reported as
-/// [`ExactAttack::pruned`], as an engagement's are.
+/// `max_paths` paths are taken over all steps. A state less likely than
+/// `min_probability` when its turn comes is dropped, and the mass dropped
+/// is reported as [`ExactAttack::pruned`]; zero drops nothing.
 pub fn exact_attack_in_steps<S: AttackState>(
     max_paths: u64,
-    max_states: usize,
+    min_probability: Prob,
     mut step: impl FnMut(Option<&S>, &mut dyn Dice) -> Result<Stepped<S>, ResolveError>,
 ) -> Result<ExactAttack, ExactError> {
     let mut outcomes: BTreeMap<AttackOutcome, Prob> = BTreeMap::new();
     let mut paths = 0u64;
-    let mut frontier: Vec<(Option<S>, Prob)> = vec![(None, Prob::one())];
-    // The mass dropped, of misses and of hits.
+    // The states still to step, by their progress: the least advanced are
+    // stepped first, so that by the time a state is stepped every state
+    // that can lead to it has been, and all its mass has merged.
+    let mut waiting: BTreeMap<u64, StateMap<Option<S>, Prob>> = BTreeMap::new();
+    waiting.entry(0).or_default().insert(None, Prob::one());
+    // The mass dropped, of misses and of hits, summed in 128 bits while the
+    // sum fits (the big fractions' greatest common divisors are slow).
     let mut pruned = [BigRational::zero(), BigRational::zero()];
-    while !frontier.is_empty() {
-        let mut next: StateMap<S, Prob> = StateMap::default();
+    let mut dropped = [Prob::zero(); 2];
+    while let Some((key, bucket)) = waiting.pop_first() {
         let mut fits = true;
-        for (state, mass) in frontier {
+        for (state, mass) in bucket {
+            // Judged when its turn comes, once all its mass has merged.
+            if mass < min_probability {
+                let hit = usize::from(state.as_ref().is_some_and(AttackState::hit));
+                let sum = &mut dropped[hit];
+                *sum = match sum.checked_add(&mass) {
+                    Some(more) => more,
+                    None => {
+                        pruned[hit] += to_big(*sum);
+                        mass
+                    }
+                };
+                continue;
+            }
             let left = max_paths.saturating_sub(paths);
             paths += visit_weights(
                 left,
@@ -901,14 +928,23 @@ pub fn exact_attack_in_steps<S: AttackState>(
                         fits = false;
                         return;
                     };
-                    let held = match stepped {
-                        Stepped::Going(s) => next.entry(s).or_insert_with(Prob::zero),
+                    let held_mass = match stepped {
+                        Stepped::Going(s) => {
+                            // A step that claims no progress is still
+                            // stepped later, never again in this bucket.
+                            let at = s.progress().max(key + 1);
+                            waiting
+                                .entry(at)
+                                .or_default()
+                                .entry(Some(s))
+                                .or_insert_with(Prob::zero)
+                        }
                         Stepped::Done(outcome) => {
                             outcomes.entry(outcome).or_insert_with(Prob::zero)
                         }
                     };
-                    match held.checked_add(&p) {
-                        Some(sum) => *held = sum,
+                    match held_mass.checked_add(&p) {
+                        Some(sum) => *held_mass = sum,
                         None => fits = false,
                     }
                 },
@@ -921,35 +957,9 @@ pub fn exact_attack_in_steps<S: AttackState>(
                 return Err(ExactError::TooDeep);
             }
         }
-        if next.len() > max_states {
-            let mut ranked: Vec<(u64, S, Prob)> = next
-                .into_iter()
-                .map(|(s, p)| (stable_hash(&s), s, p))
-                .collect();
-            // Most likely first; equal masses by a hash with fixed keys, so
-            // the same states are kept on every run.
-            ranked.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
-            // Summed in 128 bits while the sum fits, so that the big
-            // fraction (and its greatest common divisors) is touched once
-            // per overflow rather than once per state dropped.
-            let mut dropped = [Prob::zero(); 2];
-            for (_, state, p) in ranked.drain(max_states..) {
-                let sum = &mut dropped[usize::from(state.hit())];
-                *sum = match sum.checked_add(&p) {
-                    Some(more) => more,
-                    None => {
-                        pruned[usize::from(state.hit())] += to_big(*sum);
-                        p
-                    }
-                };
-            }
-            for (total, sum) in pruned.iter_mut().zip(dropped) {
-                *total += to_big(sum);
-            }
-            frontier = ranked.into_iter().map(|(_, s, p)| (Some(s), p)).collect();
-        } else {
-            frontier = next.into_iter().map(|(s, p)| (Some(s), p)).collect();
-        }
+    }
+    for (total, sum) in pruned.iter_mut().zip(dropped) {
+        *total += to_big(sum);
     }
     let mut exact = gather_reduced(&outcomes, paths)?;
     let [missed, hit] = pruned;
@@ -2140,9 +2150,16 @@ mod tests {
         fn hit(&self) -> bool {
             true
         }
+
+        fn progress(&self) -> u64 {
+            u64::from(self.1)
+        }
     }
 
-    fn toy_step(state: Option<&ToyAttack>, dice: &mut dyn Dice) -> Result<Stepped<ToyAttack>, ResolveError> {
+    fn toy_step(
+        state: Option<&ToyAttack>,
+        dice: &mut dyn Dice,
+    ) -> Result<Stepped<ToyAttack>, ResolveError> {
         Ok(match state {
             None => {
                 let face = dice.roll(Die::D6)?;
@@ -2181,7 +2198,7 @@ mod tests {
             Ok(toy_outcome(true, damage))
         })
         .unwrap();
-        let stepped = exact_attack_in_steps(1000, usize::MAX, toy_step).unwrap();
+        let stepped = exact_attack_in_steps(1000, Prob::zero(), toy_step).unwrap();
         check("fractions", &stepped.fractions, &whole.fractions);
         check("results", &stepped.results, &whole.results);
         // Whole: 3 misses; an even hit's d4 reaches 4 on two faces, each
@@ -2193,18 +2210,21 @@ mod tests {
     }
 
     #[test]
-    fn an_attack_played_in_steps_drops_its_least_likely_states_past_the_budget() {
-        // One state carried between steps: after the d6, the even bonus
-        // (faces 4 and 6, 2/6) is kept and the odd one (1/6) dropped; after
-        // its d4, damage 4 and 5 (1/12 each) are tied and the one of
-        // smaller hash kept. The figures left sum to 1 - 1/4.
-        let pruned = exact_attack_in_steps(1000, 1, toy_step).unwrap();
+    fn an_attack_played_in_steps_drops_the_states_less_likely_than_asked() {
+        // At 1/5: after the d6, the odd bonus (face 5, 1/6) is dropped and
+        // the even one (faces 4 and 6, 1/3) kept; after its d4, damage 4
+        // and 5 (1/12 each) are dropped. The figures left sum to 1 - 1/3.
+        let pruned = exact_attack_in_steps(1000, Prob::new(1, 5), toy_step).unwrap();
         check(
             "pruned",
             pruned.fractions.get("pruned"),
-            Some(&"1/4".to_owned()),
+            Some(&"1/3".to_owned()),
         );
-        check("pruned mass", pruned.pruned, 0.25);
+        check(
+            "pruned mass",
+            (pruned.pruned * 1e12).round() / 1e12,
+            (1e12f64 / 3.0).round() / 1e12,
+        );
         // Every state dropped was of a hit, which still counts: faces 4-6.
         check(
             "P(hit) kept",
@@ -2212,9 +2232,14 @@ mod tests {
             Some(&"1/2".to_owned()),
         );
         let left: f64 = pruned.hull_damage.iter().map(|(_, p)| p).sum();
-        check("figures left", (left * 1e12).round() / 1e12, 0.75);
-        let whole = exact_attack_in_steps(1000, 2, toy_step).unwrap();
-        check("nothing pruned within the budget", whole.pruned, 0.0);
+        check(
+            "figures left",
+            (left * 1e12).round() / 1e12,
+            (2e12f64 / 3.0).round() / 1e12,
+        );
+        // A state exactly as likely as asked is kept.
+        let whole = exact_attack_in_steps(1000, Prob::new(1, 12), toy_step).unwrap();
+        check("nothing pruned at the least mass", whole.pruned, 0.0);
         check("no pruned fraction", whole.fractions.get("pruned"), None);
     }
 

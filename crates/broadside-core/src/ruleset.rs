@@ -10,7 +10,7 @@ use std::fmt;
 use crate::dice::Dice;
 use crate::error::{DataErrors, ResolveError};
 use crate::event::{EventSink, NullSink};
-use crate::exact::{ExactAttack, ExactError, exact_attack};
+use crate::exact::{ExactAttack, ExactError, Prob, exact_attack};
 use crate::fleet::{Roster, check_side_size};
 use crate::montecarlo::Engagement;
 use crate::rules::Side;
@@ -462,8 +462,8 @@ pub trait Ruleset: Send + Sync {
         sink: &mut dyn EventSink,
     ) -> Result<Box<dyn Sheet>, ResolveError>;
     /// The exact distribution of one attack's outcomes, within `max_paths`
-    /// dice paths and, for an attack played in steps, `max_states` states
-    /// carried between steps (the rest pruned and reported): by default [`Ruleset::resolve`] run over every path of
+    /// dice paths; an attack played in steps drops the states less likely
+    /// than `min_probability` and reports the mass dropped: by default [`Ruleset::resolve`] run over every path of
     /// its dice, reading each report's [`Sheet::attack_outcome`]. A system
     /// may play its attacks in steps instead, merging equal states between
     /// them ([`crate::exact::exact_attack_in_steps`]).
@@ -471,7 +471,7 @@ pub trait Ruleset: Send + Sync {
         &self,
         request: &ResolveRequest,
         max_paths: u64,
-        _max_states: usize,
+        _min_probability: Prob,
     ) -> Result<ExactAttack, ExactError> {
         exact_attack(max_paths, |dice| {
             let report = self.resolve(request, dice, &mut NullSink)?;

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use broadside_core::exact::{AttackState, ExactAttack, ExactError, Stepped, exact_attack_in_steps};
+use broadside_core::exact::{
+    AttackState, ExactAttack, ExactError, Prob, Stepped, exact_attack_in_steps,
+};
 use broadside_core::{
     AttackResolution, BattleRequest, Dice, Engagement, EventSink, NullSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
@@ -1089,7 +1091,7 @@ impl Ruleset for Crew2d6 {
         &self,
         request: &ResolveRequest,
         max_paths: u64,
-        max_states: usize,
+        min_probability: Prob,
     ) -> Result<ExactAttack, ExactError> {
         let prepared = self.prepare_resolve(request)?;
         let mut start = prepared.battle;
@@ -1097,70 +1099,78 @@ impl Ruleset for Crew2d6 {
         let target = ShipId(1);
         let hull_before = start.ship(target).hull;
         let label = start.labels[target.index()];
-        exact_attack_in_steps(max_paths, max_states, |state: Option<&Stepping>, dice| {
-            let stepping = match state {
-                None => {
-                    let mut battle = start.clone();
-                    let outcome =
-                        self.resolve_attack(&mut battle, &prepared.attack, dice, &mut NullSink)?;
-                    Stepping {
-                        ship: battle.ship(target).clone(),
-                        pending: battle.pending,
-                        hit: outcome.hit,
-                        results: 0,
-                    }
-                }
-                Some(state) => {
-                    let mut stepping = state.clone();
-                    let pending = stepping.pending.pop().ok_or_else(|| {
-                        ResolveError::Internal("a step with no critical-hit work".into())
-                    })?;
-                    if !self.unread_by_the_report(pending) {
-                        let mut work = Work::new();
-                        let mut applied = Applied::default();
-                        self.work_one(
-                            &mut stepping.ship,
-                            label,
-                            pending,
-                            &mut work,
-                            &mut applied,
+        exact_attack_in_steps(
+            max_paths,
+            min_probability,
+            |state: Option<&Stepping>, dice| {
+                let stepping = match state {
+                    None => {
+                        let mut battle = start.clone();
+                        let outcome = self.resolve_attack(
+                            &mut battle,
+                            &prepared.attack,
                             dice,
                             &mut NullSink,
                         )?;
-                        // Pushed in order, so the last pushed is still done first.
-                        stepping.pending.extend(work);
-                        for c in &applied.criticals {
-                            let bit = u32::from(c.location) * 8 + u32::from(c.to);
-                            if bit >= u128::BITS {
-                                return Err(ResolveError::Internal(
-                                    "a critical hit location beyond the exact report's".into(),
-                                ));
-                            }
-                            stepping.results |= 1 << bit;
+                        Stepping {
+                            ship: battle.ship(target).clone(),
+                            pending: battle.pending,
+                            hit: outcome.hit,
+                            results: 0,
                         }
                     }
-                    stepping
+                    Some(state) => {
+                        let mut stepping = state.clone();
+                        let pending = stepping.pending.pop().ok_or_else(|| {
+                            ResolveError::Internal("a step with no critical-hit work".into())
+                        })?;
+                        if !self.unread_by_the_report(pending) {
+                            let mut work = Work::new();
+                            let mut applied = Applied::default();
+                            self.work_one(
+                                &mut stepping.ship,
+                                label,
+                                pending,
+                                &mut work,
+                                &mut applied,
+                                dice,
+                                &mut NullSink,
+                            )?;
+                            // Pushed in order, so the last pushed is still done first.
+                            stepping.pending.extend(work);
+                            for c in &applied.criticals {
+                                let bit = u32::from(c.location) * 8 + u32::from(c.to);
+                                if bit >= u128::BITS {
+                                    return Err(ResolveError::Internal(
+                                        "a critical hit location beyond the exact report's".into(),
+                                    ));
+                                }
+                                stepping.results |= 1 << bit;
+                            }
+                        }
+                        stepping
+                    }
+                };
+                if !stepping.pending.is_empty() {
+                    return Ok(Stepped::Going(stepping));
                 }
-            };
-            if !stepping.pending.is_empty() {
-                return Ok(Stepped::Going(stepping));
-            }
-            let rules = &self.rules;
-            let results = (0..u128::BITS)
-                .filter(|&bit| stepping.results & (1 << bit) != 0)
-                .map(|bit| {
-                    let location = &rules.criticals.locations[(bit / 8) as usize];
-                    format!("critical hit: {} severity {}", location.name, bit % 8)
-                })
-                .collect();
-            let damage = hull_before - stepping.ship.hull;
-            Ok(Stepped::Done(self.shared_outcome_of(
-                &stepping.ship,
-                stepping.hit,
-                results,
-                damage,
-            )))
-        })
+                let rules = &self.rules;
+                let results = (0..u128::BITS)
+                    .filter(|&bit| stepping.results & (1 << bit) != 0)
+                    .map(|bit| {
+                        let location = &rules.criticals.locations[(bit / 8) as usize];
+                        format!("critical hit: {} severity {}", location.name, bit % 8)
+                    })
+                    .collect();
+                let damage = hull_before - stepping.ship.hull;
+                Ok(Stepped::Done(self.shared_outcome_of(
+                    &stepping.ship,
+                    stepping.hit,
+                    results,
+                    damage,
+                )))
+            },
+        )
     }
 
     fn battle_options(&self) -> &'static [OptionSpec] {
@@ -1192,6 +1202,22 @@ struct Stepping {
 impl AttackState for Stepping {
     fn hit(&self) -> bool {
         self.hit
+    }
+
+    /// Every piece of work either raises a severity, takes hull, counts a
+    /// tenth lost or destroys a weapon (each weighed far above the work
+    /// pending), or is done and leaves one piece fewer pending.
+    fn progress(&self) -> u64 {
+        let ship = &self.ship;
+        let severities: u64 = ship.severity.iter().map(|&s| u64::from(s)).sum();
+        let destroyed = ship
+            .weapons
+            .iter()
+            .filter(|&&c| c == crate::ship::Condition::Destroyed)
+            .count() as u64;
+        let hull_lost = u64::try_from(i64::from(i32::MAX) - i64::from(ship.hull)).unwrap_or(0);
+        let done = severities + u64::from(ship.sustained) + destroyed + hull_lost;
+        (done << 16).saturating_sub(self.pending.len() as u64)
     }
 }
 

@@ -8,7 +8,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use broadside_core::exact::{ExactAttack, ExactError, enumerate, exact_attack, exact_battle};
+use broadside_core::exact::{
+    DROP_NONE, ExactAttack, ExactError, Prob, enumerate, exact_attack, exact_battle,
+};
 use broadside_core::{
     Dice, EventSink, ResolveError, Roster, Ruleset, ScriptedDice, SeededDice, Setup, ShipFate,
 };
@@ -463,7 +465,7 @@ fn an_attack_played_in_steps_has_the_odds_of_every_path() {
         let case = format!("{attacker} at {target} with {pairs:?}");
         let request = resolve_request(system, attacker, target, &pairs).unwrap();
         let every_path = exact_in(system, attacker, target, &pairs).unwrap();
-        let stepped = Ruleset::resolve_exact(system, &request, 2_000_000, usize::MAX).unwrap();
+        let stepped = Ruleset::resolve_exact(system, &request, 2_000_000, DROP_NONE).unwrap();
         assert_eq!(stepped.fractions, every_path.fractions, "{case}");
         unread_work_reached |= stepped.results.iter().any(|(name, p)| {
             *p > 0.0
@@ -498,7 +500,7 @@ fn a_salvo_at_a_small_hull_drops_its_least_likely_states_and_says_how_much() {
         ("range-band", text("short")),
     ];
     let request = resolve_request(system, "corvette", "scout", &pairs).unwrap();
-    let exact = Ruleset::resolve_exact(system, &request, 2_000_000, 300).unwrap();
+    let exact = Ruleset::resolve_exact(system, &request, 2_000_000, Prob::new(1, 10_000)).unwrap();
     assert!(exact.pruned > 0.0, "nothing dropped");
     let held: f64 = exact.hull_damage.iter().map(|(_, p)| p).sum();
     assert!(

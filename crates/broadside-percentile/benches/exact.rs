@@ -6,6 +6,7 @@
 //! resolved from a copy of that board on every dice path. The duel goes
 //! through `Engagement::exact` as `broadside battle --exact` does.
 
+use broadside_core::exact::DROP_NONE;
 use broadside_core::{BattleRequest, Engagement, OptionValue, Options, ResolveRequest, Ruleset};
 use broadside_percentile::{Percentile, REGISTRATION};
 use divan::{Bencher, black_box};
@@ -45,7 +46,7 @@ fn torpedo_vs_destroyer_2_icms_range_3(bencher: Bencher<'_, '_>) {
     bencher.bench_local(|| {
         black_box(
             ruleset
-                .resolve_exact(black_box(&request), ATTACK_PATHS, usize::MAX)
+                .resolve_exact(black_box(&request), ATTACK_PATHS, DROP_NONE)
                 .expect("the attack has exact odds"),
         )
     });

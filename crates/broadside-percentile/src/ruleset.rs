@@ -1,7 +1,7 @@
 //! The percentile system behind core's object-safe `Ruleset`: ship sheets,
 //! tables, options and the resolve report.
 
-use broadside_core::exact::{ExactAttack, ExactError, exact_attack};
+use broadside_core::exact::{ExactAttack, ExactError, Prob, exact_attack};
 use broadside_core::{
     AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, EventSink, NullSink,
     OptionKind, OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView,
@@ -680,7 +680,7 @@ impl Ruleset for Percentile {
         &self,
         request: &ResolveRequest,
         max_paths: u64,
-        _max_states: usize,
+        _min_probability: Prob,
     ) -> Result<ExactAttack, ExactError> {
         // Every path is followed whole: no state is carried, none dropped.
         let ResolveSetup { board, attack, .. } = self.resolve_setup(request)?;
