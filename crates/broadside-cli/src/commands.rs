@@ -50,6 +50,7 @@ pub fn run(
             None => Err(Failure::Input("sweep needs a system (see --help)".into())),
         },
         Some(("compare", m)) => compare_command(m, out, None),
+        Some(("serve", m)) => crate::serve::serve_command(m, out),
         Some(("merge", m)) => merge_command(systems, m, out),
         Some(("completions", m)) => {
             let shell = m

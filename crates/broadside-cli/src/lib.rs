@@ -10,6 +10,7 @@ pub mod commands;
 pub mod registry;
 pub mod report;
 pub mod scenario;
+pub mod serve;
 pub mod shard;
 pub mod sweep;
 
