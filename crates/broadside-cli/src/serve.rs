@@ -656,8 +656,8 @@ async fn compare(
     run_request(shared, Endpoint::Compare, headers, given).await
 }
 
-/// A run: read and checked (400 or 413 before anything plays), given a slot
-/// (429), then played. A client asking for `text/event-stream` gets its
+/// A run: read and checked (400 or 413, however busy the server), given a
+/// slot (429), then played. A client asking for `text/event-stream` gets its
 /// progress as server-sent events, then the result; any other gets the
 /// result as the command's JSON.
 async fn run_request(
@@ -673,11 +673,13 @@ async fn run_request(
     let prepared = async {
         let bytes = body(&shared, given)?;
         let request = request::parse(endpoint, &bytes).map_err(ApiError::Input)?;
-        let permit = slot(&shared)?;
+        // Checked before a slot is taken, so bad input is told so however
+        // busy the server is.
         let for_task = shared.clone();
         let (job, total) = tokio::task::spawn_blocking(move || prepare(&for_task, request))
             .await
             .map_err(|e| ApiError::Internal(format!("the set-up task: {e}")))??;
+        let permit = slot(&shared)?;
         Ok::<_, ApiError>((job, total, permit))
     };
     let (job, total, permit) = match prepared.await {
