@@ -5,6 +5,7 @@
 
 use broadside_cli::serve::request::{Endpoint, parse};
 use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
 
 /// Bodies each endpoint reads, to mutate.
 const GOOD: [(Endpoint, &str); 4] = [
@@ -103,8 +104,26 @@ fn mutated() -> impl Strategy<Value = (Endpoint, Vec<u8>)> {
         })
 }
 
+/// `cases` bodies from a fixed seed, so a run is repeatable, or
+/// `BROADSIDE_FUZZ_CASES` from a fresh one, as the other harnesses do.
+fn config(cases: u32) -> Config {
+    let asked = std::env::var("BROADSIDE_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    Config {
+        cases: asked.unwrap_or(cases),
+        rng_seed: if asked.is_some() {
+            RngSeed::Random
+        } else {
+            RngSeed::Fixed(2026)
+        },
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(config(256))]
 
     #[test]
     fn mutated_bodies_read_or_say_one_line((endpoint, body) in mutated()) {
