@@ -150,9 +150,12 @@ try {
   await page.fill('#replay-trial', '3');
   await page.click('#replay-go');
   await page.waitForSelector('#replay-events li');
-  const replayLines = await page.$$eval('#replay-events li', (items) => items.length);
-  check('a replay shows every event of battle --replay', replayLines === replayed.events.length,
-    `page ${replayLines} cli ${replayed.events.length}`);
+  const replayText = cli('battle', row.system, row.a, row.b, ...flags, '--trials', String(TRIALS),
+    '--seed', String(SEED), '--replay', '3').out.split('\n').slice(1, 1 + replayed.events.length);
+  const replayLines = await page.$$eval('#replay-events li', (items) => items.map((li) => li.textContent));
+  check('a replay shows every event of battle --replay', replayLines.length === replayed.events.length
+    && JSON.stringify(replayLines) === JSON.stringify(replayText),
+    `page ${replayLines.length} lines, cli ${replayText.length}: ${replayLines[0]} / ${replayText[0]}`);
 
   // The page's own link, opened afresh, runs the same comparison again.
   const link = page.url();

@@ -15,6 +15,7 @@
 
 pub mod request;
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
@@ -25,7 +26,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -487,7 +488,7 @@ fn slot(shared: &Shared) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> 
 /// prints, for the page.
 async fn resolve(
     State(shared): Api,
-    axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
+    Query(query): Query<HashMap<String, String>>,
     given: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let bytes = body(&shared, given)?;
@@ -561,6 +562,8 @@ fn resolve_now(shared: &Shared, body: &ResolveBody, page: bool) -> Result<Value,
 struct Outcome {
     report: Value,
     figures: Option<String>,
+    /// A replay's events as `--replay` prints them.
+    explained: Option<Vec<String>>,
 }
 
 /// A run set up and checked, ready to play.
@@ -634,26 +637,32 @@ impl Drop for CancelOnDrop {
 
 async fn battle(
     State(shared): Api,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
     given: Result<Bytes, BytesRejection>,
 ) -> Response {
-    run_request(shared, Endpoint::Battle, headers, given).await
+    let page = query.get("view").is_some_and(|v| v == "page");
+    run_request(shared, Endpoint::Battle, page, headers, given).await
 }
 
 async fn replay(
     State(shared): Api,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
     given: Result<Bytes, BytesRejection>,
 ) -> Response {
-    run_request(shared, Endpoint::Replay, headers, given).await
+    let page = query.get("view").is_some_and(|v| v == "page");
+    run_request(shared, Endpoint::Replay, page, headers, given).await
 }
 
 async fn compare(
     State(shared): Api,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
     given: Result<Bytes, BytesRejection>,
 ) -> Response {
-    run_request(shared, Endpoint::Compare, headers, given).await
+    let page = query.get("view").is_some_and(|v| v == "page");
+    run_request(shared, Endpoint::Compare, page, headers, given).await
 }
 
 /// A run: read and checked (400 or 413, however busy the server), given a
@@ -663,6 +672,7 @@ async fn compare(
 async fn run_request(
     shared: Arc<Shared>,
     endpoint: Endpoint,
+    page: bool,
     headers: HeaderMap,
     given: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -704,7 +714,13 @@ async fn run_request(
     if !streamed {
         let _cancel = CancelOnDrop(cancelled);
         return match result.await {
-            Ok(Ok(outcome)) => axum::Json(outcome.report).into_response(),
+            Ok(Ok(outcome)) => match outcome.explained {
+                Some(explained) if page => {
+                    axum::Json(json!({"report": outcome.report, "explained": explained}))
+                        .into_response()
+                }
+                _ => axum::Json(outcome.report).into_response(),
+            },
             Ok(Err(error)) => error.into_response(),
             Err(_) => ApiError::Internal("the run ended without an answer".into()).into_response(),
         };
@@ -830,6 +846,7 @@ fn prepare_battle(shared: &Arc<Shared>, body: BattleBody) -> Result<(Job, u64), 
         Ok(Outcome {
             report,
             figures: Some(figures),
+            explained: None,
         })
     });
     Ok((job, trials))
@@ -852,9 +869,13 @@ fn prepare_replay(shared: &Arc<Shared>, body: BattleBody) -> Result<(Job, u64), 
     };
     let id = body.system;
     let job: Job = Box::new(move |_| {
+        let report = commands::replay_json(&id, &*engagement, seed, trial)?;
+        let mut log = broadside_core::EventLog::default();
+        broadside_core::play_trial(&*engagement, seed, trial, &mut log).map_err(Failure::from)?;
         Ok(Outcome {
-            report: commands::replay_json(&id, &*engagement, seed, trial)?,
+            report,
             figures: None,
+            explained: Some(log.events.iter().map(ToString::to_string).collect()),
         })
     });
     Ok((job, 1))
@@ -920,6 +941,7 @@ fn prepare_compare(shared: &Arc<Shared>, body: CompareBody) -> Result<(Job, u64)
         Ok(Outcome {
             report,
             figures: Some(figures),
+            explained: None,
         })
     });
     Ok((job, total))

@@ -226,6 +226,20 @@ fn the_api_answers_as_the_command_line_does() {
         &["compare", "--rules", "percentil=x"],
         400,
     );
+    // The page's view of a replay: the same report, and each event as the
+    // text log prints it.
+    let (status, text) = send(
+        server.addr(),
+        "POST",
+        "/api/replay?view=page",
+        r#"{"system": "module-grid", "a": "destroyer", "b": "frigate", "trials": 50, "seed": 5, "trial": 7}"#,
+    );
+    assert_eq!(status, 200, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    let events = answer["report"]["events"].as_array().unwrap().len();
+    let explained = answer["explained"].as_array().unwrap();
+    assert!(events > 0);
+    assert_eq!(explained.len(), events);
     server.stop().expect("the server stops");
 }
 

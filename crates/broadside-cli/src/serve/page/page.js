@@ -406,20 +406,26 @@ async function replay(id, trial) {
   };
   $('error').hidden = true;
   try {
-    const log = await post('/api/replay', request);
-    const list = el('ol', { id: 'replay-events' });
-    for (const event of log.events) list.append(el('li', {}, describe(event)));
+    const answer = await post('/api/replay?view=page', request);
+    const log = answer.report;
+    const list = el('ol', { id: 'replay-events' }, ...answer.explained.map((line) => el('li', {}, line)));
     $('replay').replaceChildren(
-      el('p', {}, `${id}, trial ${log.trial}: ${JSON.stringify(log.outcome.verdict)} after ${log.outcome.turns} turns`),
+      el('p', {}, `${id}, trial ${log.trial} of seed ${log.seed}: ${verdict(log.outcome.verdict)} after ${log.outcome.turns} turns`),
       list);
   } catch (error) {
     showError(error.message);
   }
 }
 
-/** An event as one line: its fields in order, as the JSON gives them. */
-function describe(event) {
-  return Object.entries(event).map(([k, v]) => (k === 'kind' ? `${v}:` : `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`)).join(' ');
+/** A trial's verdict in words, from its JSON. */
+function verdict(v) {
+  const words = {
+    winner: `side ${v.side} wins`,
+    escaped: `side ${v.side} escaped`,
+    draw: 'a draw: neither side can fight on',
+    undecided: 'undecided at the turn limit',
+  };
+  return words[v.verdict] ?? JSON.stringify(v);
 }
 
 function showResolve(answer) {
