@@ -104,6 +104,43 @@ function resolveSystemChanged() {
   fillSelect($('attacker'), s.ships, s.ships.includes('frigate') ? 'frigate' : s.ships[0]);
   fillSelect($('target'), s.ships, s.ships.includes('destroyer') ? 'destroyer' : s.ships[0]);
   fillOptions($('resolve-options'), s.resolve_options, 'resolve');
+  attackerChanged();
+}
+
+/** The weapons a ship's sheet lists, under any key named `weapons`: each
+ * system writes its sheet its own way (a list, a list per mount, a line). */
+function weaponsOf(sheet) {
+  const found = new Set();
+  const visit = (value, key) => {
+    if (key === 'weapons') {
+      const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+      for (const item of items) {
+        // An id is one kebab-case word: `rocket-battery x8` and
+        // `heavy-laser bank 2` are the rocket-battery and the heavy-laser.
+        if (typeof item === 'string') found.add(item.trim().split(/\s+/)[0]);
+      }
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) visit(v, Array.isArray(value) ? key : k);
+    }
+  };
+  visit(sheet, '');
+  return [...found].filter((w) => w !== '');
+}
+
+/** The attacker's weapons, offered for a weapon option typed as text. */
+async function attackerChanged() {
+  const input = $('resolve-weapon');
+  if (!input || input.tagName !== 'INPUT') return;
+  const id = $('resolve-system').value;
+  const attacker = $('attacker').value;
+  const ships = await (await fetch(`/api/ships/${encodeURIComponent(id)}`)).json();
+  // The form may have moved on while the sheets were on their way.
+  if ($('resolve-weapon') !== input || $('attacker').value !== attacker) return;
+  const sheet = (ships.ships || []).find((ship) => ship.id === attacker);
+  const list = el('datalist', { id: 'weapon-list' }, ...weaponsOf(sheet || {}).map((w) => el('option', { value: w })));
+  $('weapon-list')?.remove();
+  document.body.append(list);
+  input.setAttribute('list', 'weapon-list');
 }
 
 /** A whole number typed in a field, as JSON: digits are sent as they are, so
@@ -470,6 +507,7 @@ async function start() {
   resolveSystemChanged();
   $('battle-system').addEventListener('change', () => battleSystemChanged(false));
   $('resolve-system').addEventListener('change', resolveSystemChanged);
+  $('attacker').addEventListener('change', attackerChanged);
   for (const side of ['a', 'b']) {
     $(`add-${side}`).addEventListener('click', () => {
       const count = Number($(`count-${side}`).value) || 1;
