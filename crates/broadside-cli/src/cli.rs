@@ -454,6 +454,34 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                 .args(run_args()),
         )
         .subcommand(
+            Command::new("serve")
+                .about("Serve a local web page for the whole tool, and its JSON API")
+                .after_help("Prints the page's address and serves until Ctrl-C. Binds 127.0.0.1 unless --bind says otherwise.")
+                .arg(
+                    Arg::new("port")
+                        .long("port")
+                        .value_name("N")
+                        .value_parser(value_parser!(u16))
+                        .default_value("7878")
+                        .help("the port to listen on; 0 takes a free one"),
+                )
+                .arg(
+                    Arg::new("bind")
+                        .long("bind")
+                        .value_name("ADDR")
+                        .value_parser(value_parser!(std::net::IpAddr))
+                        .default_value("127.0.0.1")
+                        .help("the address to listen on; another than 127.0.0.1 lets other machines in, with a warning"),
+                )
+                .arg(
+                    Arg::new("rules")
+                        .long("rules")
+                        .value_name("SYSTEM=DIR")
+                        .action(ArgAction::Append)
+                        .help("read SYSTEM's data from DIR over its built-in data (repeatable)"),
+                ),
+        )
+        .subcommand(
             Command::new("rules")
                 .about("Work with a system's data files")
                 .subcommand_required(true)

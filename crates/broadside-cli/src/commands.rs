@@ -10,7 +10,7 @@ use broadside_core::exact::{DROP_NONE, ExactError, Prob, to_f64};
 use broadside_core::montecarlo::Summary;
 use broadside_core::{
     BattleRequest, EventLog, Loss, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
-    Side, SourceFile, TableView,
+    ShipSheet, Side, SourceFile, TableView,
 };
 use broadside_core::{Shard, Tally};
 use clap::ArgMatches;
@@ -51,6 +51,7 @@ pub fn run(
             None => Err(Failure::Input("sweep needs a system (see --help)".into())),
         },
         Some(("compare", m)) => compare_command(m, out, None),
+        Some(("serve", m)) => crate::serve::serve_command(m, out),
         Some(("merge", m)) => merge_command(systems, m, out),
         Some(("completions", m)) => {
             let shell = m
@@ -231,17 +232,22 @@ fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Value, Failure> {
     serde_json::to_value(value).map_err(|e| Failure::Internal(e.to_string()))
 }
 
+/// `systems --format json`, for the command and the web API.
+pub fn systems_json(systems: &[Box<dyn Ruleset>]) -> Value {
+    let list: Vec<Value> = systems
+        .iter()
+        .map(|s| json!({"id": s.id(), "title": s.title(), "description": s.description()}))
+        .collect();
+    Value::Array(list)
+}
+
 fn systems_command(
     systems: &[Box<dyn Ruleset>],
     m: &ArgMatches,
     out: Out<'_>,
 ) -> Result<(), Failure> {
     if format(m) == "json" {
-        let list: Vec<Value> = systems
-            .iter()
-            .map(|s| json!({"id": s.id(), "title": s.title(), "description": s.description()}))
-            .collect();
-        return json_line(out, &Value::Array(list));
+        return json_line(out, &systems_json(systems));
     }
     let mut table = text_table(&["system", "game", "combat"]);
     for s in systems {
@@ -253,6 +259,29 @@ fn systems_command(
 
 fn text_table(headers: &[&str]) -> Table {
     Style::Text.table(headers)
+}
+
+/// `ships --format json`: the ships' sheets, for the command and the web API.
+pub fn ships_json(id: &str, ships: &[Box<dyn ShipSheet>]) -> Result<Value, Failure> {
+    let list = ships
+        .iter()
+        .map(|s| to_json(&**s))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(json!({"system": id, "ships": list}))
+}
+
+/// `table SYSTEM --format json`: the tables' ids and titles.
+pub fn tables_json(id: &str, tables: &[TableView]) -> Value {
+    let list: Vec<Value> = tables
+        .iter()
+        .map(|t| json!({"id": t.id, "title": t.title}))
+        .collect();
+    json!({"system": id, "tables": list})
+}
+
+/// `table SYSTEM TABLE --format json`: one whole table.
+pub fn table_json(table: &TableView) -> Result<Value, Failure> {
+    to_json(table)
 }
 
 fn ships_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
@@ -273,11 +302,7 @@ fn ships_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
         ships = vec![ships.swap_remove(at)];
     }
     if format(m) == "json" {
-        let list = ships
-            .iter()
-            .map(|s| to_json(&**s))
-            .collect::<Result<Vec<_>, _>>()?;
-        return json_line(out, &json!({"system": id, "ships": list}));
+        return json_line(out, &ships_json(id, &ships)?);
     }
     let Some(first) = ships.first() else {
         writeln!(out, "{id} has no ships")?;
@@ -309,11 +334,7 @@ fn table_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let json = format(m) == "json";
     let Some(table_id) = m.get_one::<String>("table") else {
         if json {
-            let list: Vec<Value> = tables
-                .iter()
-                .map(|t| json!({"id": t.id, "title": t.title}))
-                .collect();
-            return json_line(out, &json!({"system": id, "tables": list}));
+            return json_line(out, &tables_json(id, &tables));
         }
         let mut list = text_table(&["table", "title"]);
         for table in &tables {
@@ -367,7 +388,7 @@ fn table_command(m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
 
 fn print_table(table: &TableView, json: bool, out: Out<'_>) -> Result<(), Failure> {
     if json {
-        return json_line(out, &to_json(table)?);
+        return json_line(out, &table_json(table)?);
     }
     let mut headers = vec![table.row_header.as_str()];
     headers.extend(table.columns.iter().map(String::as_str));
@@ -390,6 +411,80 @@ pub(crate) fn fresh_seed() -> u64 {
     nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
+/// Where an attack's dice come from.
+pub enum ResolveDice {
+    /// Seeded dice.
+    Seed(u64),
+    /// The faces given, in the order the rules roll them.
+    Scripted(Vec<u32>),
+}
+
+/// One attack resolved: its report, every event, and its dice.
+pub struct Resolved {
+    /// The system's report of the attack.
+    pub report: Box<dyn broadside_core::Sheet>,
+    /// Every roll, modifier and table row, in order.
+    pub log: EventLog,
+    /// The seed and generator, or the scripted faces, as JSON fields.
+    pub dice_source: Value,
+    /// Scripted faces the attack did not need.
+    pub unused: Vec<u32>,
+}
+
+/// Resolves one attack with seeded or scripted dice, keeping every event.
+pub fn resolve_attack(
+    system: &dyn Ruleset,
+    request: &ResolveRequest,
+    dice: ResolveDice,
+) -> Result<Resolved, Failure> {
+    let mut log = EventLog::default();
+    let (report, dice_source, unused) = match dice {
+        ResolveDice::Scripted(faces) => {
+            if faces.is_empty() {
+                return Err(Failure::Input("--dice: give at least one face".into()));
+            }
+            let mut dice = ScriptedDice::new(faces.clone());
+            let report = system.resolve(request, &mut dice, &mut log)?;
+            let unused = dice.remaining().to_vec();
+            (report, json!({"dice": faces}), unused)
+        }
+        ResolveDice::Seed(seed) => {
+            let mut dice = SeededDice::new(seed);
+            let report = system.resolve(request, &mut dice, &mut log)?;
+            (
+                report,
+                json!({"seed": seed, "generator": GENERATOR}),
+                Vec::new(),
+            )
+        }
+    };
+    Ok(Resolved {
+        report,
+        log,
+        dice_source,
+        unused,
+    })
+}
+
+impl Resolved {
+    /// `resolve --format json`, for the command and the web API.
+    pub fn json(&self, id: &str) -> Result<Value, Failure> {
+        let mut object = serde_json::Map::new();
+        object.insert("system".into(), json!(id));
+        if let Value::Object(source) = &self.dice_source {
+            object.extend(source.clone());
+        }
+        if let Value::Object(fields) = to_json(&*self.report)? {
+            object.extend(fields);
+        }
+        object.insert("events".into(), to_json(&self.log.events)?);
+        if !self.unused.is_empty() {
+            object.insert("dice_unused".into(), json!(self.unused));
+        }
+        Ok(Value::Object(object))
+    }
+}
+
 fn resolve_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure> {
     let system = load(id, m)?;
     let text = |name: &str| m.get_one::<String>(name).cloned().unwrap_or_default();
@@ -403,44 +498,21 @@ fn resolve_command(id: &str, m: &ArgMatches, out: Out<'_>) -> Result<(), Failure
     if m.get_flag("exact") {
         return exact_resolve(id, &*system, &request, m, out);
     }
-    let mut log = EventLog::default();
     let scripted: Option<Vec<u32>> = m.get_many::<u32>("dice").map(|d| d.copied().collect());
-    let (report, dice_source, unused) = match scripted {
-        Some(faces) => {
-            if faces.is_empty() {
-                return Err(Failure::Input("--dice: give at least one face".into()));
-            }
-            let mut dice = ScriptedDice::new(faces.clone());
-            let report = system.resolve(&request, &mut dice, &mut log)?;
-            let unused = dice.remaining().to_vec();
-            (report, json!({"dice": faces}), unused)
-        }
-        None => {
-            let seed = m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed);
-            let mut dice = SeededDice::new(seed);
-            let report = system.resolve(&request, &mut dice, &mut log)?;
-            (
-                report,
-                json!({"seed": seed, "generator": GENERATOR}),
-                Vec::new(),
-            )
-        }
+    let dice = match scripted {
+        Some(faces) => ResolveDice::Scripted(faces),
+        None => ResolveDice::Seed(m.get_one::<u64>("seed").copied().unwrap_or_else(fresh_seed)),
     };
+    let resolved = resolve_attack(&*system, &request, dice)?;
     if format(m) == "json" {
-        let mut object = serde_json::Map::new();
-        object.insert("system".into(), json!(id));
-        if let Value::Object(source) = dice_source {
-            object.extend(source);
-        }
-        if let Value::Object(fields) = to_json(&*report)? {
-            object.extend(fields);
-        }
-        object.insert("events".into(), to_json(&log.events)?);
-        if !unused.is_empty() {
-            object.insert("dice_unused".into(), json!(unused));
-        }
-        return json_line(out, &Value::Object(object));
+        return json_line(out, &resolved.json(id)?);
     }
+    let Resolved {
+        report,
+        log,
+        dice_source,
+        unused,
+    } = resolved;
     match dice_source.get("seed") {
         Some(seed) => writeln!(out, "{id}, seed {seed} ({GENERATOR})")?,
         None => writeln!(out, "{id}, scripted dice {}", dice_source["dice"])?,
@@ -473,6 +545,45 @@ const MAX_BATTLE_PATHS: u64 = 20_000_000;
 /// follow whole within [`MAX_PATHS`].
 const MAX_DROPPING_PATHS: u64 = 20_000_000;
 
+/// How likely a state of an attack too big to follow whole must be to be
+/// followed, unless asked otherwise: 1e-7, as `--min-probability` says.
+pub const DEFAULT_MIN_PROBABILITY: Prob = Prob::new_raw(1, 10_000_000);
+
+/// An attack's outcomes over every roll of its dice. Asked for, the states
+/// less likely than `min_probability` are dropped at once; by default the
+/// attack is followed whole if it fits [`MAX_PATHS`], else again with the
+/// states less likely than [`DEFAULT_MIN_PROBABILITY`] dropped, within a
+/// larger budget.
+pub fn exact_attack(
+    system: &dyn Ruleset,
+    request: &ResolveRequest,
+    min_probability: Option<Prob>,
+) -> Result<broadside_core::exact::ExactAttack, Failure> {
+    let exact = match min_probability {
+        Some(least) => system.resolve_exact(request, MAX_DROPPING_PATHS, least),
+        None => match system.resolve_exact(request, MAX_PATHS, DROP_NONE) {
+            Err(ExactError::TooManyPaths { .. }) => {
+                system.resolve_exact(request, MAX_DROPPING_PATHS, DEFAULT_MIN_PROBABILITY)
+            }
+            whole => whole,
+        },
+    };
+    Ok(exact.map_err(ResolveError::from)?)
+}
+
+/// `resolve --exact --format json`, for the command and the web API.
+pub fn exact_json(
+    id: &str,
+    request: &ResolveRequest,
+    exact: &broadside_core::exact::ExactAttack,
+) -> Result<Value, Failure> {
+    Ok(
+        json!({"system": id, "attacker": request.attacker, "target": request.target,
+                "options": request.options.iter().map(|(k, v)| (k.to_owned(), option_json(v))).collect::<serde_json::Map<_, _>>(),
+                "exact": to_json(exact)?}),
+    )
+}
+
 /// `resolve --exact`: the attack's outcome over every roll of its dice.
 fn exact_resolve(
     id: &str,
@@ -481,32 +592,14 @@ fn exact_resolve(
     m: &ArgMatches,
     out: Out<'_>,
 ) -> Result<(), Failure> {
+    let asked = m.value_source("min-probability") == Some(clap::parser::ValueSource::CommandLine);
     let min_probability = m
         .get_one::<Prob>("min-probability")
         .copied()
-        .unwrap_or(DROP_NONE);
-    // Asked for, the least likely states are dropped at once; by default
-    // the attack is followed whole if it fits, else with them dropped,
-    // within a larger budget.
-    let asked = m.value_source("min-probability") == Some(clap::parser::ValueSource::CommandLine);
-    let exact = if asked {
-        system.resolve_exact(request, MAX_DROPPING_PATHS, min_probability)
-    } else {
-        match system.resolve_exact(request, MAX_PATHS, DROP_NONE) {
-            Err(ExactError::TooManyPaths { .. }) if min_probability != DROP_NONE => {
-                system.resolve_exact(request, MAX_DROPPING_PATHS, min_probability)
-            }
-            whole => whole,
-        }
-    }
-    .map_err(ResolveError::from)?;
+        .filter(|_| asked);
+    let exact = exact_attack(system, request, min_probability)?;
     if format(m) == "json" {
-        return json_line(
-            out,
-            &json!({"system": id, "attacker": request.attacker, "target": request.target,
-                    "options": request.options.iter().map(|(k, v)| (k.to_owned(), option_json(v))).collect::<serde_json::Map<_, _>>(),
-                    "exact": to_json(&exact)?}),
-        );
+        return json_line(out, &exact_json(id, request, &exact)?);
     }
     writeln!(
         out,
@@ -544,7 +637,7 @@ fn exact_resolve(
             out,
             "note: {} of the probability, in states less likely than --min-probability {:e}, was dropped; the figures above sum to the rest, and P(hit) is exact",
             percent(exact.pruned),
-            to_f64(&min_probability)
+            to_f64(&min_probability.unwrap_or(DEFAULT_MIN_PROBABILITY))
         )?;
     }
     Ok(())
@@ -635,6 +728,74 @@ fn exact_battle_report(
     Ok(())
 }
 
+/// A side's ships from a side string (`3xfrigate,destroyer`), each id one
+/// of the system's ships; the message names the side as `side A: ...`.
+pub fn side_ships(system: &dyn Ruleset, side: Side, text: &str) -> Result<Vec<String>, Failure> {
+    // The side is the user's text: one_line keeps the message to one
+    // escaped, bounded line.
+    let failure = |message: String| Failure::Input(crate::one_line(&message));
+    let ships = broadside_core::parse_side(text)
+        .map_err(|e| failure(format!("side {side}: {}", side_message(e))))?;
+    scenario::check_ids(system, &ships).map_err(|e| failure(format!("side {side}: {e}")))?;
+    Ok(ships)
+}
+
+/// A battle request's options checked against the system's, and the battle
+/// set up from it, ready to play.
+pub fn prepare_battle(
+    system: &dyn Ruleset,
+    request: &BattleRequest,
+) -> Result<Box<dyn broadside_core::Engagement>, Failure> {
+    request.options.validate(system.battle_options())?;
+    for (prefix, side) in ["a-", "b-"].into_iter().zip(&request.side_options) {
+        // A side's set-up is given as --a-NAME or --b-NAME: say which.
+        side.validate(system.side_options()).map_err(|e| match e {
+            ResolveError::BadOption { option, message } => {
+                ResolveError::bad_option(&format!("{prefix}{option}"), message)
+            }
+            other => other,
+        })?;
+    }
+    Ok(system.prepare_battle(request)?)
+}
+
+/// `battle --replay K --format json`: trial `trial` of a run played again
+/// with every event kept, for the command and the web API.
+pub fn replay_json(
+    id: &str,
+    engagement: &dyn broadside_core::Engagement,
+    seed: u64,
+    trial: u64,
+) -> Result<Value, Failure> {
+    let roster = engagement.roster();
+    let mut log = EventLog::default();
+    let outcome = broadside_core::play_trial(engagement, seed, trial, &mut log)?;
+    Ok(
+        json!({"system": id, "a": roster.label(Side::A), "b": roster.label(Side::B), "ships": to_json(roster.ships())?,
+                "seed": seed, "generator": GENERATOR, "trial": trial,
+                "outcome": to_json(&outcome)?, "events": to_json(&log.events)?}),
+    )
+}
+
+/// The rows of a comparison: each battle of the scenario with its summary.
+pub fn compare_rows(scenario: &scenario::Scenario, summaries: Vec<Summary>) -> Vec<BattleRow> {
+    scenario
+        .battles
+        .iter()
+        .zip(summaries)
+        .map(|(battle, summary)| {
+            let roster = battle.engagement.roster();
+            BattleRow::new(
+                battle.system,
+                roster.label(Side::A),
+                roster.label(Side::B),
+                &battle.request,
+                summary,
+            )
+        })
+        .collect()
+}
+
 fn battle_command(
     id: &str,
     m: &ArgMatches,
@@ -698,37 +859,19 @@ fn battle_command(
             request
         }
         None => {
-            let side = |key: &str| -> Result<Vec<String>, Failure> {
+            let side = |key: &str, side: Side| {
                 let text = m.get_one::<String>(key).map_or("", String::as_str);
-                let name = key.to_uppercase();
-                // The side is the user's text: one_line keeps the message to
-                // one escaped, bounded line.
-                let failure = |message: String| Failure::Input(crate::one_line(&message));
-                let ships = broadside_core::parse_side(text)
-                    .map_err(|e| failure(format!("side {name}: {}", side_message(e))))?;
-                scenario::check_ids(system.as_ref(), &ships)
-                    .map_err(|e| failure(format!("side {name}: {e}")))?;
-                Ok(ships)
+                side_ships(system.as_ref(), side, text)
             };
             BattleRequest {
-                sides: [side("a")?, side("b")?],
+                sides: [side("a", Side::A)?, side("b", Side::B)?],
                 max_turns,
                 options: std::mem::take(&mut options),
                 side_options: std::mem::take(&mut side_options),
             }
         }
     };
-    request.options.validate(system.battle_options())?;
-    for (prefix, side) in ["a-", "b-"].into_iter().zip(&request.side_options) {
-        // A side's set-up is given as --a-NAME or --b-NAME: say which.
-        side.validate(system.side_options()).map_err(|e| match e {
-            ResolveError::BadOption { option, message } => {
-                ResolveError::bad_option(&format!("{prefix}{option}"), message)
-            }
-            other => other,
-        })?;
-    }
-    let engagement = system.prepare_battle(&request)?;
+    let engagement = prepare_battle(system.as_ref(), &request)?;
     if m.get_flag("exact") {
         if matches!(format(m), "csv" | "markdown" | "html") {
             return Err(Failure::Input(
@@ -771,16 +914,11 @@ fn battle_command(
                 "--replay prints an event log: use --format text or json".into(),
             ));
         }
+        if format(m) == "json" {
+            return json_line(out, &replay_json(id, &*engagement, seed, trial)?);
+        }
         let mut log = EventLog::default();
         let outcome = broadside_core::play_trial(&*engagement, seed, trial, &mut log)?;
-        if format(m) == "json" {
-            return json_line(
-                out,
-                &json!({"system": id, "a": label_a, "b": label_b, "ships": to_json(roster.ships())?,
-                        "seed": seed, "generator": GENERATOR, "trial": trial,
-                        "outcome": to_json(&outcome)?, "events": to_json(&log.events)?}),
-            );
-        }
         writeln!(
             out,
             "{id} battle {label_a} (A) against {label_b} (B), seed {seed} ({GENERATOR}), trial {trial}"
@@ -891,7 +1029,7 @@ fn setting<T: Copy + Send + Sync + 'static>(
 }
 
 /// `--rules SYSTEM=DIR`, each naming a registered system once.
-fn rules_folders(m: &ArgMatches) -> Result<BTreeMap<String, PathBuf>, Failure> {
+pub(crate) fn rules_folders(m: &ArgMatches) -> Result<BTreeMap<String, PathBuf>, Failure> {
     let mut folders = BTreeMap::new();
     for given in m.get_many::<String>("rules").into_iter().flatten() {
         let Some((id, dir)) = given.split_once('=') else {
@@ -908,7 +1046,7 @@ fn rules_folders(m: &ArgMatches) -> Result<BTreeMap<String, PathBuf>, Failure> {
 }
 
 /// Every problem of a scenario, one per line.
-fn scenario_failure(source: &scenario::Source<'_>, problems: &[String]) -> Failure {
+pub(crate) fn scenario_failure(source: &scenario::Source<'_>, problems: &[String]) -> Failure {
     // Each problem is a line that says it all, then the file's line and a
     // caret; every line is made safe on its own.
     let safe = |problem: &str| {
@@ -1173,17 +1311,7 @@ fn compare_command(
     let Some(summaries) = play_or_merge(m, &battles, run_of, merged, out)? else {
         return Ok(());
     };
-    let mut rows = Vec::new();
-    for (battle, summary) in scenario.battles.iter().zip(summaries) {
-        let roster = battle.engagement.roster();
-        rows.push(BattleRow::new(
-            battle.system,
-            roster.label(Side::A),
-            roster.label(Side::B),
-            &battle.request,
-            summary,
-        ));
-    }
+    let rows = compare_rows(&scenario, summaries);
     let run = Run {
         seed,
         max_turns,

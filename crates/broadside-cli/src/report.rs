@@ -18,7 +18,7 @@ use serde::{Serialize, Serializer};
 
 use crate::Failure;
 
-mod html;
+pub(crate) mod html;
 pub use html::sweep as sweep_html;
 
 /// The version of the JSON and CSV layout. It changes when a field is renamed,
@@ -830,6 +830,46 @@ fn write_csv(rows: &[BattleRow], run: &Run<'_>, out: &mut dyn Write) -> Result<(
     Ok(())
 }
 
+/// `battle --format json` as a value: what the command prints and what the
+/// web API answers, from this one function.
+pub fn battle_json(row: &BattleRow, run: &Run<'_>) -> Result<serde_json::Value, Failure> {
+    to_value(&BattleJson {
+        schema_version: SCHEMA_VERSION,
+        broadside_version: VERSION,
+        row: row.json(),
+        seed: run.seed,
+        generator: GENERATOR,
+        max_turns: run.max_turns,
+        rules: run.rules,
+    })
+}
+
+/// `compare --format json` as a value: what the command prints and what the
+/// web API answers, from this one function.
+pub fn compare_json(
+    title: &ScenarioTitle<'_>,
+    rows: &[BattleRow],
+    trials: u64,
+    run: &Run<'_>,
+) -> Result<serde_json::Value, Failure> {
+    to_value(&CompareJson {
+        schema_version: SCHEMA_VERSION,
+        broadside_version: VERSION,
+        scenario: title.name,
+        description: title.description,
+        trials,
+        seed: run.seed,
+        generator: GENERATOR,
+        max_turns: run.max_turns,
+        rules: run.rules,
+        rows: rows.iter().map(BattleRow::json).collect(),
+    })
+}
+
+fn to_value<T: Serialize>(value: &T) -> Result<serde_json::Value, Failure> {
+    serde_json::to_value(value).map_err(|e| Failure::Internal(e.to_string()))
+}
+
 /// The report of `battle`: one battle.
 pub fn battle(
     format: &str,
@@ -838,20 +878,7 @@ pub fn battle(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let style = match format {
-        "json" => {
-            return write_json(
-                out,
-                &BattleJson {
-                    schema_version: SCHEMA_VERSION,
-                    broadside_version: VERSION,
-                    row: row.json(),
-                    seed: run.seed,
-                    generator: GENERATOR,
-                    max_turns: run.max_turns,
-                    rules: run.rules,
-                },
-            );
-        }
+        "json" => return write_json(out, &battle_json(row, run)?),
         "csv" => return write_csv(std::slice::from_ref(row), run, out),
         "html" => return html::battle(row, run, out),
         "markdown" => Style::Markdown,
@@ -936,23 +963,7 @@ pub fn compare(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let style = match format {
-        "json" => {
-            return write_json(
-                out,
-                &CompareJson {
-                    schema_version: SCHEMA_VERSION,
-                    broadside_version: VERSION,
-                    scenario: title.name,
-                    description: title.description,
-                    trials,
-                    seed: run.seed,
-                    generator: GENERATOR,
-                    max_turns: run.max_turns,
-                    rules: run.rules,
-                    rows: rows.iter().map(BattleRow::json).collect(),
-                },
-            );
-        }
+        "json" => return write_json(out, &compare_json(title, rows, trials, run)?),
         "csv" => return write_csv(rows, run, out),
         "html" => return html::compare(title, rows, trials, run, out),
         "markdown" => Style::Markdown,

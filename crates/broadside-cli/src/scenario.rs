@@ -58,6 +58,16 @@ pub struct Settings {
     pub systems: Vec<String>,
 }
 
+/// A scenario's text, named `origin` in messages (`scenario fleets.toml`),
+/// read into its settings, or every problem found as one message: a first
+/// line for each problem naming the origin, line, column and key, then the
+/// line of the text with a caret. The entry point a generated-input harness
+/// calls: whatever the text, it answers and never panics.
+pub fn parse_settings(text: &str, origin: &str) -> Result<Settings, String> {
+    let source = Source { origin, text };
+    settings(&source).map_err(|problems| problems.join("\n"))
+}
+
 /// Reads a scenario's settings: the trials, seed, turn limit and rules
 /// folders it carries. `Err` holds every problem found, one line each.
 pub fn settings(source: &Source<'_>) -> Result<Settings, Vec<String>> {

@@ -25,7 +25,7 @@ pub use event::{Event, EventLog, EventSink, NullSink};
 pub use fleet::{MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup};
 pub use montecarlo::{
     Engagement, Loss, Shard, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome,
-    find_trial, play_trial, run_shard, run_trials,
+    find_trial, play_trial, run_shard, run_shard_while, run_trials,
 };
 pub use ranges::{Bound, DataRange, FALLBACK_DICE, KeyLines, ranges_markdown};
 pub use rules::{AttackResolution, DamageAllocation, Side, TurnSequence, Verdict, play};

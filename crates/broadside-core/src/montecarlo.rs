@@ -873,23 +873,57 @@ pub fn run_shard(
     shard: Shard,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Tally, ResolveError> {
+    run_shard_while(engagement, seed, trials, shard, progress, &|| true)?
+        .ok_or_else(|| ResolveError::Internal("a run that cannot stop stopped".into()))
+}
+
+/// Why a run ended before its last trial.
+enum Halt {
+    /// A trial failed.
+    Failed(ResolveError),
+    /// The caller asked to stop.
+    Stopped,
+}
+
+/// Plays one shard of a run as [`run_shard`] does, asking `go_on` before
+/// each chunk of trials: once it says no, the chunks not yet started are
+/// skipped and the run returns `Ok(None)`. A run that is not stopped plays
+/// the same trials in the same chunks, so its tally is [`run_shard`]'s; the
+/// check costs one call a chunk, not one a trial.
+pub fn run_shard_while(
+    engagement: &dyn Engagement,
+    seed: u64,
+    trials: u64,
+    shard: Shard,
+    progress: &(dyn Fn(u64) + Sync),
+    go_on: &(dyn Fn() -> bool + Sync),
+) -> Result<Option<Tally>, ResolveError> {
     const CHUNK: u64 = 1024;
     let played = shard.trials_of(trials);
     let chunks = played.div_ceil(CHUNK);
-    (0..chunks)
+    let tally = (0..chunks)
         .into_par_iter()
         .map(|chunk| {
+            if !go_on() {
+                return Err(Halt::Stopped);
+            }
             let mut tally = Tally::default();
             let end = ((chunk + 1) * CHUNK).min(played);
             for k in chunk * CHUNK..end {
                 let trial = shard.index + k * shard.count;
-                let outcome = play_trial(engagement, seed, trial, &mut NullSink)?;
+                let outcome =
+                    play_trial(engagement, seed, trial, &mut NullSink).map_err(Halt::Failed)?;
                 tally.add(&outcome);
             }
             progress(end - chunk * CHUNK);
             Ok(tally)
         })
-        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)));
+    match tally {
+        Ok(tally) => Ok(Some(tally)),
+        Err(Halt::Stopped) => Ok(None),
+        Err(Halt::Failed(error)) => Err(error),
+    }
 }
 
 /// Plays trial `trial` of a run seeded with `seed`: the same trial the run
@@ -1015,6 +1049,26 @@ mod tests {
         );
         let expected = 5.0 * (1000 - summary.losses_a.destroyed) as f64 / 1000.0;
         assert!((scouts.mean_hull_left - expected).abs() < 1e-9);
+    }
+
+    /// A run asked to stop: before it starts it plays nothing; after its
+    /// first chunk it stops early; never asked, it gives the whole run's tally.
+    #[test]
+    fn a_run_stops_between_chunks_when_asked() {
+        let coin = coin();
+        let whole = run_trials(&coin, 9, 5000, &|_| {}).unwrap();
+        let never = run_shard_while(&coin, 9, 5000, Shard::WHOLE, &|_| {}, &|| true).unwrap();
+        assert_eq!(never, Some(whole));
+        let at_once = run_shard_while(&coin, 9, 5000, Shard::WHOLE, &|_| {}, &|| false).unwrap();
+        assert_eq!(at_once, None);
+        let asked = std::sync::atomic::AtomicU64::new(0);
+        let stop_after_one = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < 1;
+        let early = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| run_shard_while(&coin, 9, 5000, Shard::WHOLE, &|_| {}, &stop_after_one));
+        assert_eq!(early.unwrap(), None);
     }
 
     /// The toy's per-side distributions against a count made here from the

@@ -50,7 +50,7 @@ const LABEL_CHARS: usize = 48;
 /// The page's style: a grid of charts, two across on a desktop and one on a
 /// phone, and tables that scroll inside their box rather than widening the
 /// page.
-const STYLE: &str = "\
+pub const STYLE: &str = "\
 *{box-sizing:border-box}
 body{margin:0;background:#fff;color:#1b1b1b;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif}
 main{max-width:1240px;margin:0 auto;padding:16px}
@@ -160,6 +160,20 @@ pub fn compare(
     };
     out.write_all(page.render().as_bytes())?;
     Ok(())
+}
+
+/// The HTML report's tables and charts, without the page around them: the
+/// web interface shows a run's result with the very SVG the report draws.
+pub fn figures(rows: &[BattleRow], trials: u64, run: &Run<'_>, compare: bool) -> String {
+    Page {
+        heading: String::new(),
+        description: "",
+        rows,
+        run,
+        trials,
+        compare,
+    }
+    .figures()
 }
 
 /// The start of a page, to its `<main>`: the same head for every report.
@@ -301,7 +315,15 @@ impl Page<'_> {
             "<p class=\"run\">{} trials{each}, seed {} ({GENERATOR}), at most {} turns; broadside {VERSION}</p>\n",
             self.trials, self.run.seed, self.run.max_turns
         ));
-        html.push_str(&self.glance());
+        html.push_str(&self.figures());
+        html.push_str("</main>\n</body>\n</html>\n");
+        html
+    }
+
+    /// The report's body under its heading: the odds at a glance, the
+    /// charts and the settings, as the page and the web interface show it.
+    fn figures(&self) -> String {
+        let mut html = self.glance();
         html.push_str("<section class=\"charts\">\n");
         html.push_str(&self.win_chart());
         html.push_str(&self.decided_chart());
@@ -310,7 +332,6 @@ impl Page<'_> {
         }
         html.push_str("</section>\n");
         html.push_str(&self.settings());
-        html.push_str("</main>\n</body>\n</html>\n");
         html
     }
 
