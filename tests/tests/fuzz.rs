@@ -6,8 +6,9 @@
 //!   made long or given control characters), loaded through the system's
 //!   registered loader (the library entry point a fuzzer would call), and,
 //!   when it loads, its ships listed and a short battle set up and played;
-//! - scenarios: scenario files built from good and bad pieces, through
-//!   `compare`;
+//! - scenarios: scenario files built from good and bad pieces, read by the
+//!   scenario reader as a library function (`parse_settings`, the entry
+//!   point a fuzzer would call) and run through `compare`;
 //! - command lines: argument vectors from the commands, systems, ships and
 //!   flags, good and bad, through the binary.
 //!
@@ -297,6 +298,18 @@ proptest! {
         );
         if let Some(cut) = cut {
             text.truncate(cut.min(text.len()));
+        }
+        // The reader answers every text: its settings, or problems each
+        // naming the scenario.
+        match catch_unwind(|| broadside_cli::scenario::parse_settings(&text, "scenario fuzz.toml")) {
+            Err(_) => prop_assert!(false, "the scenario reader panicked on\n{}", text),
+            Ok(Err(message)) => prop_assert!(
+                message.starts_with("scenario fuzz.toml"),
+                "a problem not naming its scenario: {}\n{}",
+                message,
+                text
+            ),
+            Ok(Ok(_)) => {}
         }
         let file = ScenarioFile::new("fuzz", &text);
         let args = ["compare", file.path(), "-n", "3", "--max-turns", "5", "-f", "json"];
