@@ -495,16 +495,16 @@ fn the_near_object_table_covers_the_d6_exactly() {
     let cases: [(String, &str); 7] = [
         (
             format!("{medium},\n{{ from = 3, to = 9223372036854775807, band = \"long\" }}"),
-            "rules.toml: setup.near-object[1].to: 9223372036854775807 is outside 1..=6",
+            "rules.toml: setup.near-object[1].to: line 13: 9223372036854775807 is outside 1..=6",
         ),
         (
             "{ from = -1, to = 2, band = \"medium\" },\n{ from = 3, to = 6, band = \"long\" }"
                 .into(),
-            "rules.toml: setup.near-object[0].from: -1 is outside 1..=6",
+            "rules.toml: setup.near-object[0].from: line 12: -1 is outside 1..=6",
         ),
         (
             format!("{medium},\n{{ from = 3, to = 7, band = \"long\" }}"),
-            "rules.toml: setup.near-object[1].to: 7 is outside 1..=6",
+            "rules.toml: setup.near-object[1].to: line 13: 7 is outside 1..=6",
         ),
         (
             format!("{medium},\n{{ from = 3, band = \"long\" }}"),

@@ -9,8 +9,9 @@ use broadside_core::KeyLines;
 /// the fourth `[[row]]`), then the first line of that table that starts
 /// with the field's name. Parts after the field (`effect.multiplier` of
 /// `effect = { … }`) are taken to be on the field's line; an element of an
-/// array (`rows[2].roll`) is not looked for. A table found without its
-/// field gives the table's header line.
+/// array written one to a line (`severity[2].text`) on its own line, and
+/// the parts after it on that line too. A table found without its field
+/// gives the table's header line.
 #[derive(Debug, Clone, Copy)]
 pub struct TomlLines<'a>(pub &'a str);
 
@@ -27,18 +28,18 @@ impl KeyLines for TomlLines<'_> {
                 continue;
             };
             let (name, index) = split_index(field);
-            if index.is_some() && rest.len() > 1 {
-                return None;
-            }
             let found = text
                 .lines()
                 .enumerate()
                 .take(end)
                 .skip(start)
                 .find(|(_, line)| sets(line, name))
-                .map(|(i, _)| i + 1);
-            if found.is_some() {
-                return found;
+                .map(|(i, _)| i);
+            if let Some(at) = found {
+                return match index {
+                    None => Some(at + 1),
+                    Some(i) => element_line(text, at, i).map(|line| line + 1),
+                };
             }
             if !header.is_empty() {
                 return Some(start);
@@ -46,6 +47,36 @@ impl KeyLines for TomlLines<'_> {
         }
         None
     }
+}
+
+/// The 0-based line of element `index` of the array set on line `at`: the
+/// line itself when the array is closed there, else the `index`-th line
+/// after it that starts an element, one element to a line (a table, a
+/// string, a number, a nested array), as the data files write them.
+fn element_line(text: &str, at: usize, index: usize) -> Option<usize> {
+    let mut lines = text.lines().enumerate().skip(at);
+    let (_, first) = lines.next()?;
+    let mut depth = depth_after(first, 0);
+    if depth == 0 {
+        return Some(at);
+    }
+    let mut seen = 0;
+    for (i, line) in lines {
+        let code = line.trim_start();
+        let starts =
+            depth == 1 && !code.is_empty() && !code.starts_with('#') && !code.starts_with(']');
+        if starts {
+            if seen == index {
+                return Some(i);
+            }
+            seen += 1;
+        }
+        depth = depth_after(line, depth);
+        if depth == 0 {
+            return None;
+        }
+    }
+    None
 }
 
 /// `rows[2]` as `("rows", Some(2))`; `dtm` as `("dtm", None)`.
@@ -187,6 +218,12 @@ crew = 3
         check("frigate.hull", Some(18));
         check("frigate.crew", Some(23));
         check("destroyer.hull", None);
-        check("row[1].rolls[0].x", None);
+        // An element of an array: the field's line when the array is on
+        // it, else the element's own line; past the last, nothing.
+        check("row[1].rolls[0]", Some(15));
+        check("row[0].rolls[1].x", Some(12));
+        check("frigate.layout[0]", Some(20));
+        check("frigate.layout[1]", Some(21));
+        check("frigate.layout[2]", None);
     }
 }
