@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launch } from './chromium.mjs';
 
 /** The screens every page is read on. */
 const SCREENS = [
@@ -36,21 +36,6 @@ const MIN_SHAPES = 10;
 const MIN_INKED = 0.03;
 const MIN_COLOURS = 50;
 
-/**
- * Chromium as Debian installs it, with what a sandboxed, offline run needs:
- * no sandbox (we run as root in CI), no GPU, and no calls home.
- */
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let passed = 0;
 let failed = 0;
@@ -224,7 +209,7 @@ async function main() {
     const text = readFileSync(file, 'utf8');
     check(`${file}: not empty`, text.length > 0);
   }
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await launch();
   try {
     for (const file of files) {
       await checkPage(browser, file, shots);

@@ -15,19 +15,8 @@
 
 import { spawn, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chromium } from 'playwright-core';
+import { launch } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The comparison every check runs: small enough for a debug build. */
 const TRIALS = 2000;
@@ -95,7 +84,7 @@ async function runAndWait(page) {
 }
 
 const { server, base } = await startServer();
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+const browser = await launch();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const errors = [];

@@ -1126,3 +1126,23 @@ impl Drop for RulesetCopy {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// The settings of a generated-input harness: `cases` inputs from a fixed
+/// seed, so a CI run is repeatable, or `BROADSIDE_FUZZ_CASES` inputs from a
+/// fresh seed, for a long run (docs/testing.md).
+pub fn fuzz_config(cases: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngSeed};
+    let asked = std::env::var("BROADSIDE_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    Config {
+        cases: asked.unwrap_or(cases),
+        rng_seed: if asked.is_some() {
+            RngSeed::Random
+        } else {
+            RngSeed::Fixed(2026)
+        },
+        failure_persistence: None,
+        ..Config::default()
+    }
+}

@@ -20,9 +20,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use broadside_core::{BattleRequest, EventLog, Options, Registration, SourceFile, play_trial};
 use broadside_tests::engagement::ScenarioFile;
-use broadside_tests::run_cli;
+use broadside_tests::{fuzz_config as config, run_cli};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
 /// Every system, as the binary registers it.
 const SYSTEMS: [Registration; 4] = [
@@ -31,24 +30,6 @@ const SYSTEMS: [Registration; 4] = [
     broadside_module_grid::REGISTRATION,
     broadside_crew_2d6::REGISTRATION,
 ];
-
-/// `cases` generated inputs from a fixed seed, or `BROADSIDE_FUZZ_CASES`
-/// from a fresh one.
-fn config(cases: u32) -> Config {
-    let asked = std::env::var("BROADSIDE_FUZZ_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok());
-    Config {
-        cases: asked.unwrap_or(cases),
-        rng_seed: if asked.is_some() {
-            RngSeed::Random
-        } else {
-            RngSeed::Fixed(2026)
-        },
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
 
 /// Numbers at the edges of what a data file could hold.
 const EXTREMES: [&str; 9] = [

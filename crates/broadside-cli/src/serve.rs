@@ -235,9 +235,9 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/tables/{system}", get(tables))
         .route("/api/tables/{system}/{table}", get(table))
         .route("/api/resolve", post(resolve))
-        .route("/api/battle", post(battle))
-        .route("/api/replay", post(replay))
-        .route("/api/compare", post(compare))
+        .route("/api/battle", post(run_handler(Endpoint::Battle)))
+        .route("/api/replay", post(run_handler(Endpoint::Replay)))
+        .route("/api/compare", post(run_handler(Endpoint::Compare)))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(shared)
 }
@@ -635,34 +635,33 @@ impl Drop for CancelOnDrop {
     }
 }
 
-async fn battle(
-    State(shared): Api,
-    Query(query): Query<HashMap<String, String>>,
+/// The handler of a run's endpoint: its query (`?view=page` asks for the
+/// page's extras) and body, to [`run_request`].
+async fn run_at(
+    endpoint: Endpoint,
+    shared: Arc<Shared>,
+    query: HashMap<String, String>,
     headers: HeaderMap,
     given: Result<Bytes, BytesRejection>,
 ) -> Response {
     let page = query.get("view").is_some_and(|v| v == "page");
-    run_request(shared, Endpoint::Battle, page, headers, given).await
+    run_request(shared, endpoint, page, headers, given).await
 }
 
-async fn replay(
-    State(shared): Api,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
-    given: Result<Bytes, BytesRejection>,
-) -> Response {
-    let page = query.get("view").is_some_and(|v| v == "page");
-    run_request(shared, Endpoint::Replay, page, headers, given).await
-}
+/// A run's answer, to come.
+type RunFuture = std::pin::Pin<Box<dyn Future<Output = Response> + Send>>;
+/// A run's query: `?view=page` asks for the page's extras.
+type ViewQuery = Query<HashMap<String, String>>;
+/// A run's body, or why it could not be read.
+type RunBody = Result<Bytes, BytesRejection>;
 
-async fn compare(
-    State(shared): Api,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
-    given: Result<Bytes, BytesRejection>,
-) -> Response {
-    let page = query.get("view").is_some_and(|v| v == "page");
-    run_request(shared, Endpoint::Compare, page, headers, given).await
+/// [`run_at`] for one endpoint, as a route takes it.
+fn run_handler(
+    endpoint: Endpoint,
+) -> impl Fn(Api, ViewQuery, HeaderMap, RunBody) -> RunFuture + Clone + Send + Sync + 'static {
+    move |State(shared), Query(query), headers, given| {
+        Box::pin(run_at(endpoint, shared, query, headers, given))
+    }
 }
 
 /// A run: read and checked (400 or 413, however busy the server), given a

@@ -4,8 +4,8 @@
 //! reads a request or gives a one-line message.
 
 use broadside_cli::serve::request::{Endpoint, parse};
+use broadside_tests::fuzz_config as config;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 
 /// Bodies each endpoint reads, to mutate.
 const GOOD: [(Endpoint, &str); 4] = [
@@ -102,24 +102,6 @@ fn mutated() -> impl Strategy<Value = (Endpoint, Vec<u8>)> {
             }
             (endpoint, body)
         })
-}
-
-/// `cases` bodies from a fixed seed, so a run is repeatable, or
-/// `BROADSIDE_FUZZ_CASES` from a fresh one, as the other harnesses do.
-fn config(cases: u32) -> Config {
-    let asked = std::env::var("BROADSIDE_FUZZ_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok());
-    Config {
-        cases: asked.unwrap_or(cases),
-        rng_seed: if asked.is_some() {
-            RngSeed::Random
-        } else {
-            RngSeed::Fixed(2026)
-        },
-        failure_persistence: None,
-        ..Config::default()
-    }
 }
 
 proptest! {
