@@ -118,10 +118,10 @@ impl Percentile {
                 ),
             });
         }
-        let row_index = rules
-            .damage_table
-            .partition_point(|r| r.to < roll)
-            .min(rules.damage_table.len() - 1);
+        // Validation makes the rows cover every roll a weapon or a fire can
+        // make, the last ending at the highest, so some row's end is at or
+        // above the roll.
+        let row_index = rules.damage_table.partition_point(|r| r.to < roll);
         let row = &rules.damage_table[row_index];
         sink.emit(|| Event::TableRow {
             table: "Damage Table".into(),
