@@ -1,0 +1,108 @@
+//! The edges of three rules: a hull check of exactly what two dice can roll, Luck that runs out on a hit allocation, and a missile at exactly its range.
+//!
+//! Battlestations, Ship to Ship Combat: Hull Damage and Ship Explosion (two
+//! dice at or over the chart's check less Size); Hit Allocation (the firing
+//! character may spend Luck to reroll allocation dice); and the rules note's
+//! ruling for missiles (a Gunnery check against 8 within 8 hexes, in
+//! rules.toml).
+
+mod common;
+
+use broadside_core::{EventLog, ScriptedDice};
+use broadside_module_grid::attack::Rerolls;
+use broadside_module_grid::model::ShipSide;
+use broadside_module_grid::{AllocationView, DefaultTactics, Shot, Weapon};
+use common::{assert_all_used, board, class, module, ship, system};
+
+/// A scout's hull check at `damage` hull damage with scripted dice: the
+/// check needed and rolled, whether it holds, and whether the ship blew up.
+fn check_hull(case: &str, damage: u16, dice: &[u32]) -> (i32, Vec<u8>, bool, bool) {
+    let grid = system();
+    let mut scout = ship("scout");
+    scout.hull_damage = damage;
+    let mut scripted = ScriptedDice::new(dice);
+    let check = grid
+        .hull_check(&mut scout, "scout", &mut scripted, &mut EventLog::default())
+        .unwrap_or_else(|e| panic!("{case}: {e}"))
+        .unwrap_or_else(|| panic!("{case}: a hull check is due"));
+    assert_all_used(&scripted, case);
+    (
+        check.needed,
+        check.faces.to_vec(),
+        check.passed,
+        scout.exploded,
+    )
+}
+
+/// Hull Damage: the check is "two dice at or over" the chart's number less
+/// Size. At 91 hull damage the chart gives 13; less the scout's Size 1 that
+/// is 12, which 6 + 6 makes: the dice are rolled and the ship holds. At 105
+/// the chart gives 14, a check of 13 that no two dice make: the ship
+/// explodes without a roll.
+#[test]
+fn a_hull_check_of_twelve_is_rolled_and_thirteen_is_not() {
+    assert_eq!(
+        check_hull("a check of 12", 91, &[6, 6]),
+        (12, vec![6, 6], true, false)
+    );
+    assert_eq!(
+        check_hull("a check of 13", 105, &[]),
+        (13, vec![], false, true)
+    );
+}
+
+/// Hit Allocation, with Luck: a frigate offers 1 Luck on its allocation
+/// roll against a scout's fore side. 6 + 6 lands off the ship; Luck rerolls
+/// a 6, which comes up 6 again. With the one Luck spent the roll stands at
+/// 12, off the ship, and the frigate's 3 Luck are down to 2.
+#[test]
+fn luck_on_an_allocation_runs_out() {
+    let grid = system();
+    let scout = class("scout");
+    let target = ship("scout");
+    let choose = |view: &AllocationView<'_>| DefaultTactics::worth_reroll(grid, view, true);
+    let mut firer = ship("frigate");
+    assert_eq!(firer.luck, 3, "the frigate's Luck of record");
+    let mut dice = ScriptedDice::new([6, 6, 6]);
+    let roll = grid
+        .allocation_roll(
+            &target,
+            ShipSide::Fore,
+            scout.centre,
+            Some(Rerolls {
+                firer: &mut firer,
+                scans: 0,
+                luck: 1,
+                choose: &choose,
+            }),
+            &mut dice,
+            &mut EventLog::default(),
+        )
+        .expect("the dice suffice");
+    assert_all_used(&dice, "one Luck reroll");
+    assert_eq!((roll.faces, roll.total), ([6, 6], 12));
+    assert_eq!((roll.scans_spent, roll.luck_spent), (0, 1));
+    assert_eq!(firer.luck, 2);
+}
+
+/// The missile ruling: a missile flies up to 8 hexes. A destroyer's
+/// missile at a frigate exactly 8 hexes off is allowed; at 9 it is refused.
+#[test]
+fn a_missile_reaches_exactly_its_range() {
+    let grid = system();
+    let b = board(ship("destroyer"), ship("frigate"));
+    let shot = |range: u32| Shot {
+        attacker: 0,
+        weapon: Weapon::Missile {
+            module: module("destroyer", "4,1"),
+        },
+        target: 1,
+        range,
+        side: ShipSide::Fore,
+        call: None,
+        scans: 0,
+        luck: 0,
+    };
+    assert_eq!(grid.check_shot(&b, &shot(8)), Ok(()));
+    assert!(grid.check_shot(&b, &shot(9)).is_err());
+}
