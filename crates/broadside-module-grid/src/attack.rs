@@ -933,7 +933,8 @@ impl ModuleGrid {
         } else {
             0
         };
-        let luck_rerolls = firer.luck / c.luck_per_reroll.max(1);
+        // Validation keeps luck-per-reroll at 1 or more.
+        let luck_rerolls = firer.luck / c.luck_per_reroll;
         let allocation = self.allocation_roll(
             &target_now,
             shot.side,
