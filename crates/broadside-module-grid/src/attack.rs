@@ -324,7 +324,8 @@ impl ModuleGrid {
         match rule.fixed_power {
             Some(power) => power,
             // Rounding: the Long configuration halves the power rounded down.
-            None => guns / rule.power_divisor.max(1),
+            // Validation keeps the divisor at 1 or more.
+            None => guns / rule.power_divisor,
         }
     }
 
@@ -332,7 +333,8 @@ impl ModuleGrid {
     /// rounded up.
     pub fn counted_range(&self, mode: Mode, range: u32) -> u32 {
         // Rounding: the Long configuration halves the range rounded up.
-        range.div_ceil(u32::from(self.rules.mode(mode).range_divisor.max(1)))
+        // Validation keeps the divisor at 1 or more.
+        range.div_ceil(u32::from(self.rules.mode(mode).range_divisor))
     }
 
     /// Checks that the rules allow the shot; nothing changes if not.
