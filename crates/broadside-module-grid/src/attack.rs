@@ -272,7 +272,8 @@ impl ModuleGrid {
         faces.extend(rolled.faces().take(8).map(|f| f as u8));
         let kept = best(&mut rolled.faces());
         sink.emit(|| Event::Roll {
-            purpose: if professional && count > c.skill_dice {
+            // Only a professional rolls more dice than are kept.
+            purpose: if count > c.skill_dice {
                 format!(
                     "{} check (a professional: best {} of {count})",
                     skill.name(),
