@@ -505,7 +505,8 @@ fn disastrous_fire_on_an_undamaged_ship_applies_every_part() {
 }
 
 /// Seed 000: a disastrous fire of which every part is already in effect is a
-/// hull hit, here 3d10 = 1 + 2 + 3 = 6.
+/// hull hit, here 3d10 = 1 + 2 + 3 = 6, and the ruling says so: every part,
+/// not some.
 #[test]
 fn disastrous_fire_with_every_part_in_effect_is_a_hull_hit() {
     let destroyer = damaged_ship(
@@ -524,6 +525,14 @@ fn disastrous_fire_with_every_part_in_effect_is_a_hull_hit() {
         "disruptor-cannon",
         &[100, 1, 2, 3],
         6,
+    );
+    let a = allocate(&destroyer, "disruptor-cannon", false, &[100, 1, 2, 3]);
+    let lines: Vec<String> = a.events.iter().map(ToString::to_string).collect();
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "every part of it is already in effect: the destroyer takes a normal hull hit instead"
+        )),
+        "{lines:#?}"
     );
 }
 
