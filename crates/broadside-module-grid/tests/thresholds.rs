@@ -12,7 +12,7 @@ use broadside_core::{EventLog, ScriptedDice};
 use broadside_module_grid::attack::Rerolls;
 use broadside_module_grid::model::ShipSide;
 use broadside_module_grid::{AllocationView, DefaultTactics, Shot, Weapon};
-use common::{assert_all_used, board, class, module, ship, system};
+use common::{assert_all_used, board, class, exact, module, num, ship, system};
 
 /// A scout's hull check at `damage` hull damage with scripted dice: the
 /// check needed and rolled, whether it holds, and whether the ship blew up.
@@ -83,6 +83,20 @@ fn luck_on_an_allocation_runs_out() {
     assert_eq!((roll.faces, roll.total), ([6, 6], 12));
     assert_eq!((roll.scans_spent, roll.luck_spent), (0, 1));
     assert_eq!(firer.luck, 2);
+}
+
+/// Hit Allocation: "Each scan you have on a ship may be expended to reroll
+/// one of the hit allocation dice", and the firing character "may spend
+/// Luck on the hit allocation roll": one reroll either way. The exact odds
+/// of the frigate's shot at the scout offering one scan and offering one
+/// Luck are the same, and not those of a shot offering neither.
+#[test]
+fn one_luck_rerolls_an_allocation_as_one_scan_does() {
+    let offering = |option: &str| exact("frigate", "scout", &[("range", num(1)), (option, num(1))]);
+    let (scan, luck) = (offering("scans"), offering("luck"));
+    assert_eq!(scan.fractions, luck.fractions);
+    let neither = exact("frigate", "scout", &[("range", num(1))]);
+    assert_ne!(neither.fractions, luck.fractions);
 }
 
 /// The missile ruling: a missile flies up to 8 hexes. A destroyer's
