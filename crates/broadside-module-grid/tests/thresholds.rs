@@ -99,6 +99,61 @@ fn one_luck_rerolls_an_allocation_as_one_scan_does() {
     assert_ne!(neither.fractions, luck.fractions);
 }
 
+/// Hit Allocation with a scan to spend, counted two ways. The frigate's
+/// shot at the scout (range 1) hits 13 times in 18; then 2d6 fix its line
+/// and the firer may reroll one die with its scan. Played with scripted
+/// dice over every first roll and every rerolled face, the line misses the
+/// scout some number of times in 216; the exact odds of the whole shot must
+/// give that miss 13/18 of it.
+#[test]
+fn the_exact_odds_of_a_rerolled_allocation_count_every_roll() {
+    let grid = system();
+    let scout = class("scout");
+    let target = ship("scout");
+    let choose = |view: &AllocationView<'_>| DefaultTactics::worth_reroll(grid, view, true);
+    let mut misses: u64 = 0;
+    for first in 1..=6 {
+        for second in 1..=6 {
+            for reroll in 1..=6 {
+                let mut firer = ship("frigate");
+                let roll = grid
+                    .allocation_roll(
+                        &target,
+                        ShipSide::Fore,
+                        scout.centre,
+                        Some(Rerolls {
+                            firer: &mut firer,
+                            scans: 1,
+                            luck: 0,
+                            choose: &choose,
+                        }),
+                        &mut ScriptedDice::new([first, second, reroll]),
+                        &mut EventLog::default(),
+                    )
+                    .expect("three dice suffice");
+                if scout
+                    .lane_modules(ShipSide::Fore, roll.line)
+                    .next()
+                    .is_none()
+                {
+                    misses += 1;
+                }
+            }
+        }
+    }
+    let shot = exact("frigate", "scout", &[("range", num(1)), ("scans", num(1))]);
+    assert_eq!(shot.fractions["p_hit"], "13/18");
+    let (numer, denom) = (13 * misses, 18 * 216);
+    let common = (1..=numer.min(denom))
+        .rev()
+        .find(|d| numer % d == 0 && denom % d == 0)
+        .unwrap_or(1);
+    assert_eq!(
+        shot.fractions["result the line misses the silhouette"],
+        format!("{}/{}", numer / common, denom / common)
+    );
+}
+
 /// The missile ruling: a missile flies up to 8 hexes. A destroyer's
 /// missile at a frigate exactly 8 hexes off is allowed; at 9 it is refused.
 #[test]
