@@ -444,8 +444,9 @@ pub fn damage_bands(rules: &Rules, modifier: i32) -> ArrayVec<u32, 100> {
     let rows = rules.damage_table.len().saturating_sub(1);
     for row in &rules.damage_table[..rows] {
         let top = i64::from(row.to) - i64::from(modifier);
-        // Faces 1 to 99 only, each above the one before: at most 99 tops.
-        if (1..100).contains(&top) && tops.last().is_none_or(|&last| i64::from(last) < top) {
+        // Faces 1 to 99 only: at most 99 tops. Validation makes each row
+        // start where the one before ends, so each top is above the last.
+        if (1..100).contains(&top) {
             tops.push(top as u32);
         }
     }
