@@ -8,10 +8,11 @@
 
 mod common;
 
+use broadside_core::ResolveError;
 use broadside_core::{EventLog, ScriptedDice};
 use broadside_module_grid::attack::Rerolls;
 use broadside_module_grid::model::ShipSide;
-use broadside_module_grid::{AllocationView, DefaultTactics, Shot, Weapon};
+use broadside_module_grid::{AllocationView, DefaultTactics, Reroll, RerollWith, Shot, Weapon};
 use common::{assert_all_used, board, class, exact, module, num, ship, system};
 
 /// A scout's hull check at `damage` hull damage with scripted dice: the
@@ -83,6 +84,41 @@ fn luck_on_an_allocation_runs_out() {
     assert_eq!((roll.faces, roll.total), ([6, 6], 12));
     assert_eq!((roll.scans_spent, roll.luck_spent), (0, 1));
     assert_eq!(firer.luck, 2);
+}
+
+/// The engine checks the firer's answers (architecture: an illegal answer
+/// is a bug): a firer with a scan but no Luck that asks to reroll with Luck
+/// is refused as an internal error, and spends nothing.
+#[test]
+fn a_reroll_with_luck_not_offered_is_refused() {
+    let grid = system();
+    let scout = class("scout");
+    let target = ship("scout");
+    let with_luck = |_: &AllocationView<'_>| {
+        Some(Reroll {
+            die: 0,
+            with: RerollWith::Luck,
+        })
+    };
+    let mut firer = ship("frigate");
+    let result = grid.allocation_roll(
+        &target,
+        ShipSide::Fore,
+        scout.centre,
+        Some(Rerolls {
+            firer: &mut firer,
+            scans: 1,
+            luck: 0,
+            choose: &with_luck,
+        }),
+        &mut ScriptedDice::new([6, 6]),
+        &mut EventLog::default(),
+    );
+    assert!(
+        matches!(result, Err(ResolveError::Internal(ref why)) if why.contains("none to spend")),
+        "{result:?}"
+    );
+    assert_eq!((firer.scans, firer.luck), (ship("frigate").scans, 3));
 }
 
 /// Hit Allocation: "Each scan you have on a ship may be expended to reroll
