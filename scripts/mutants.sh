@@ -18,8 +18,11 @@
 # mutants per group in a diff run, default 40: a larger diff runs an even
 # spread of that many, and the full run covers the rest), MUTANTS_JOBS
 # (parallel builds, default 1), MUTANTS_TIMEOUT (seconds a mutant's tests may
-# take before it counts as a hang, default 300). Reports go to
-# target/mutation/<group>/.
+# take before it counts as a hang, default 300), MUTANTS_IN_PLACE=1 (mutate
+# the files where they are and build in this tree's target directory, which
+# the unmutated run has just built: one cold build instead of two, for a
+# throwaway checkout such as CI's; a run cut short leaves a mutant in the
+# source). Reports go to target/mutation/<group>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +32,10 @@ BASE=${MUTANTS_BASE:-HEAD~1}
 MAX=${MUTANTS_MAX:-40}
 JOBS=${MUTANTS_JOBS:-1}
 TIMEOUT=${MUTANTS_TIMEOUT:-300}
+place=()
+if [ "${MUTANTS_IN_PLACE:-0}" = 1 ]; then
+  place=(--in-place)
+fi
 
 full=false
 groups=()
@@ -169,8 +176,8 @@ for group in "${groups[@]}"; do
     continue
   fi
   status=0
-  cargo mutants "${select[@]}" "${mutant_args[@]}" --baseline=skip --timeout "$TIMEOUT" \
-    -j "$JOBS" --no-shuffle -o "$out" || status=$?
+  cargo mutants "${select[@]}" "${mutant_args[@]}" "${place[@]}" --baseline=skip \
+    --timeout "$TIMEOUT" -j "$JOBS" --no-shuffle -o "$out" || status=$?
   # 0: every mutant caught; 2: some missed; 3: some timed out (a hang the
   # tests noticed, counted as caught). Anything else is a failure to run.
   if [ "$status" -ne 0 ] && [ "$status" -ne 2 ] && [ "$status" -ne 3 ]; then
