@@ -85,3 +85,41 @@ fn a_salvo_gains_per_extra_missile_for_each_missile_beyond_the_first() {
     );
     assert_eq!((shipped, salvo_dm(&custom, &dice)), (2, 4));
 }
+
+/// House-rule option `missiles.cap-at-missiles`: the Effect multiplies one
+/// missile's damage, "but never beyond" the missiles that attacked. At an
+/// Effect equal to the missiles there is nothing to cap, and no ruling says
+/// otherwise. The escort's salvo of 2 at the trader: 4 + 3 + 3 = 10 against
+/// 8, Effect +2; 4D = 4 less armour 1 is 3 a missile, x 2 = 6.
+#[test]
+fn an_effect_equal_to_the_missiles_is_not_capped() {
+    let capped = custom(
+        "rules.toml",
+        "cap-at-missiles = false",
+        "cap-at-missiles = true",
+    );
+    let mut scripted = ScriptedDice::new([4, 3, 1, 1, 1, 1]);
+    let r = resolve_in(
+        &capped,
+        "escort",
+        "trader",
+        &[
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+            ("salvo", num(2)),
+        ],
+        &mut scripted,
+    )
+    .expect("the salvo resolves");
+    assert_all_used(&scripted, "salvo at Effect 2");
+    assert_eq!(
+        (r.json["effect"].as_i64(), r.json["multiplier"].as_i64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(r.json["damage"], 6);
+    let events: Vec<String> = r.events.iter().map(ToString::to_string).collect();
+    assert!(
+        !events.iter().any(|e| e.contains("never beyond")),
+        "{events:#?}"
+    );
+}
