@@ -32,7 +32,8 @@ BASE=${MUTANTS_BASE:-HEAD~1}
 MAX=${MUTANTS_MAX:-40}
 JOBS=${MUTANTS_JOBS:-1}
 TIMEOUT=${MUTANTS_TIMEOUT:-300}
-place=()
+# In place there is one tree to build in, so one mutant at a time.
+place=(-j "$JOBS")
 if [ "${MUTANTS_IN_PLACE:-0}" = 1 ]; then
   place=(--in-place)
 fi
@@ -177,7 +178,7 @@ for group in "${groups[@]}"; do
   fi
   status=0
   cargo mutants "${select[@]}" "${mutant_args[@]}" "${place[@]}" --baseline=skip \
-    --timeout "$TIMEOUT" -j "$JOBS" --no-shuffle -o "$out" || status=$?
+    --timeout "$TIMEOUT" --no-shuffle -o "$out" || status=$?
   # 0: every mutant caught; 2: some missed; 3: some timed out (a hang the
   # tests noticed, counted as caught). Anything else is a failure to run.
   if [ "$status" -ne 0 ] && [ "$status" -ne 2 ] && [ "$status" -ne 3 ]; then
