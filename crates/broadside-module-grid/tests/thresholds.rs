@@ -8,9 +8,10 @@
 
 mod common;
 
-use broadside_core::ResolveError;
+use broadside_core::{DamageAllocation, ResolveError};
 use broadside_core::{EventLog, ScriptedDice};
 use broadside_module_grid::attack::Rerolls;
+use broadside_module_grid::damage::{Cause, Hit};
 use broadside_module_grid::model::ShipSide;
 use broadside_module_grid::{AllocationView, DefaultTactics, Reroll, RerollWith, Shot, Weapon};
 use common::{assert_all_used, board, class, exact, module, num, ship, system};
@@ -188,6 +189,34 @@ fn the_exact_odds_of_a_rerolled_allocation_count_every_roll() {
         shot.fractions["result the line misses the silhouette"],
         format!("{}/{}", numer / common, denom / common)
     );
+}
+
+/// Teleporter: a bomb goes off in the module it is teleported into; one
+/// whose line finds no module does nothing: its die (5) is rolled and goes
+/// off nowhere, and it calls for no hull check, even on a scout already at
+/// 91 hull damage, where any hit that lands calls for a check of 12.
+#[test]
+fn a_bomb_with_no_module_to_go_off_in_calls_for_no_hull_check() {
+    let grid = system();
+    let mut scout = ship("scout");
+    scout.hull_damage = 91;
+    let bomb = Hit {
+        cause: Cause::Bomb,
+        power: 1,
+        through_shields: false,
+        side: ShipSide::Fore,
+        line: 9,
+        impact_only: true,
+    };
+    let mut dice = ScriptedDice::new([5]);
+    let applied = grid
+        .allocate(&bomb, &mut scout, &mut dice, &mut EventLog::default())
+        .expect("one die is needed");
+    assert_all_used(&dice, "a bomb off the ship");
+    assert_eq!(applied.impact, None);
+    assert_eq!(applied.hull_check, None);
+    assert_eq!(scout.hull_damage, 91);
+    assert!(!scout.exploded);
 }
 
 /// The missile ruling: a missile flies up to 8 hexes. A destroyer's
