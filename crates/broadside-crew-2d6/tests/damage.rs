@@ -11,7 +11,7 @@
 
 mod common;
 
-use broadside_core::{DamageAllocation, NullSink, ScriptedDice};
+use broadside_core::{DamageAllocation, EventLog, NullSink, ScriptedDice};
 use broadside_crew_2d6::damage::{Pending, Work};
 use broadside_crew_2d6::model::Band;
 use broadside_crew_2d6::{Applied, Cause, Hit, Ship};
@@ -39,13 +39,26 @@ fn direct(id: &str, effect: i32) -> Hit {
 /// Allocates `hit` to `target` through the `DamageAllocation` trait, with
 /// dice that must all be used; the ship after and what the hit did.
 fn check_allocation(case: &str, target: &Ship, hit: &Hit, dice: &[u32]) -> (Ship, Applied) {
+    let (ship, applied, _) = check_logged(case, target, hit, dice);
+    (ship, applied)
+}
+
+/// [`check_allocation`] with the events it logged, as text.
+fn check_logged(
+    case: &str,
+    target: &Ship,
+    hit: &Hit,
+    dice: &[u32],
+) -> (Ship, Applied, Vec<String>) {
     let mut ship = target.clone();
     let mut scripted = ScriptedDice::new(dice);
+    let mut log = EventLog::default();
     let applied = system()
-        .allocate(hit, &mut ship, &mut scripted, &mut NullSink)
+        .allocate(hit, &mut ship, &mut scripted, &mut log)
         .unwrap_or_else(|e| panic!("{case}: {e}"));
     assert_all_used(&scripted, case);
-    (ship, applied)
+    let events = log.events.iter().map(ToString::to_string).collect();
+    (ship, applied, events)
 }
 
 /// The severity of the attack's critical hit that a hit sets off, if any,
@@ -82,13 +95,17 @@ fn attack_severity(case: &str, target: &Ship, hit: &Hit, dice: &[u32]) -> Option
 fn armour_piercing_lowers_the_targets_armour() {
     let escort = fresh("escort");
     assert_eq!(escort.armour, 5, "the escort's armour of record");
-    let (after, applied) = check_allocation(
+    let (after, applied, events) = check_logged(
         "railgun at an escort",
         &escort,
         &direct("railgun", 2),
         &[3, 4],
     );
     assert_eq!(applied.armour, 1, "armour 5 less AP 4");
+    assert!(
+        events.iter().any(|e| e.contains("armour 5 less AP 4")),
+        "the log names the AP: {events:#?}"
+    );
     assert_eq!(applied.damage, 8);
     assert_eq!(after.hull, 192);
     assert_eq!(
@@ -115,13 +132,17 @@ fn armour_piercing_beyond_the_armour_leaves_none() {
 /// escort, 2D = 6 + 6, Effect 1: 12 + 1 - 5 = 8.
 #[test]
 fn without_armour_piercing_the_whole_armour_counts() {
-    let (_, applied) = check_allocation(
+    let (_, applied, events) = check_logged(
         "pulse laser at an escort",
         &fresh("escort"),
         &direct("pulse-laser", 1),
         &[6, 6],
     );
     assert_eq!(applied.armour, 5);
+    assert!(
+        !events.iter().any(|e| e.contains("less AP")),
+        "no AP to name: {events:#?}"
+    );
     assert_eq!(applied.damage, 8);
 }
 
@@ -187,4 +208,43 @@ fn critical_hull_damage_is_reported_apart() {
         ]
     );
     assert!(!applied.wrecked);
+}
+
+/// Sustained damage on its own (as an engagement counts it after damage
+/// from outside an attack): each whole tenth of the starting hull lost is a
+/// severity 1 critical hit. The escort at 180 of 200 has lost one tenth:
+/// one critical hit, at 2D = 1 + 1, the Sensors; counted again, nothing
+/// more.
+#[test]
+fn sustained_damage_counts_each_tenth_once() {
+    let sys = system();
+    let b = battle("corvette", "escort", Band::Short);
+    let mut escort = fresh("escort");
+    escort.hull = 180;
+    let mut applied = Applied::default();
+    let mut dice = ScriptedDice::new([1, 1]);
+    sys.sustained(
+        &mut escort,
+        b.labels[1],
+        &mut applied,
+        &mut dice,
+        &mut NullSink,
+    )
+    .expect("the dice suffice");
+    sys.sustained(
+        &mut escort,
+        b.labels[1],
+        &mut applied,
+        &mut dice,
+        &mut NullSink,
+    )
+    .expect("nothing more to roll");
+    assert_all_used(&dice, "one tenth lost");
+    let hits: Vec<(usize, u8, Cause)> = applied
+        .criticals
+        .iter()
+        .map(|c| (usize::from(c.location), c.to, c.cause))
+        .collect();
+    assert_eq!(hits, [(location("sensors"), 1, Cause::Sustained)]);
+    assert_eq!(escort.sustained, 1);
 }
