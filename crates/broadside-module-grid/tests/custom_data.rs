@@ -288,3 +288,52 @@ fn a_hull_stabilizer_rerolls_stabilizer_rerolls_dice() {
     assert_eq!(check.needed, 6);
     assert_eq!((check.stabilizer_rerolls, check.passed), (2, false));
 }
+
+/// Allocates `hit` to a ship of `grid` at `shields` with an event log: the
+/// events as text and the ship after.
+fn logged_hit(
+    grid: &ModuleGrid,
+    id: &str,
+    shields: u8,
+    hit: &Hit,
+    dice: &[u32],
+) -> (Vec<String>, broadside_module_grid::Ship) {
+    let mut target = grid.ship(id).unwrap_or_else(|| panic!("no ship {id}"));
+    target.shields = shields;
+    let mut scripted = ScriptedDice::new(dice);
+    let mut log = EventLog::default();
+    grid.allocate(hit, &mut target, &mut scripted, &mut log)
+        .unwrap_or_else(|e| panic!("the hit allocates: {e}"));
+    assert_all_used(&scripted, "hit");
+    (log.events.iter().map(ToString::to_string).collect(), target)
+}
+
+/// `shields.drop-per-strike` at 0 (a legal value: Shields that never drop):
+/// the scout (Shields 2) struck by a power-1 hit, keeping the 2 of 6, 5, 2,
+/// keeps its Shields 2, and the log says nothing of them dropping.
+#[test]
+fn shields_that_never_drop_are_not_reported_dropping() {
+    let grid = custom("drop-per-strike = 1", "drop-per-strike = 0");
+    let (events, scout) = logged_hit(&grid, "scout", 2, &single_die(1), &[6, 5, 2]);
+    assert_eq!(scout.shields, 2);
+    assert!(
+        !events.iter().any(|e| e.contains("struck: Shields")),
+        "{events:#?}"
+    );
+}
+
+/// `off-silhouette.hull-damage` at 0 (legal: a miss does no hull damage)
+/// with OOC as shipped: a die of 4 off the scout does no hull damage but
+/// raises OOC, and the log reports the OOC.
+#[test]
+fn ooc_without_hull_damage_is_reported() {
+    let grid = custom("hull-damage = 1\nooc-at = 4", "hull-damage = 0\nooc-at = 4");
+    let (events, scout) = logged_hit(&grid, "scout", 0, &single_die(9), &[4]);
+    assert_eq!((scout.hull_damage, scout.ooc), (0, 1));
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("takes 0 hull damage (total 0); OOC 1")),
+        "{events:#?}"
+    );
+}
