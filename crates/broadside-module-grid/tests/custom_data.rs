@@ -337,3 +337,17 @@ fn ooc_without_hull_damage_is_reported() {
         "{events:#?}"
     );
 }
+
+/// `module-damage.collateral-dice` at 0: a die below breaks-at on an
+/// occupied module does its hull damage and no collateral damage, and the
+/// log names none. A 2 on the scout's crewed bow Cannon.
+#[test]
+fn no_collateral_dice_are_not_reported() {
+    let grid = custom("collateral-dice = 1", "collateral-dice = 0");
+    let (events, scout) = logged_hit(&grid, "scout", 0, &single_die(1), &[2]);
+    assert_eq!(scout.hull_damage, 2);
+    assert!(
+        !events.iter().any(|e| e.contains("collateral")),
+        "{events:#?}"
+    );
+}
