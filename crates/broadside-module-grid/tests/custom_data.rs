@@ -181,12 +181,12 @@ fn shields_drop_by_drop_per_strike() {
 /// `teleporter.bomb-dice` (Teleporter: a bomb is dice laid on the module
 /// struck, as module damage). As in the teleporter example, the frigate
 /// teleports onto the destroyer's port side calling 2,1: Science 3 + 3 + 2
-/// = 8 against 7, allocation 3 + 4 = 7, the port Cannon. With 2 bomb
-/// dice, 5 and 6 both go off in it: two Broken markers, slagged, 11 hull
-/// damage.
+/// = 8 against 7, allocation 3 + 4 = 7, the port Cannon. With 3 bomb dice,
+/// 5, 6 and 4 all go off in it: two Broken markers, slagged, the third
+/// finding it slagged already; 15 hull damage, and no other module broken.
 #[test]
 fn every_bomb_die_goes_off_in_the_module_struck() {
-    let grid = custom("bomb-dice = 1", "bomb-dice = 2");
+    let grid = custom("bomb-dice = 1", "bomb-dice = 3");
     let shot = Shot {
         attacker: 0,
         weapon: Weapon::Teleporter {
@@ -204,12 +204,15 @@ fn every_bomb_die_goes_off_in_the_module_struck() {
         ["frigate", "destroyer"],
         |_| {},
         &shot,
-        &[3, 3, 3, 4, 5, 6],
+        &[3, 3, 3, 4, 5, 6, 4],
     );
     let applied = outcome.applied.expect("the bomb lands");
     let cannon = module("destroyer", "2,1");
-    assert_eq!(applied.hull_damage, 11);
-    assert_eq!(applied.slagged, 1 << cannon);
+    assert_eq!(applied.hull_damage, 15);
+    assert_eq!(
+        (applied.broken, applied.slagged),
+        (1 << cannon, 1 << cannon)
+    );
     assert_eq!(board.ships[1].markers(cannon), 2);
 }
 
