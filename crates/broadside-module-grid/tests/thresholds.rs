@@ -8,7 +8,8 @@
 
 mod common;
 
-use broadside_core::{DamageAllocation, ResolveError};
+use broadside_core::exact::exact_attack;
+use broadside_core::{AttackOutcome, DamageAllocation, NullSink, ResolveError};
 use broadside_core::{EventLog, ScriptedDice};
 use broadside_module_grid::attack::Rerolls;
 use broadside_module_grid::damage::{Cause, Hit};
@@ -217,6 +218,63 @@ fn a_bomb_with_no_module_to_go_off_in_calls_for_no_hull_check() {
     assert_eq!(applied.hull_check, None);
     assert_eq!(scout.hull_damage, 91);
     assert!(!scout.exploded);
+}
+
+/// Hull Damage and Ship Explosion: a Hull Stabilizer rerolls one die of a
+/// failed hull check. The destroyer (Size 3, a Hull Stabilizer, no Luck)
+/// at 45 hull damage needs 9 - 3 = 6. Counted by hand over every first
+/// roll and rerolled face, it explodes some number of times in 216; the
+/// exact odds of the same check must say the same.
+#[test]
+fn the_exact_odds_of_a_stabilized_hull_check_count_every_roll() {
+    let grid = system();
+    let destroyer = || {
+        let mut s = ship("destroyer");
+        s.hull_damage = 45;
+        s.luck = 0;
+        s
+    };
+    let mut explodes: u64 = 0;
+    for first in 1..=6 {
+        for second in 1..=6 {
+            for reroll in 1..=6 {
+                let mut s = destroyer();
+                let check = grid
+                    .hull_check(
+                        &mut s,
+                        "destroyer",
+                        &mut ScriptedDice::new([first, second, reroll]),
+                        &mut EventLog::default(),
+                    )
+                    .expect("three dice suffice")
+                    .expect("a check is due");
+                if !check.passed {
+                    explodes += 1;
+                }
+            }
+        }
+    }
+    let odds = exact_attack(1_000, |dice| {
+        let mut s = destroyer();
+        let check = grid
+            .hull_check(&mut s, "destroyer", dice, &mut NullSink)?
+            .expect("a check is due");
+        Ok(AttackOutcome {
+            hit: true,
+            results: vec![if check.passed { "holds" } else { "explodes" }.into()],
+            hull_damage: 0,
+            destroyed: Vec::new(),
+        })
+    })
+    .expect("the check fits");
+    let common = (1..=explodes.min(216))
+        .rev()
+        .find(|d| explodes % d == 0 && 216 % d == 0)
+        .unwrap_or(1);
+    assert_eq!(
+        odds.fractions["result explodes"],
+        format!("{}/{}", explodes / common, 216 / common)
+    );
 }
 
 /// The missile ruling: a missile flies up to 8 hexes. A destroyer's
