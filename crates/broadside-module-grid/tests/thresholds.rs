@@ -269,7 +269,7 @@ fn the_exact_odds_of_a_stabilized_hull_check_count_every_roll() {
     .expect("the check fits");
     let common = (1..=explodes.min(216))
         .rev()
-        .find(|d| explodes % d == 0 && 216 % d == 0)
+        .find(|d| explodes.is_multiple_of(*d) && 216u64.is_multiple_of(*d))
         .unwrap_or(1);
     assert_eq!(
         odds.fractions["result explodes"],
