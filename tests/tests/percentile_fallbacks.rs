@@ -458,6 +458,41 @@ fn a_fire_rolling_disastrous_fire_does_hull_damage_for_the_second_fire() {
     assert_eq!(a.after.hull, 44);
 }
 
+/// Seed 000, Disastrous Fire ("lose entire ADF and MR") with one of the two
+/// already gone: a hit on a system with nothing left to lose is a hull hit
+/// ("a drive hit on a ship with no ADF left"), so the part already in
+/// effect makes one normal hull hit while the rest apply. A destroyer with
+/// no MR left, then one with no ADF left, takes 97 + 20 (disruptor) = 117:
+/// DCR 38, ADF and MR 0, combat control damaged, burning, and 3d10 =
+/// 1 + 2 + 3 = 6 hull points for the blocked part.
+#[test]
+fn disastrous_fire_with_mr_or_adf_already_gone_adds_a_hull_hit() {
+    for (case, prepare) in [
+        (
+            "no MR left",
+            (|s: &mut broadside_percentile::Ship| s.mr = 0) as fn(&mut _),
+        ),
+        ("no ADF left", |s: &mut broadside_percentile::Ship| {
+            s.adf = 0
+        }),
+    ] {
+        let mut destroyer = ship("destroyer");
+        prepare(&mut destroyer);
+        let a = allocate(&destroyer, "disruptor-cannon", false, &[97, 1, 2, 3]);
+        assert!(
+            a.applied.fell_back,
+            "{case}: the blocked part is a hull hit"
+        );
+        assert_eq!(a.applied.hull_damage, 6, "{case}");
+        assert_eq!((a.after.dcr, a.after.adf, a.after.mr), (38, 0, 0), "{case}");
+        assert!(
+            a.after.damaged.combat_control && a.after.damaged.fire,
+            "{case}"
+        );
+        assert_eq!(a.after.hull, destroyer.hull - 6, "{case}");
+    }
+}
+
 /// Seed 000, Disastrous Fire on an undamaged ship: every part applies.
 #[test]
 fn disastrous_fire_on_an_undamaged_ship_applies_every_part() {
@@ -470,7 +505,8 @@ fn disastrous_fire_on_an_undamaged_ship_applies_every_part() {
 }
 
 /// Seed 000: a disastrous fire of which every part is already in effect is a
-/// hull hit, here 3d10 = 1 + 2 + 3 = 6.
+/// hull hit, here 3d10 = 1 + 2 + 3 = 6, and the ruling says so: every part,
+/// not some.
 #[test]
 fn disastrous_fire_with_every_part_in_effect_is_a_hull_hit() {
     let destroyer = damaged_ship(
@@ -489,6 +525,14 @@ fn disastrous_fire_with_every_part_in_effect_is_a_hull_hit() {
         "disruptor-cannon",
         &[100, 1, 2, 3],
         6,
+    );
+    let a = allocate(&destroyer, "disruptor-cannon", false, &[100, 1, 2, 3]);
+    let lines: Vec<String> = a.events.iter().map(ToString::to_string).collect();
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "every part of it is already in effect: the destroyer takes a normal hull hit instead"
+        )),
+        "{lines:#?}"
     );
 }
 

@@ -2157,7 +2157,8 @@ impl<'a> Sequence<'a> {
             .iter()
             .map(|ship| {
                 let points = ship.command_points(&system.rules);
-                let extra = c.extra_actions.min(points / c.extra_action_cost.max(1));
+                // Validation keeps the cost at 1 or more.
+                let extra = c.extra_actions.min(points / c.extra_action_cost);
                 u32::from(ship.actions_per_turn(&system.rules)) + u32::from(extra)
             })
             .sum();

@@ -272,7 +272,8 @@ impl ModuleGrid {
         faces.extend(rolled.faces().take(8).map(|f| f as u8));
         let kept = best(&mut rolled.faces());
         sink.emit(|| Event::Roll {
-            purpose: if professional && count > c.skill_dice {
+            // Only a professional rolls more dice than are kept.
+            purpose: if count > c.skill_dice {
                 format!(
                     "{} check (a professional: best {} of {count})",
                     skill.name(),
@@ -324,7 +325,8 @@ impl ModuleGrid {
         match rule.fixed_power {
             Some(power) => power,
             // Rounding: the Long configuration halves the power rounded down.
-            None => guns / rule.power_divisor.max(1),
+            // Validation keeps the divisor at 1 or more.
+            None => guns / rule.power_divisor,
         }
     }
 
@@ -332,7 +334,8 @@ impl ModuleGrid {
     /// rounded up.
     pub fn counted_range(&self, mode: Mode, range: u32) -> u32 {
         // Rounding: the Long configuration halves the range rounded up.
-        range.div_ceil(u32::from(self.rules.mode(mode).range_divisor.max(1)))
+        // Validation keeps the divisor at 1 or more.
+        range.div_ceil(u32::from(self.rules.mode(mode).range_divisor))
     }
 
     /// Checks that the rules allow the shot; nothing changes if not.
@@ -933,7 +936,8 @@ impl ModuleGrid {
         } else {
             0
         };
-        let luck_rerolls = firer.luck / c.luck_per_reroll.max(1);
+        // Validation keeps luck-per-reroll at 1 or more.
+        let luck_rerolls = firer.luck / c.luck_per_reroll;
         let allocation = self.allocation_roll(
             &target_now,
             shot.side,

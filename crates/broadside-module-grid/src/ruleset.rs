@@ -239,6 +239,18 @@ struct BrokenReport {
     slagged: bool,
 }
 
+impl BrokenReport {
+    /// The module and its square, marked when the hit slagged it.
+    fn describe(&self) -> String {
+        format!(
+            "{} at {}{}",
+            self.module,
+            self.at,
+            if self.slagged { " (slagged)" } else { "" }
+        )
+    }
+}
+
 /// The to-hit check.
 #[derive(Debug, Serialize)]
 struct CheckReport {
@@ -385,14 +397,7 @@ impl Sheet for ResolveReport {
             let broken: Vec<String> = self
                 .modules_broken
                 .iter()
-                .map(|b| {
-                    format!(
-                        "{} at {}{}",
-                        b.module,
-                        b.at,
-                        if b.slagged { " (slagged)" } else { "" }
-                    )
-                })
+                .map(BrokenReport::describe)
                 .collect();
             lines.push(format!(
                 "hull damage {} (total {}), OOC {}, Shields {} -> {}; broken: {}",
@@ -1115,4 +1120,24 @@ fn tables(system: &ModuleGrid) -> Vec<TableView> {
             .collect(),
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Slagged Modules: "A module that has two Broken markers on it is
+    /// slagged." A resolved shot starts from fresh ships and a Cannon lays
+    /// at most one die on a module, so no resolved shot slags one; the
+    /// report's mark for it is checked here.
+    #[test]
+    fn a_slagged_module_is_marked_in_the_report() {
+        let report = |slagged| BrokenReport {
+            at: Square::parse("1,2").expect("a square"),
+            module: "cannon".into(),
+            slagged,
+        };
+        assert_eq!(report(false).describe(), "cannon at 1,2");
+        assert_eq!(report(true).describe(), "cannon at 1,2 (slagged)");
+    }
 }

@@ -118,10 +118,10 @@ impl Percentile {
                 ),
             });
         }
-        let row_index = rules
-            .damage_table
-            .partition_point(|r| r.to < roll)
-            .min(rules.damage_table.len() - 1);
+        // Validation makes the rows cover every roll a weapon or a fire can
+        // make, the last ending at the highest, so some row's end is at or
+        // above the roll.
+        let row_index = rules.damage_table.partition_point(|r| r.to < roll);
         let row = &rules.damage_table[row_index];
         sink.emit(|| Event::TableRow {
             table: "Damage Table".into(),
@@ -444,8 +444,9 @@ pub fn damage_bands(rules: &Rules, modifier: i32) -> ArrayVec<u32, 100> {
     let rows = rules.damage_table.len().saturating_sub(1);
     for row in &rules.damage_table[..rows] {
         let top = i64::from(row.to) - i64::from(modifier);
-        // Faces 1 to 99 only, each above the one before: at most 99 tops.
-        if (1..100).contains(&top) && tops.last().is_none_or(|&last| i64::from(last) < top) {
+        // Faces 1 to 99 only: at most 99 tops. Validation makes each row
+        // start where the one before ends, so each top is above the last.
+        if (1..100).contains(&top) {
             tops.push(top as u32);
         }
     }
