@@ -185,6 +185,20 @@ impl DataProblems {
         );
         fallback
     }
+
+    /// Records one problem of a key, its message led by the key's line when
+    /// `lines` finds it, as a range problem's is.
+    pub fn push_at(
+        &mut self,
+        file: &str,
+        lines: &dyn KeyLines,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        let key = key.into();
+        let message = format!("{}{}", line_prefix(lines, &key), message.into());
+        self.push(file, key, message);
+    }
 }
 
 /// `line N: ` for a key `lines` can find, or nothing.

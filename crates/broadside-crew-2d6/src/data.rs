@@ -888,8 +888,10 @@ struct Validator {
 type CheckTables = (i32, RowTable<i32>, ChainMode, RowTable<i32>, RowTable<u8>);
 
 impl Validator {
+    /// A problem of a key, with the key's line when it is found.
     fn push(&mut self, file: &str, key: impl Into<String>, message: impl Into<String>) {
-        self.problems.push(file, key, message);
+        let lines = Self::lines(&self.texts, file);
+        self.problems.push_at(file, &lines, key, message);
     }
 
     /// The text of `file`, searched for the line of a faulty key.

@@ -508,19 +508,19 @@ fn the_near_object_table_covers_the_d6_exactly() {
         ),
         (
             format!("{medium},\n{{ from = 3, band = \"long\" }}"),
-            "rules.toml: setup.near-object[1].to: missing: the table ends at 6",
+            "rules.toml: setup.near-object[1].to: line 13: missing: the table ends at 6",
         ),
         (
             "{ to = 2, band = \"medium\" },\n{ from = 3, to = 6, band = \"long\" }".into(),
-            "rules.toml: setup.near-object[0].from: missing: the table starts at 1",
+            "rules.toml: setup.near-object[0].from: line 12: missing: the table starts at 1",
         ),
         (
             format!("{medium},\n{{ from = 4, to = 6, band = \"long\" }}"),
-            "rules.toml: setup.near-object[1].from: gap: no row covers 3-3",
+            "rules.toml: setup.near-object[1].from: line 13: gap: no row covers 3-3",
         ),
         (
             format!("{medium},\n{{ from = 2, to = 6, band = \"long\" }}"),
-            "rules.toml: setup.near-object[1].from: 2 overlaps the row before (which ends at 2)",
+            "rules.toml: setup.near-object[1].from: line 13: 2 overlaps the row before (which ends at 2)",
         ),
     ];
     for (rows, expected) in cases {
@@ -536,7 +536,7 @@ fn the_near_object_table_covers_the_d6_exactly() {
     assert!(
         short
             .iter()
-            .any(|p| p == "rules.toml: setup.near-object[1].to: the table must reach 6"),
+            .any(|p| p == "rules.toml: setup.near-object[1].to: line 13: the table must reach 6"),
         "{short:?}"
     );
 }
