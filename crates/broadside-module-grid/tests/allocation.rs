@@ -15,7 +15,7 @@ use broadside_module_grid::{
 };
 use common::{
     assert_all_used, board, check_procedure, check_resolve, class, describe, edited, module, num,
-    resolve, ship, system, text,
+    resolve, ship, shot_at, system, text,
 };
 
 /// A 2d6 of 8 is one line off the centre: to starboard from fore or aft,
@@ -340,17 +340,17 @@ fn luck_rerolls_an_allocation_in_resolve() {
 fn no_reroll_with_nothing_left_to_spend() {
     let grid = system();
     let shot = Shot {
-        attacker: 0,
-        weapon: Weapon::Cannon {
-            module: module("frigate", "1,2"),
-            mode: Mode::Standard,
-        },
-        target: 1,
-        range: 1,
-        side: ShipSide::Fore,
-        call: None,
         scans: 2,
         luck: 2,
+        ..shot_at(
+            Weapon::Cannon {
+                module: module("frigate", "1,2"),
+                mode: Mode::Standard,
+            },
+            1,
+            ShipSide::Fore,
+            None,
+        )
     };
     let mut spent = ship("frigate");
     spent.scans = 0;

@@ -11,8 +11,8 @@ mod common;
 use broadside_core::{AttackResolution, DamageAllocation, EventLog, ScriptedDice};
 use broadside_module_grid::damage::{Applied, Cause, Hit};
 use broadside_module_grid::model::{Mode, ShipSide};
-use broadside_module_grid::{Board, ModuleGrid, Shot, ShotOutcome, Square, Weapon};
-use common::{assert_all_used, board, edited, module, system};
+use broadside_module_grid::{Board, ModuleGrid, Shot, ShotOutcome, Weapon};
+use common::{assert_all_used, board, edited, module, shot_at, system};
 
 /// The data with `from` in rules.toml replaced by `to`; `from` must be
 /// there exactly once, so that a change of the data of record cannot void
@@ -70,19 +70,15 @@ fn check_hit(
 
 /// A Standard Cannon shot from the frigate's bow Cannon at range `range`.
 fn frigate_cannon(range: u32) -> Shot {
-    Shot {
-        attacker: 0,
-        weapon: Weapon::Cannon {
+    shot_at(
+        Weapon::Cannon {
             module: module("frigate", "1,2"),
             mode: Mode::Standard,
         },
-        target: 1,
         range,
-        side: ShipSide::Fore,
-        call: None,
-        scans: 0,
-        luck: 0,
-    }
+        ShipSide::Fore,
+        None,
+    )
 }
 
 /// A power-1 Multi shot's hit on the scout's fore side, down `line`.
@@ -187,18 +183,14 @@ fn shields_drop_by_drop_per_strike() {
 #[test]
 fn every_bomb_die_goes_off_in_the_module_struck() {
     let grid = custom("bomb-dice = 1", "bomb-dice = 3");
-    let shot = Shot {
-        attacker: 0,
-        weapon: Weapon::Teleporter {
+    let shot = shot_at(
+        Weapon::Teleporter {
             module: module("frigate", "3,3"),
         },
-        target: 1,
-        range: 1,
-        side: ShipSide::Port,
-        call: Some(Square::parse("2,1").expect("a square")),
-        scans: 0,
-        luck: 0,
-    };
+        1,
+        ShipSide::Port,
+        Some("2,1"),
+    );
     let (outcome, board) = check_shot(
         &grid,
         ["frigate", "destroyer"],

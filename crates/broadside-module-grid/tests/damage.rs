@@ -11,7 +11,7 @@ use broadside_core::{AttackResolution, DamageAllocation, EventLog, ResolveError,
 use broadside_module_grid::damage::{Cause, Hit};
 use broadside_module_grid::model::{Mode, ShipSide};
 use broadside_module_grid::{Shot, Square, Weapon};
-use common::{board, check_procedure, describe, module, ship, system};
+use common::{board, check_procedure, describe, module, ship, shot_at, system};
 
 /// Broken Modules and Slagged Modules: a die of 4-6 puts a Broken marker on
 /// the module; "A module that has two Broken markers on it is slagged ... A
@@ -101,18 +101,14 @@ fn a_teleported_bomb() {
         &[3, 3, 3, 4, 5],
         |dice, log| {
             let mut b = board(ship("frigate"), ship("destroyer"));
-            let shot = Shot {
-                attacker: 0,
-                weapon: Weapon::Teleporter {
+            let shot = shot_at(
+                Weapon::Teleporter {
                     module: module("frigate", "3,3"),
                 },
-                target: 1,
-                range: 1,
-                side: ShipSide::Port,
-                call: Some(Square::parse("2,1").expect("a square")),
-                scans: 0,
-                luck: 0,
-            };
+                1,
+                ShipSide::Port,
+                Some("2,1"),
+            );
             let outcome = grid.resolve_attack(&mut b, &shot, dice, log)?;
             let applied = outcome.applied.expect("the bomb lands");
             assert_eq!(applied.hull_damage, 5);
@@ -135,18 +131,14 @@ fn a_teleported_bomb() {
 fn a_teleport_off_the_silhouette_fails() {
     let grid = system();
     let mut b = board(ship("frigate"), ship("destroyer"));
-    let shot = Shot {
-        attacker: 0,
-        weapon: Weapon::Teleporter {
+    let shot = shot_at(
+        Weapon::Teleporter {
             module: module("frigate", "3,3"),
         },
-        target: 1,
-        range: 1,
-        side: ShipSide::Port,
-        call: None,
-        scans: 0,
-        luck: 0,
-    };
+        1,
+        ShipSide::Port,
+        None,
+    );
     let mut dice = ScriptedDice::new([6, 6, 6, 6]);
     let outcome = grid
         .resolve_attack(&mut b, &shot, &mut dice, &mut EventLog::default())
@@ -171,18 +163,14 @@ fn a_missile_is_an_indirect_hit() {
         &[4, 3, 4, 3, 6, 5, 4, 3, 3, 1],
         |dice, log| {
             let mut b = board(ship("destroyer"), ship("frigate"));
-            let shot = Shot {
-                attacker: 0,
-                weapon: Weapon::Missile {
+            let shot = shot_at(
+                Weapon::Missile {
                     module: module("destroyer", "4,1"),
                 },
-                target: 1,
-                range: 4,
-                side: ShipSide::Fore,
-                call: None,
-                scans: 0,
-                luck: 0,
-            };
+                4,
+                ShipSide::Fore,
+                None,
+            );
             let outcome = grid.resolve_attack(&mut b, &shot, dice, log)?;
             assert_eq!(outcome.applied.map(|a| a.hull_damage), Some(7));
             Ok(format!(
@@ -202,14 +190,8 @@ fn missile_refusals() {
     let grid = system();
     let bay = module("destroyer", "4,1");
     let shot = |range: u32, call: Option<Square>| Shot {
-        attacker: 0,
-        weapon: Weapon::Missile { module: bay },
-        target: 1,
-        range,
-        side: ShipSide::Fore,
         call,
-        scans: 0,
-        luck: 0,
+        ..shot_at(Weapon::Missile { module: bay }, range, ShipSide::Fore, None)
     };
     let b = board(ship("destroyer"), ship("frigate"));
     let refused = |s: Shot| matches!(grid.check_shot(&b, &s), Err(ResolveError::Refused(_)));
@@ -239,19 +221,15 @@ fn a_refused_shot_changes_nothing() {
     let mut b = board(ship("scout"), ship("frigate"));
     b.ships[0].add_marker(module("scout", "1,2"), 2);
     let before = b.clone();
-    let shot = Shot {
-        attacker: 0,
-        weapon: Weapon::Cannon {
+    let shot = shot_at(
+        Weapon::Cannon {
             module: module("scout", "1,2"),
             mode: Mode::Standard,
         },
-        target: 1,
-        range: 1,
-        side: ShipSide::Fore,
-        call: None,
-        scans: 0,
-        luck: 0,
-    };
+        1,
+        ShipSide::Fore,
+        None,
+    );
     let mut dice = ScriptedDice::new([6, 6]);
     let result = grid.resolve_attack(&mut b, &shot, &mut dice, &mut EventLog::default());
     assert!(matches!(result, Err(ResolveError::Refused(ref m)) if m.contains("broken")));

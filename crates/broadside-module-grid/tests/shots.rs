@@ -8,9 +8,9 @@
 mod common;
 
 use broadside_core::{AttackResolution, EventLog, ScriptedDice};
+use broadside_module_grid::Weapon;
 use broadside_module_grid::model::{Mode, ShipSide};
-use broadside_module_grid::{Shot, Weapon};
-use common::{assert_all_used, board, module, ship, system};
+use common::{assert_all_used, board, module, ship, shot_at, system};
 
 /// The frigate's bow Cannon at Guns 0 fires at the scout, range 1, and
 /// misses (1 + 1 + 2 = 4 against 8): the Cannon is Used all the same.
@@ -21,19 +21,15 @@ fn a_shot_at_guns_0_takes_a_used_marker() {
     let mut frigate = ship("frigate");
     frigate.guns = 0;
     let mut b = board(frigate, ship("scout"));
-    let shot = Shot {
-        attacker: 0,
-        weapon: Weapon::Cannon {
+    let shot = shot_at(
+        Weapon::Cannon {
             module: cannon,
             mode: Mode::Standard,
         },
-        target: 1,
-        range: 1,
-        side: ShipSide::Fore,
-        call: None,
-        scans: 0,
-        luck: 0,
-    };
+        1,
+        ShipSide::Fore,
+        None,
+    );
     let mut dice = ScriptedDice::new([1, 1]);
     let outcome = grid
         .resolve_attack(&mut b, &shot, &mut dice, &mut EventLog::default())
@@ -51,19 +47,15 @@ fn a_shot_at_guns_0_takes_a_used_marker() {
 fn a_shot_beyond_any_roll_misses() {
     let grid = system();
     let mut b = board(ship("frigate"), ship("scout"));
-    let shot = Shot {
-        attacker: 0,
-        weapon: Weapon::Cannon {
+    let shot = shot_at(
+        Weapon::Cannon {
             module: module("frigate", "1,2"),
             mode: Mode::Standard,
         },
-        target: 1,
-        range: 3_000_000_000,
-        side: ShipSide::Fore,
-        call: None,
-        scans: 0,
-        luck: 0,
-    };
+        3_000_000_000,
+        ShipSide::Fore,
+        None,
+    );
     let mut dice = ScriptedDice::new([6, 6]);
     let outcome = grid
         .resolve_attack(&mut b, &shot, &mut dice, &mut EventLog::default())

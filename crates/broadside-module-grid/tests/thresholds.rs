@@ -14,8 +14,8 @@ use broadside_core::{EventLog, ScriptedDice};
 use broadside_module_grid::attack::Rerolls;
 use broadside_module_grid::damage::{Cause, Hit};
 use broadside_module_grid::model::ShipSide;
-use broadside_module_grid::{AllocationView, DefaultTactics, Reroll, RerollWith, Shot, Weapon};
-use common::{assert_all_used, board, class, exact, module, num, ship, system};
+use broadside_module_grid::{AllocationView, DefaultTactics, Reroll, RerollWith, Weapon};
+use common::{assert_all_used, board, class, exact, module, num, ship, shot_at, system};
 
 /// A scout's hull check at `damage` hull damage with scripted dice: the
 /// check needed and rolled, whether it holds, and whether the ship blew up.
@@ -283,17 +283,15 @@ fn the_exact_odds_of_a_stabilized_hull_check_count_every_roll() {
 fn a_missile_reaches_exactly_its_range() {
     let grid = system();
     let b = board(ship("destroyer"), ship("frigate"));
-    let shot = |range: u32| Shot {
-        attacker: 0,
-        weapon: Weapon::Missile {
-            module: module("destroyer", "4,1"),
-        },
-        target: 1,
-        range,
-        side: ShipSide::Fore,
-        call: None,
-        scans: 0,
-        luck: 0,
+    let shot = |range: u32| {
+        shot_at(
+            Weapon::Missile {
+                module: module("destroyer", "4,1"),
+            },
+            range,
+            ShipSide::Fore,
+            None,
+        )
     };
     assert_eq!(grid.check_shot(&b, &shot(8)), Ok(()));
     assert!(grid.check_shot(&b, &shot(9)).is_err());

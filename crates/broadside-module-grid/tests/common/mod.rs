@@ -24,7 +24,7 @@ use broadside_module_grid::model::{Mode, ModuleIx, ShipClass, ShipSide, Square};
 use broadside_module_grid::placement::Placement;
 use broadside_module_grid::{
     AllocationView, Battle, Board, MapObject, ModuleGrid, ModuleGridTactics, Pose, Reroll, Ship,
-    Weapon,
+    Shot, Weapon,
 };
 use serde_json::{Value, json};
 
@@ -711,4 +711,19 @@ pub fn check_steps_play_as_phases(request: &BattleRequest, seed: u64) {
         broadside_module_grid::engagement::Firing::default(),
         "seed {seed}: fire left under way"
     );
+}
+
+/// A shot of ship 0 at ship 1's `side` from `range` hexes, calling `call`,
+/// with no scans or Luck: what most tests set up, the rest given over it.
+pub fn shot_at(weapon: Weapon, range: u32, side: ShipSide, call: Option<&str>) -> Shot {
+    Shot {
+        attacker: 0,
+        weapon,
+        target: 1,
+        range,
+        side,
+        call: call.map(|c| Square::parse(c).expect("a square")),
+        scans: 0,
+        luck: 0,
+    }
 }
