@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launch } from './chromium.mjs';
+import { check, finish, launch } from './chromium.mjs';
 
 /** The screens every page is read on. */
 const SCREENS = [
@@ -36,18 +36,6 @@ const MIN_SHAPES = 10;
 const MIN_INKED = 0.03;
 const MIN_COLOURS = 50;
 
-
-let passed = 0;
-let failed = 0;
-
-function check(what, ok, detail) {
-  if (ok) {
-    passed += 1;
-  } else {
-    failed += 1;
-    console.log(`FAIL ${what}${detail ? `: ${detail}` : ''}`);
-  }
-}
 
 /** Counts the inked pixels and distinct colours of a PNG, decoded by the browser. */
 async function inkOf(context, png) {
@@ -217,8 +205,7 @@ async function main() {
   } finally {
     await browser.close();
   }
-  console.log(`browser: ${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
+  finish('HTML reports in Chromium');
 }
 
 await main();

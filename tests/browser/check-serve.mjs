@@ -15,7 +15,7 @@
 
 import { spawn, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { launch } from './chromium.mjs';
+import { check, finish, launch } from './chromium.mjs';
 
 
 /** The comparison every check runs: small enough for a debug build. */
@@ -23,17 +23,6 @@ const TRIALS = 2000;
 const SEED = 7;
 const OUTCOMES = ['a_wins', 'b_wins', 'undecided', 'draws', 'a_escapes', 'b_escapes'];
 
-let passed = 0;
-let failed = 0;
-
-function check(what, ok, detail) {
-  if (ok) {
-    passed += 1;
-  } else {
-    failed += 1;
-    console.log(`FAIL ${what}${detail ? `: ${detail}` : ''}`);
-  }
-}
 
 const args = process.argv.slice(2);
 const bin = args[0];
@@ -227,5 +216,4 @@ const [code, signal] = await once(server, 'exit');
 clearTimeout(timer);
 check('Ctrl-C stops the server cleanly', code === 0, `exit ${code} ${signal ?? ''}`);
 
-console.log(`broadside serve in Chromium: ${passed} checks passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('broadside serve in Chromium');
