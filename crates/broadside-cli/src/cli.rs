@@ -2,14 +2,12 @@
 //! declares its own options as data and `resolve` and `battle` grow one
 //! subcommand per registered system.
 
+use broadside_core::exact::{Prob, to_f64};
 use broadside_core::{OptionKind, OptionSpec, OptionValue, Options, Ruleset};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
 /// Default number of trials for `battle` and `compare` (also the flag's default below).
 pub const DEFAULT_TRIALS: u64 = 10_000;
-/// How likely a state of an attack too big to follow whole must be for
-/// `resolve --exact` to follow it (the flag's default).
-pub const RESOLVE_MIN_PROBABILITY: &str = "1e-7";
 /// The outcomes `battle --find` looks for.
 pub const FIND_OUTCOMES: [&str; 6] = [
     "a-wins",
@@ -292,9 +290,11 @@ pub fn command(systems: &[Box<dyn Ruleset>]) -> Command {
                         .long("min-probability")
                         .value_name("P")
                         .value_parser(min_probability)
-                        .default_value(RESOLVE_MIN_PROBABILITY)
                         .requires("exact")
-                        .help("with --exact: drop the states of the attack less likely than P, reporting their mass (by default only when the attack is too big to follow whole; 0 drops none)"),
+                        .help(format!(
+                            "with --exact: drop the states of the attack less likely than P, reporting their mass; 0 drops none (by default {:e}, and only when the attack is too big to follow whole)",
+                            to_f64(&crate::commands::DEFAULT_MIN_PROBABILITY)
+                        )),
                 )
                 .arg(
                     Arg::new("dice")
@@ -643,7 +643,7 @@ fn max_turns_arg() -> Arg {
 
 /// `--min-probability`: a probability from 0 to 1, as a decimal (`1e-7`,
 /// `0.0001`), taken as the nearest multiple of 10^-18.
-fn min_probability(text: &str) -> Result<broadside_core::exact::Prob, String> {
+fn min_probability(text: &str) -> Result<Prob, String> {
     let value: f64 = text
         .parse()
         .map_err(|_| format!("expected a probability such as 1e-7, not {text:?}"))?;
@@ -651,8 +651,5 @@ fn min_probability(text: &str) -> Result<broadside_core::exact::Prob, String> {
         return Err(format!("expected a probability from 0 to 1, not {text}"));
     }
     const DEN: u128 = 1_000_000_000_000_000_000;
-    Ok(broadside_core::exact::Prob::new(
-        (value * DEN as f64).round() as u128,
-        DEN,
-    ))
+    Ok(Prob::new((value * DEN as f64).round() as u128, DEN))
 }

@@ -546,7 +546,8 @@ const MAX_BATTLE_PATHS: u64 = 20_000_000;
 const MAX_DROPPING_PATHS: u64 = 20_000_000;
 
 /// How likely a state of an attack too big to follow whole must be to be
-/// followed, unless asked otherwise: 1e-7, as `--min-probability` says.
+/// followed, unless `--min-probability` asks otherwise (its help quotes
+/// this): 1e-7.
 pub const DEFAULT_MIN_PROBABILITY: Prob = Prob::new_raw(1, 10_000_000);
 
 /// An attack's outcomes over every roll of its dice. Asked for, the states
@@ -592,11 +593,8 @@ fn exact_resolve(
     m: &ArgMatches,
     out: Out<'_>,
 ) -> Result<(), Failure> {
-    let asked = m.value_source("min-probability") == Some(clap::parser::ValueSource::CommandLine);
-    let min_probability = m
-        .get_one::<Prob>("min-probability")
-        .copied()
-        .filter(|_| asked);
+    // Given only when asked for: the flag has no default of its own.
+    let min_probability = m.get_one::<Prob>("min-probability").copied();
     let exact = exact_attack(system, request, min_probability)?;
     if format(m) == "json" {
         return json_line(out, &exact_json(id, request, &exact)?);

@@ -642,7 +642,7 @@ async fn run_at(
     shared: Arc<Shared>,
     query: HashMap<String, String>,
     headers: HeaderMap,
-    given: Result<Bytes, BytesRejection>,
+    given: RunBody,
 ) -> Response {
     let page = query.get("view").is_some_and(|v| v == "page");
     run_request(shared, endpoint, page, headers, given).await
