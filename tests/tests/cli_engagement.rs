@@ -177,7 +177,7 @@ fn duel_replay_prints_the_whole_log_of_that_trial() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "percentile battle destroyer (A) against frigate (B), seed 5 (ChaCha8), trial 9"
+        "percentile battle destroyer (A) against frigate (B), seed 5 (Xoshiro256++), trial 9"
     );
     let expected: Vec<String> = events.iter().map(ToString::to_string).collect();
     // The events, then the outcome, then one line per ship.
@@ -191,7 +191,7 @@ fn duel_replay_prints_the_whole_log_of_that_trial() {
     assert_eq!(
         &lines[lines.len() - fates..],
         [
-            "  destroyer (A): in the fight, hull 17 of 50",
+            "  destroyer (A): in the fight, hull 36 of 50",
             "  frigate (B): destroyed, hull 0 of 40"
         ]
     );
@@ -248,9 +248,9 @@ fn duel_bad_input() {
 fn compare_default_scenario() {
     let text = cli_ok(COMPARE);
     assert!(
-        text.lines()
-            .next()
-            .is_some_and(|l| l.ends_with(": 200 trials each, seed 5 (ChaCha8), at most 50 turns")),
+        text.lines().next().is_some_and(
+            |l| l.ends_with(": 200 trials each, seed 5 (Xoshiro256++), at most 50 turns")
+        ),
         "{text}"
     );
     assert!(text.contains("percentile"), "{text}");

@@ -148,7 +148,7 @@ fn a_fleet_replay_names_every_ship_apart() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "percentile battle 3xfrigate (A) against heavy-cruiser (B), seed 1 (ChaCha8), trial 0"
+        "percentile battle 3xfrigate (A) against heavy-cruiser (B), seed 1 (Xoshiro256++), trial 0"
     );
     for name in ["frigate #1 (A)", "frigate #2 (A)", "frigate #3 (A)"] {
         assert!(

@@ -20,19 +20,19 @@ fn seeded(attacker: &str, weapon: &str, target: &str, range: i64, seed: u64) -> 
     .expect("the attack is allowed")
 }
 
-/// The README's first command: a light cruiser's proton beam battery at a
-/// destroyer at range 5, seed 2026. 60 - 25 = 35% to hit.
+/// A light cruiser's proton beam battery at a destroyer at range 5, seed
+/// 2039: 60 - 25 = 35% to hit, and a system hit on the Damage Table.
 #[test]
-fn seed_2026_proton_beam_at_a_destroyer() {
-    let r = seeded("light-cruiser", "proton-beam-battery", "destroyer", 5, 2026);
+fn seed_2039_proton_beam_at_a_destroyer() {
+    let r = seeded("light-cruiser", "proton-beam-battery", "destroyer", 5, 2039);
     let j = &r.json;
     assert_eq!(j["to_hit"], 35);
-    assert_eq!(j["roll"], 6);
+    assert_eq!(j["roll"], 23);
     assert_eq!(j["hit"], true);
-    // 60 + 10 = 70: "Weapon hit: LB; RB; T; AR; PB; EB; LC", the laser battery.
-    assert_eq!(j["damage_roll"], 70);
-    assert_eq!(j["result"], "weapon-hit");
-    assert_eq!(j["system_destroyed"], "laser-battery");
+    // 74 + 10 = 84: "Defense hit: MS; ICM; ...", which takes the ICMs.
+    assert_eq!(j["damage_roll"], 84);
+    assert_eq!(j["result"], "defense-hit");
+    assert_eq!(j["system_destroyed"], "icm");
     assert_eq!(j["hull_damage"], 0);
     assert_eq!(j["target"]["hull"], 50);
 }
@@ -44,11 +44,11 @@ fn seed_2026_torpedo_at_a_frigate() {
     let r = seeded("destroyer", "torpedo", "frigate", 3, 2026);
     let j = &r.json;
     assert_eq!(j["to_hit"], 50);
-    assert_eq!(j["roll"], 6);
+    assert_eq!(j["roll"], 43);
     assert_eq!(j["hit"], true);
-    // 60 - 20 = 40: a hull hit, 4d10 = 4 + 3 + 8 + 1.
-    assert_eq!(j["damage_roll"], 40);
+    // 62 - 20 = 42: a hull hit, 4d10 = 8 + 9 + 1 + 10.
+    assert_eq!(j["damage_roll"], 42);
     assert_eq!(j["result"], "hull-hit");
-    assert_eq!(j["hull_damage"], 16);
-    assert_eq!(j["target"]["hull"], 24);
+    assert_eq!(j["hull_damage"], 28);
+    assert_eq!(j["target"]["hull"], 12);
 }

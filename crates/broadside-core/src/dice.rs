@@ -9,7 +9,7 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 use serde::Serialize;
 
 /// A die with `sides` faces numbered 1 to `sides`.
@@ -397,33 +397,45 @@ impl<D: Dice + ?Sized> Dice for &mut D {
 
 /// The name of the generator behind [`SeededDice`], printed in reports so a
 /// reader knows what a seed means.
-pub const GENERATOR: &str = "ChaCha8";
+pub const GENERATOR: &str = "Xoshiro256++";
+
+/// The increment of SplitMix64's state between two outputs (the golden
+/// ratio's fraction in 64 bits), by which a trial's start is found.
+const SPLITMIX_STEP: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Reproducible random dice from a `u64` seed.
 ///
-/// Backed by ChaCha8, whose output for a given seed and stream is fixed by its
-/// specification, so a seed printed in a report reproduces the same game on
-/// any machine and any later build. Trial `i` of a Monte Carlo run uses stream
-/// `i` of the run's seed ([`SeededDice::for_trial`]), so results do not depend
-/// on which thread ran which trial.
+/// Backed by Xoshiro256++, seeded as its authors recommend: its four words of
+/// state are the next four outputs of SplitMix64. Both are fixed by their
+/// published definitions, so a seed printed in a report reproduces the same
+/// game on any machine and any later build.
+///
+/// Trial `i` of a Monte Carlo run ([`SeededDice::for_trial`]) takes its
+/// state from outputs `4i` to `4i + 3` of the SplitMix64 sequence that the
+/// run's seed starts. SplitMix64 steps its state by a fixed odd number and
+/// mixes it one-to-one, so within a run no two trials share a word of state,
+/// finding trial `i` costs the same for every `i`, and results do not depend
+/// on which thread ran which trial. Trial 0 is [`SeededDice::new`].
 #[derive(Debug, Clone)]
 pub struct SeededDice {
-    rng: ChaCha8Rng,
+    rng: Xoshiro256PlusPlus,
 }
 
 impl SeededDice {
     /// Dice for a single seeded run.
     pub fn new(seed: u64) -> SeededDice {
         SeededDice {
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
         }
     }
 
     /// Dice for trial `trial` of a run seeded with `seed`.
     pub fn for_trial(seed: u64, trial: u64) -> SeededDice {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        rng.set_stream(trial);
-        SeededDice { rng }
+        let start = seed.wrapping_add(trial.wrapping_mul(4).wrapping_mul(SPLITMIX_STEP));
+        let mut words = SplitMix64::seed_from_u64(start);
+        SeededDice {
+            rng: Xoshiro256PlusPlus::from_rng(&mut words),
+        }
     }
 }
 
@@ -537,6 +549,7 @@ impl std::str::FromStr for DiceExpr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::Rng;
 
     #[test]
     fn scripted_dice_show_their_script_then_run_out() {
@@ -623,10 +636,39 @@ mod tests {
         // changes meaning, which is a breaking change to announce, not to accept.
         let mut dice = SeededDice::new(2026);
         let faces: Vec<u32> = (0..8).map(|_| dice.roll(Die::D100).unwrap()).collect();
-        assert_eq!(faces, vec![6, 60, 34, 26, 74, 5, 50, 19]);
+        assert_eq!(faces, vec![43, 62, 73, 87, 4, 92, 81, 90]);
         let mut trial = SeededDice::for_trial(2026, 5);
         let faces: Vec<u32> = (0..4).map(|_| trial.roll(Die::D6).unwrap()).collect();
-        assert_eq!(faces, vec![1, 6, 2, 5]);
+        assert_eq!(faces, vec![2, 3, 2, 6]);
+    }
+
+    /// SplitMix64's output for the state after `state`, written out from its
+    /// published definition, to hold the trial derivation to its description.
+    fn splitmix(state: u64) -> u64 {
+        let mut z = state.wrapping_add(SPLITMIX_STEP);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    #[test]
+    fn trial_i_starts_from_splitmix_outputs_4i_to_4i_plus_3() {
+        let seed = 2026u64;
+        for trial in [0u64, 1, 5, 1 << 40] {
+            let mut bytes = [0u8; 32];
+            for (j, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+                let position = trial.wrapping_mul(4).wrapping_add(j as u64);
+                let state = seed.wrapping_add(position.wrapping_mul(SPLITMIX_STEP));
+                chunk.copy_from_slice(&splitmix(state).to_le_bytes());
+            }
+            let mut expected = Xoshiro256PlusPlus::from_seed(bytes);
+            let mut dice = SeededDice::for_trial(seed, trial);
+            for _ in 0..4 {
+                assert_eq!(dice.rng.next_u64(), expected.next_u64(), "trial {trial}");
+            }
+        }
+        let (mut first, mut single) = (SeededDice::for_trial(seed, 0), SeededDice::new(seed));
+        assert_eq!(first.rng.next_u64(), single.rng.next_u64());
     }
 
     #[test]
