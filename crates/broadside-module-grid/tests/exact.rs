@@ -558,3 +558,34 @@ fn one_shot_decides_an_exact_duel_of_scouts_as_its_own_odds() {
         "undecided"
     );
 }
+
+/// The OOC a die off the silhouette raises is read by exact odds too (seed
+/// 003 line 68: a die that misses the silhouette does 1 hull damage, and
+/// `rules.toml` `[off-silhouette]` has it raise OOC by 1 on 4 or more). The
+/// Multi shot above keeps the lowest of three dice, which is 4 or more 27
+/// times in 216 wherever it lands: on the ship it breaks the module of
+/// impact and the break raises OOC by 1 (`ooc-on-break`); off it, it raises
+/// OOC by 1 itself. So OOC rises by 1 with chance hit x 27/216, and an
+/// exact reading that ignored the off-silhouette rule would find only the
+/// on-silhouette share, hit x 16/36 x 27/216. The figure is the report's
+/// `ooc_added`, over every path of the same rules code.
+#[test]
+fn a_die_off_the_silhouette_raises_ooc_in_exact_odds_too() {
+    let system: &dyn broadside_core::Ruleset = common::system();
+    let request = broadside_core::ResolveRequest {
+        attacker: "scout".into(),
+        target: "scout".into(),
+        options: broadside_core::Options::new()
+            .with("range", broadside_core::OptionValue::Number(1))
+            .with("mode", broadside_core::OptionValue::Text("multi".into())),
+    };
+    let (ooc, _paths) = broadside_core::exact::enumerate(100_000, |dice| {
+        let report = system.resolve(&request, dice, &mut broadside_core::NullSink)?;
+        let json = serde_json::to_value(&*report).expect("a report serialises to JSON");
+        Ok(json["ooc_added"].as_u64().expect("ooc_added is a count"))
+    })
+    .expect("the attack enumerates");
+    let hit = p(26, 36);
+    let expected = BTreeMap::from([(0, p(1, 1) - hit * p(27, 216)), (1, hit * p(27, 216))]);
+    assert_eq!(ooc, expected);
+}
