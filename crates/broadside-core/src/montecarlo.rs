@@ -898,7 +898,12 @@ pub fn run_shard_while(
     progress: &(dyn Fn(u64) + Sync),
     go_on: &(dyn Fn() -> bool + Sync),
 ) -> Result<Option<Tally>, ResolveError> {
-    const CHUNK: u64 = 1024;
+    // Each chunk is one task for rayon and one tally merged by addition.
+    // Small enough that two threads finish a run of a few thousand trials
+    // within a chunk of each other (the last chunk is the only imbalance),
+    // large enough that merging tallies and asking `go_on` cost nothing
+    // beside the trials.
+    const CHUNK: u64 = 256;
     let played = shard.trials_of(trials);
     let chunks = played.div_ceil(CHUNK);
     let tally = (0..chunks)
