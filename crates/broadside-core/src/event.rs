@@ -158,6 +158,21 @@ impl dyn EventSink + '_ {
     /// Emits the event `make` builds, building it only if the sink keeps events.
     #[inline]
     pub fn emit(&mut self, make: impl FnOnce() -> Event) {
+        Emit::emit(self, make);
+    }
+}
+
+/// [`EventSink`]'s `emit` for rules code generic over its sink type, so that
+/// a hot path given a [`NullSink`] by type builds no event and makes no call
+/// at all: `enabled` is known to be false where it is compiled.
+pub trait Emit {
+    /// Emits the event `make` builds, building it only if the sink keeps events.
+    fn emit(&mut self, make: impl FnOnce() -> Event);
+}
+
+impl<S: EventSink + ?Sized> Emit for S {
+    #[inline]
+    fn emit(&mut self, make: impl FnOnce() -> Event) {
         if self.enabled() {
             self.push(make());
         }

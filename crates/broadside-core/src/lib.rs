@@ -21,7 +21,7 @@ pub use dice::{
     Check, Dice, DiceError, DiceExpr, Die, Order, Pool, ScriptedDice, SeededDice, read_pool_as,
 };
 pub use error::{DataError, DataErrors, DataProblems, ResolveError, did_you_mean, line_at};
-pub use event::{Event, EventLog, EventSink, NullSink};
+pub use event::{Emit, Event, EventLog, EventSink, NullSink};
 pub use fleet::{MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup};
 pub use montecarlo::{
     Engagement, Loss, Shard, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome,

@@ -81,7 +81,9 @@ fn reset(board: &mut Board, template: &Board) {
     board.ships.copy_from_slice(&template.ships);
 }
 
-/// Resolves `attack` once per iteration through the generic trait.
+/// Resolves `attack` once per iteration, the dice and the sink known by
+/// type (`Percentile::resolve_attack_with`), as a hot loop that knows them
+/// makes it: no dynamic call for a roll or a discarded event.
 fn bench_resolve_attack(bencher: Bencher<'_, '_>, template: Board, attack: Attack) {
     let system = system();
     let mut board = template.clone();
@@ -89,8 +91,24 @@ fn bench_resolve_attack(bencher: Bencher<'_, '_>, template: Board, attack: Attac
     let mut sink = NullSink;
     bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
         reset(&mut board, &template);
+        let outcome =
+            system.resolve_attack_with(&mut board, black_box(&attack), &mut dice, &mut sink);
+        black_box(outcome.expect("the attack is legal"))
+    });
+}
+
+/// The same through `AttackResolution::resolve_attack`, with the dice and
+/// the sink as trait objects, as the engagement runner makes it.
+fn bench_resolve_attack_dyn(bencher: Bencher<'_, '_>, template: Board, attack: Attack) {
+    let system = system();
+    let mut board = template.clone();
+    let mut dice = SeededDice::new(SEED);
+    let mut sink = NullSink;
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
+        reset(&mut board, &template);
+        let dice: &mut dyn Dice = &mut dice;
         let sink: &mut dyn EventSink = &mut sink;
-        let outcome = system.resolve_attack(&mut board, black_box(&attack), &mut dice, sink);
+        let outcome = system.resolve_attack(&mut board, black_box(&attack), dice, sink);
         black_box(outcome.expect("the attack is legal"))
     });
 }
@@ -104,8 +122,8 @@ fn dice_d100(bencher: Bencher<'_, '_>) {
         .bench_local(|| black_box(dice.roll(black_box(Die::D100))));
 }
 
-/// Resolutions through `AttackResolution::resolve_attack`, as the engagement
-/// runner makes them: no allocation of the board, events discarded.
+/// Resolutions with the dice and sink known by type: no allocation of the
+/// board, events discarded.
 #[divan::bench_group]
 mod resolve_attack {
     use super::*;
@@ -126,6 +144,31 @@ mod resolve_attack {
         let template = board(&system, "frigate", "destroyer");
         let attack = attack(&system, &template, "torpedo", 3, 2);
         bench_resolve_attack(bencher, template, attack);
+    }
+}
+
+/// The same resolutions through `AttackResolution::resolve_attack`, dice and
+/// sink as trait objects, as the engagement runner makes them.
+#[divan::bench_group]
+mod resolve_attack_dyn {
+    use super::*;
+
+    /// A frigate's laser battery against a frigate at range 3.
+    #[divan::bench]
+    fn laser_battery_vs_frigate_range_3(bencher: Bencher<'_, '_>) {
+        let system = system();
+        let template = board(&system, "frigate", "frigate");
+        let attack = attack(&system, &template, "laser-battery", 3, 0);
+        bench_resolve_attack_dyn(bencher, template, attack);
+    }
+
+    /// A frigate's torpedo against a destroyer launching 2 ICMs, at range 3.
+    #[divan::bench]
+    fn torpedo_vs_destroyer_2_icms_range_3(bencher: Bencher<'_, '_>) {
+        let system = system();
+        let template = board(&system, "frigate", "destroyer");
+        let attack = attack(&system, &template, "torpedo", 3, 2);
+        bench_resolve_attack_dyn(bencher, template, attack);
     }
 }
 

@@ -1,7 +1,7 @@
 //! Attack resolution: the Combat Table cell, its modifiers, and the to-hit roll.
 
 use arrayvec::ArrayVec;
-use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, MAX_SIDE, ResolveError};
+use broadside_core::{AttackResolution, Dice, Die, Emit, Event, EventSink, MAX_SIDE, ResolveError};
 
 use crate::damage::{Applied, Hit};
 use crate::model::{Column, Defence, Rules, Weapon, WeaponId};
@@ -191,7 +191,12 @@ impl Percentile {
     /// out of its own (the rules treat both alike). A defence that attracts
     /// the weapon (its cell above the weapon's "None" cell) is the one used;
     /// otherwise the most effective, the lowest cell.
-    pub fn to_hit(&self, board: &Board, attack: &Attack, sink: &mut dyn EventSink) -> ToHit {
+    pub fn to_hit<S: EventSink + ?Sized>(
+        &self,
+        board: &Board,
+        attack: &Attack,
+        sink: &mut S,
+    ) -> ToHit {
         let attacker = &board.ships[attack.attacker];
         let strike = Strike::from_attack(attack, attacker.weapons[attack.mount].weapon);
         self.to_hit_by(board, &strike, sink)
@@ -199,7 +204,12 @@ impl Percentile {
 
     /// [`Percentile::to_hit`] for any strike, including mines and seekers,
     /// which have no firing ship.
-    pub fn to_hit_by(&self, board: &Board, strike: &Strike, sink: &mut dyn EventSink) -> ToHit {
+    pub fn to_hit_by<S: EventSink + ?Sized>(
+        &self,
+        board: &Board,
+        strike: &Strike,
+        sink: &mut S,
+    ) -> ToHit {
         let rules = &self.rules;
         let attacker = strike.attacker.map(|i| &board.ships[i]);
         let target = &board.ships[strike.target];
@@ -255,7 +265,7 @@ impl Percentile {
 
         let c = &rules.constants;
         let mut chance = used.advanced;
-        let mut modify = |amount: i32, reason: &dyn Fn() -> String, sink: &mut dyn EventSink| {
+        let mut modify = |amount: i32, reason: &dyn Fn() -> String, sink: &mut S| {
             // Plain addition: every term is bounded by the data's ranges
             // (range diffusion by the weapon's range, at most 1,000 hexes, as
             // a strike beyond it is refused), so the sum of a handful cannot
@@ -487,6 +497,22 @@ impl AttackResolution for Percentile {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<AttackOutcome, ResolveError> {
+        self.resolve_attack_with(board, attack, dice, sink)
+    }
+}
+
+impl Percentile {
+    /// [`AttackResolution::resolve_attack`] for any dice and sink types: the
+    /// trait's version calls it with trait objects, and a hot loop that knows
+    /// its types (a seeded benchmark, events discarded) calls it directly, so
+    /// that rolls and the discarded events compile to no dynamic call.
+    pub fn resolve_attack_with<D: Dice + ?Sized, S: EventSink + ?Sized>(
+        &self,
+        board: &mut Board,
+        attack: &Attack,
+        dice: &mut D,
+        sink: &mut S,
+    ) -> Result<AttackOutcome, ResolveError> {
         self.check_attack(board, attack)?;
         let rules = &self.rules;
         let weapon_id = board.ships[attack.attacker].weapons[attack.mount].weapon;
@@ -505,9 +531,7 @@ impl AttackResolution for Percentile {
         }
         self.strike(board, &Strike::from_attack(attack, weapon_id), dice, sink)
     }
-}
 
-impl Percentile {
     /// The highest d100 face that hits at this chance: the chance itself,
     /// but never below the always-hit faces nor into the always-miss ones.
     pub fn to_hit_target(&self, chance: i32) -> i32 {
@@ -523,12 +547,12 @@ impl Percentile {
 
     /// Resolves a strike already declared and paid for: ICMs launched, the
     /// to-hit roll, and on a hit the damage.
-    pub fn strike(
+    pub fn strike<D: Dice + ?Sized, S: EventSink + ?Sized>(
         &self,
         board: &mut Board,
         strike: &Strike,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
+        dice: &mut D,
+        sink: &mut S,
     ) -> Result<AttackOutcome, ResolveError> {
         let rules = &self.rules;
         let weapon = rules.weapon(strike.weapon);

@@ -3,7 +3,7 @@
 
 use arrayvec::ArrayVec;
 use broadside_core::{
-    DamageAllocation, Dice, DiceError, DiceExpr, Die, Event, EventSink, Pool, ResolveError,
+    DamageAllocation, Dice, DiceError, DiceExpr, Die, Emit, Event, EventSink, Pool, ResolveError,
 };
 
 use crate::model::{Defence, Effect, Loss, Rules, WeaponId};
@@ -81,13 +81,13 @@ pub struct Applied {
 
 impl Percentile {
     /// Allocates a hit to a ship whose name events use.
-    pub fn allocate_named(
+    pub fn allocate_named<D: Dice + ?Sized, S: EventSink + ?Sized>(
         &self,
         hit: &Hit,
         target: &mut Ship,
         name: &str,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
+        dice: &mut D,
+        sink: &mut S,
     ) -> Result<Applied, ResolveError> {
         let rules = &self.rules;
         // Only the row the modified roll falls in matters, so the roll is
@@ -136,7 +136,7 @@ impl Percentile {
             system_lost: None,
             hull_damage: 0,
         };
-        let effect = |sink: &mut dyn EventSink, text: &dyn Fn() -> String| {
+        let effect = |sink: &mut S, text: &dyn Fn() -> String| {
             sink.emit(|| Event::Effect {
                 ship: name.to_owned(),
                 effect: text(),
@@ -356,7 +356,7 @@ impl Percentile {
     }
 
     /// A damage control hit: DCR becomes half the original, rounded up.
-    fn halve_dcr(&self, target: &mut Ship, name: &str, sink: &mut dyn EventSink) {
+    fn halve_dcr<S: EventSink + ?Sized>(&self, target: &mut Ship, name: &str, sink: &mut S) {
         target.damaged.damage_control = true;
         target.dcr = self.rules.class(target.class).dcr.div_ceil(2);
         sink.emit(|| Event::Effect {
@@ -370,14 +370,14 @@ impl Percentile {
 
     /// Rolls hull damage and takes it off the hull: doubled first, then
     /// halved (rounded up) for a `*` cell, so the halving applies once.
-    fn hull_hit(
+    fn hull_hit<D: Dice + ?Sized, S: EventSink + ?Sized>(
         &self,
         hit: &Hit,
         multiplier: i32,
         target: &mut Ship,
         name: &str,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
+        dice: &mut D,
+        sink: &mut S,
     ) -> Result<i32, ResolveError> {
         let (pool, rolled) = roll_sum(&hit.hull_damage, dice, sink)?;
         sink.emit(|| Event::Roll {
@@ -459,10 +459,10 @@ pub fn damage_bands(rules: &Rules, modifier: i32) -> ArrayVec<u32, 100> {
 /// than once per face. Both consume the same faces in the same order, so
 /// seeded and scripted games read alike either way. The pool is empty when
 /// only the sum was asked for.
-pub(crate) fn roll_sum(
+pub(crate) fn roll_sum<D: Dice + ?Sized, S: EventSink + ?Sized>(
     expr: &DiceExpr,
-    dice: &mut dyn Dice,
-    sink: &dyn EventSink,
+    dice: &mut D,
+    sink: &S,
 ) -> Result<(Pool, i32), DiceError> {
     if sink.enabled() {
         return expr.roll(dice);
