@@ -675,8 +675,18 @@ fn cube_len(c: Cube) -> i64 {
 }
 
 /// `c` turned by `sixths` of a full turn, positive clockwise.
-fn rotate_cube(c: Cube, sixths: i32) -> Cube {
-    (0..sixths.rem_euclid(6)).fold(c, |[q, r, s], _| [-r, -s, -q])
+fn rotate_cube([q, r, s]: Cube, sixths: i32) -> Cube {
+    // One sixth clockwise takes [q, r, s] to [-r, -s, -q]; each arm is that
+    // step applied so many times, written out because arc checks on every
+    // candidate move of every ship call this.
+    match sixths.rem_euclid(6) {
+        0 => [q, r, s],
+        1 => [-r, -s, -q],
+        2 => [s, q, r],
+        3 => [-q, -r, -s],
+        4 => [r, s, q],
+        _ => [-s, -q, -r],
+    }
 }
 
 fn saturate(v: i64) -> i32 {
@@ -1259,6 +1269,13 @@ mod tests {
             prop_assert_eq!(ahead_offset(a, f, a.step(f, -n)), (-n, 0));
             prop_assert!(!on_centre_line(a, f.opposite(), target));
             prop_assert!(in_forward_band(a, f, target, 0));
+        }
+
+        #[test]
+        fn a_rotation_is_that_many_sixths_one_at_a_time(q in -1000i64..1000, r in -1000i64..1000, k in -13i32..13) {
+            let c = [q, r, -q - r];
+            let stepped = (0..k.rem_euclid(6)).fold(c, |[q, r, s], _| [-r, -s, -q]);
+            prop_assert_eq!(rotate_cube(c, k), stepped);
         }
 
         #[test]
