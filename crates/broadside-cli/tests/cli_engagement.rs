@@ -1,14 +1,13 @@
 //! End-to-end tests of `broadside duel` and `broadside compare` over the real binary: formats, seeds, replays, scenario files and every bad input.
 //!
-//! The binary must be built in the same target folder first (`cargo build
-//! -p broadside-cli`, or `cargo test --workspace`). The figures are seeded,
-//! so each run of a command with the same seed must print the same bytes,
+//! The figures are seeded, so each run of a command with the same seed must print the same bytes,
 //! and a replayed trial must be the trial the library plays for that seed.
 
-use broadside_tests::engagement::{ScenarioFile, duel, duel_trial};
-use broadside_tests::{
-    RulesetCopy, check_cli, check_cli_data_error, check_cli_error, check_cli_scenario_error,
-    cli_json, cli_ok,
+mod common;
+
+use common::{
+    RulesetCopy, ScenarioFile, check_cli, check_cli_data_error, check_cli_error,
+    check_cli_scenario_error, cli_json, cli_ok, duel, duel_trial,
 };
 use serde_json::{Value, json};
 
