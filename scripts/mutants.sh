@@ -86,8 +86,8 @@ all_files_of() {
 # The packages whose tests a group's mutants run, and the cargo test
 # arguments that pick the tests: each system's own unit and integration
 # tests (not doc tests, which take long to build and check no rule).
-# Percentile's worked examples live in the tests package, beside end-to-end
-# tests of the binary, which a mutant's build does not make.
+# Percentile's worked examples live in the tests package; the end-to-end
+# tests of the binary live in the CLI package, which no group runs.
 packages_of() {
   case "$1" in
     percentile) echo broadside-percentile broadside-tests ;;
@@ -100,8 +100,7 @@ test_args_of() {
     percentile)
       echo --lib --test=data --test=determinism
       for t in tests/tests/percentile_*.rs; do
-        t=$(basename "$t" .rs)
-        [ "$t" = percentile_cli ] || echo "--test=$t"
+        echo "--test=$(basename "$t" .rs)"
       done
       ;;
     *) echo --lib --tests ;;

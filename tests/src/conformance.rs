@@ -3,14 +3,22 @@
 //!
 //! A system passes when its data loads and describes itself consistently,
 //! when resolution is deterministic for a seed, independent of the event
-//! sink, and replayable from the faces it rolled as scripted dice, and when
-//! its duels end by the turn limit, replay exactly, and tally the same on
-//! any number of threads.
+//! sink, and replayable from the faces it rolled as scripted dice, when its
+//! duels end by the turn limit, replay exactly, and tally the same on any
+//! number of threads, when a mirror match favours neither side within four
+//! standard errors of its trial count, and when its attack and damage
+//! allocation, called through core's traits, read a table, roll, say so,
+//! refuse without rolling and never leave a state the rules cannot reach.
+//! `docs/adding-a-ruleset.md` ("The conformance contract") states each
+//! check and its bound in words.
+
+use std::fmt::Debug;
 
 use broadside_core::montecarlo::Tally;
 use broadside_core::{
-    BattleRequest, Dice, DiceError, Die, EventLog, NullSink, Registration, ResolveError,
-    ResolveRequest, Ruleset, ScriptedDice, SeededDice, Side, Verdict, play_trial, run_trials,
+    AttackResolution, BattleRequest, DamageAllocation, Dice, DiceError, Die, Engagement, Event,
+    EventLog, NullSink, Registration, ResolveError, ResolveRequest, Ruleset, ScriptedDice,
+    SeededDice, Side, Verdict, play_trial, run_trials,
 };
 use serde_json::Value;
 
@@ -119,7 +127,20 @@ pub fn check_conformance(case: &Case) {
     }
     check_unknown_ships(&*system, case);
     check_duel(&*system, &case.duel);
-    check_mirror(&*system, &case.mirror);
+    assert_eq!(
+        case.mirror.sides[0], case.mirror.sides[1],
+        "a mirror match names one fleet twice"
+    );
+    let engagement = system
+        .prepare_battle(&case.mirror)
+        .unwrap_or_else(|e| panic!("{}: the mirror match does not set up: {e}", system.id()));
+    if let Err(problem) = check_mirror(&*engagement, MIRROR_SEED, MIRROR_TRIALS) {
+        panic!(
+            "{}: mirror match {:?}: {problem}",
+            system.id(),
+            case.mirror.sides[0]
+        );
+    }
     check_duel(&*system, &case.fleet);
     check_fleet(&*system, &case.fleet);
 }
@@ -398,23 +419,272 @@ fn check_duel(system: &dyn Ruleset, request: &BattleRequest) {
     );
 }
 
-fn check_mirror(system: &dyn Ruleset, request: &BattleRequest) {
-    assert_eq!(
-        request.sides[0], request.sides[1],
-        "a mirror match names one fleet twice"
-    );
-    let engagement = system.prepare_battle(request).unwrap();
-    let summary = run_trials(&*engagement, 2026, 400, &|_| {})
-        .unwrap()
+/// The gap between the two sides' win shares a mirror match must catch:
+/// two points (side A winning 0.51 and side B 0.49, say).
+pub const MIRROR_BIAS: f64 = 0.02;
+
+/// How many standard errors apart the two sides' win shares may be.
+pub const MIRROR_STANDARD_ERRORS: f64 = 4.0;
+
+/// The trials of a mirror match. The standard error of the gap between the
+/// sides' win shares is at most `1 / sqrt(n)` (a match with no draws and
+/// even odds), so four of them stay under [`MIRROR_BIAS`] once `n` passes
+/// `(4 / 0.02)^2 = 40,000`: at 41,000 they come to at most 0.0198.
+pub const MIRROR_TRIALS: u64 = 41_000;
+
+/// The seed of every mirror match, so that the check is the same on every
+/// run.
+pub const MIRROR_SEED: u64 = 2026;
+
+/// What a mirror match came to: each side's win share and the standard
+/// error of their gap.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mirror {
+    /// Trials played.
+    pub trials: u64,
+    /// Side A's share of wins.
+    pub a: f64,
+    /// Side B's share of wins.
+    pub b: f64,
+    /// The standard error of `a - b`.
+    pub standard_error: f64,
+}
+
+/// Plays a mirror match (the same fleet on both sides) `trials` times from
+/// `seed` and checks that the engine favours neither side: the gap between
+/// the sides' win shares within [`MIRROR_STANDARD_ERRORS`] standard errors.
+///
+/// A trial is one draw of a three-way outcome (A wins, B wins, neither), so
+/// the gap `a - b` has variance `(a + b - (a - b)^2) / n`, estimated from
+/// the shares found. A check with too few trials to catch a gap of
+/// [`MIRROR_BIAS`], or with fewer than half its trials decided (a match
+/// nobody wins cannot show who is favoured), is an error too.
+pub fn check_mirror(engagement: &dyn Engagement, seed: u64, trials: u64) -> Result<Mirror, String> {
+    if trials == 0 || MIRROR_STANDARD_ERRORS / (trials as f64).sqrt() >= MIRROR_BIAS {
+        return Err(format!(
+            "{trials} trials cannot catch a gap of {MIRROR_BIAS} within {MIRROR_STANDARD_ERRORS} standard errors"
+        ));
+    }
+    let summary = run_trials(engagement, seed, trials, &|_| {})
+        .map_err(|e| e.to_string())?
         .summary(engagement.roster());
-    let (a, b) = (summary.outcomes.a_wins.p, summary.outcomes.b_wins.p);
-    // Neither side of a mirror match may be favoured by the engine: with 400
-    // trials, a fair match lands within this band far more often than not,
-    // and the seed is fixed, so the check is exact.
+    let n = trials as f64;
+    let a = summary.outcomes.a_wins.count as f64 / n;
+    let b = summary.outcomes.b_wins.count as f64 / n;
+    let standard_error = ((a + b - (a - b).powi(2)) / n).sqrt();
+    let mirror = Mirror {
+        trials,
+        a,
+        b,
+        standard_error,
+    };
+    if 2.0 * (a + b) < 1.0 {
+        return Err(format!(
+            "fewer than half the trials decided (A {a:.4}, B {b:.4} of {trials})"
+        ));
+    }
+    if (a - b).abs() > MIRROR_STANDARD_ERRORS * standard_error {
+        return Err(format!(
+            "it favours one side: A wins {a:.4}, B {b:.4} of {trials} trials, a gap of {:.1} standard errors ({standard_error:.4}), more than {MIRROR_STANDARD_ERRORS}",
+            (a - b).abs() / standard_error
+        ));
+    }
+    Ok(mirror)
+}
+
+// ---------------------------------------------------------------------------
+// The design traits, called directly
+// ---------------------------------------------------------------------------
+
+/// Seeds each attack and each allocation is played from.
+const TRAIT_SEEDS: u64 = 40;
+
+/// Dice that count the dice rolled and remember every face, so a seeded call
+/// can be replayed as a script.
+struct Counting {
+    inner: SeededDice,
+    faces: Vec<u32>,
+}
+
+impl Counting {
+    fn new(seed: u64) -> Counting {
+        Counting {
+            inner: SeededDice::new(seed),
+            faces: Vec::new(),
+        }
+    }
+}
+
+impl Dice for Counting {
+    fn roll(&mut self, die: Die) -> Result<u32, DiceError> {
+        let face = self.inner.roll(die)?;
+        self.faces.push(face);
+        Ok(face)
+    }
+}
+
+/// Whether a log reads a number from the rules' tables or data: a base
+/// number with its source, or a table's row.
+fn reads_a_table(events: &[Event]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Base { .. } | Event::TableRow { .. }))
+}
+
+/// Checks a system's attack resolution through core's [`AttackResolution`],
+/// each declaration on its own board, as the system's case sets it up:
+/// - each `legal` declaration, from seeds 0 to 39, resolves, rolls at least
+///   one die, reads a number from a table (a `Base` or `TableRow` event),
+///   logs the roll (a `Roll` event), and replays exactly, state and events,
+///   from the faces it rolled given back as scripted dice;
+/// - each `refused` declaration, with an empty script, is
+///   [`ResolveError::Refused`]: no die rolled (an empty script would fail
+///   any roll), no event, the board as it was.
+pub fn check_attack_resolution<R>(
+    system: &str,
+    rules: &R,
+    legal: &[(R::Board, R::Declaration)],
+    refused: &[(R::Board, R::Declaration)],
+) where
+    R: AttackResolution,
+    R::Board: Clone + PartialEq + Debug,
+    R::Outcome: Debug,
+{
     assert!(
-        (a - b).abs() < 0.15,
-        "{}: mirror match {:?} favours one side: A {a:.3}, B {b:.3}",
-        system.id(),
-        request.sides[0]
+        !legal.is_empty() && !refused.is_empty(),
+        "{system}: the case needs an attack the rules allow and one they refuse"
     );
+    for (i, (board, attack)) in legal.iter().enumerate() {
+        let what = format!("{system}: legal attack {i}");
+        for seed in 0..TRAIT_SEEDS {
+            let mut after = board.clone();
+            let mut dice = Counting::new(seed);
+            let mut log = EventLog::default();
+            let outcome = rules
+                .resolve_attack(&mut after, attack, &mut dice, &mut log)
+                .unwrap_or_else(|e| panic!("{what}, seed {seed}: {e}"));
+            assert!(!dice.faces.is_empty(), "{what}, seed {seed}: no die rolled");
+            assert!(
+                reads_a_table(&log.events),
+                "{what}, seed {seed}: no number read from a table: {:#?}",
+                log.events
+            );
+            assert!(
+                log.events.iter().any(|e| matches!(e, Event::Roll { .. })),
+                "{what}, seed {seed}: no roll logged: {:#?}",
+                log.events
+            );
+            let mut replayed = board.clone();
+            let mut script = ScriptedDice::new(dice.faces.clone());
+            let mut replay_log = EventLog::default();
+            let again = rules
+                .resolve_attack(&mut replayed, attack, &mut script, &mut replay_log)
+                .unwrap_or_else(|e| panic!("{what}, seed {seed}: the replay fails: {e}"));
+            assert_eq!(
+                format!("{again:?}"),
+                format!("{outcome:?}"),
+                "{what}, seed {seed}: the replay's outcome differs"
+            );
+            assert_eq!(
+                replayed, after,
+                "{what}, seed {seed}: the replay's board differs"
+            );
+            assert_eq!(
+                replay_log, log,
+                "{what}, seed {seed}: the replay logs differently"
+            );
+            assert!(script.remaining().is_empty(), "{what}, seed {seed}");
+        }
+    }
+    for (i, (board, attack)) in refused.iter().enumerate() {
+        let what = format!("{system}: refused attack {i}");
+        let mut after = board.clone();
+        let mut empty = ScriptedDice::new(Vec::new());
+        let mut log = EventLog::default();
+        match rules.resolve_attack(&mut after, attack, &mut empty, &mut log) {
+            Err(ResolveError::Refused(_)) => {}
+            other => panic!("{what}: expected a refusal, got {other:?}"),
+        }
+        assert_eq!(empty.used(), 0, "{what}: a refused attack rolled dice");
+        assert!(
+            log.events.is_empty(),
+            "{what}: a refused attack logged events"
+        );
+        assert_eq!(&after, board, "{what}: a refused attack changed the board");
+    }
+}
+
+/// A ship's hull, or its system's measure of it: what is left, and what it
+/// started with.
+pub type HullOf<'a, T> = &'a dyn Fn(&T) -> (i32, i32);
+
+/// Checks a system's damage allocation through core's [`DamageAllocation`]:
+/// each hit, from seeds 0 to 39, allocated again and again to a fresh
+/// `target` until its hull is gone (at most 60 times), logs at least one
+/// event each time, never leaves the hull above its start or above what it
+/// was before the hit, and replays exactly from the faces it rolled. `hull`
+/// reads the system's measure of the hull (a system may count damage past
+/// the hull, so what is left may fall below nothing).
+pub fn check_damage_allocation<R>(
+    system: &str,
+    rules: &R,
+    target: &R::Target,
+    hits: &[R::Hit],
+    hull: HullOf<'_, R::Target>,
+) where
+    R: DamageAllocation,
+    R::Target: Clone + PartialEq + Debug,
+    R::Applied: Debug,
+{
+    assert!(!hits.is_empty(), "{system}: the case needs a hit");
+    let (full, start) = hull(target);
+    assert_eq!(full, start, "{system}: the target starts undamaged");
+    for (i, hit) in hits.iter().enumerate() {
+        let what = format!("{system}: hit {i}");
+        for seed in 0..TRAIT_SEEDS {
+            let mut ship = target.clone();
+            let mut dice = Counting::new(seed);
+            for n in 0..60 {
+                let (before, _) = hull(&ship);
+                if before <= 0 {
+                    break;
+                }
+                let was = ship.clone();
+                let rolled = dice.faces.len();
+                let mut log = EventLog::default();
+                let applied = rules
+                    .allocate(hit, &mut ship, &mut dice, &mut log)
+                    .unwrap_or_else(|e| panic!("{what}, seed {seed}, hit {n}: {e}"));
+                assert!(
+                    !log.events.is_empty(),
+                    "{what}, seed {seed}, hit {n}: nothing logged"
+                );
+                let (left, started) = hull(&ship);
+                assert_eq!(
+                    started, start,
+                    "{what}, seed {seed}, hit {n}: the start moved"
+                );
+                assert!(
+                    left <= before,
+                    "{what}, seed {seed}, hit {n}: hull {before} became {left} of {start}"
+                );
+                let mut replayed = was.clone();
+                let mut script = ScriptedDice::new(dice.faces[rolled..].to_vec());
+                let mut replay_log = EventLog::default();
+                let again = rules
+                    .allocate(hit, &mut replayed, &mut script, &mut replay_log)
+                    .unwrap_or_else(|e| panic!("{what}, seed {seed}, hit {n}: the replay: {e}"));
+                assert_eq!(
+                    format!("{again:?}"),
+                    format!("{applied:?}"),
+                    "{what}, seed {seed}, hit {n}: the replay's result differs"
+                );
+                assert_eq!(
+                    replayed, ship,
+                    "{what}, seed {seed}, hit {n}: the replay differs"
+                );
+                assert_eq!(replay_log, log, "{what}, seed {seed}, hit {n}");
+            }
+        }
+    }
 }

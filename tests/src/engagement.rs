@@ -1197,69 +1197,6 @@ pub fn check_state_invariants(states: &[Battle]) -> Result<(), String> {
 }
 
 // ---------------------------------------------------------------------------
-// Scenario files for `compare`
-// ---------------------------------------------------------------------------
-
-/// A scenario file in a fresh folder under the system's temporary folder,
-/// removed on drop.
-#[derive(Debug)]
-pub struct ScenarioFile {
-    dir: PathBuf,
-    path: PathBuf,
-}
-
-impl ScenarioFile {
-    /// Writes `text` to `scenario.toml` in a fresh folder; `tag` names the
-    /// folder, for a reader of leftovers.
-    pub fn new(tag: &str, text: &str) -> ScenarioFile {
-        use std::sync::atomic::{AtomicU32, Ordering};
-        static COUNTER: AtomicU32 = AtomicU32::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "broadside-scenario-{tag}-{}-{}-{nanos}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).expect("the temporary folder can be created");
-        let path = dir.join("scenario.toml");
-        std::fs::write(&path, text).expect("the scenario file writes");
-        ScenarioFile { dir, path }
-    }
-
-    /// The file's path, as `compare` takes it.
-    pub fn path(&self) -> &str {
-        self.path.to_str().expect("temporary paths are UTF-8")
-    }
-
-    /// Writes `text` to `folder/file` beside the scenario, for a scenario
-    /// that names a rules folder relative to itself.
-    pub fn beside(&self, folder: &str, file: &str, text: &str) -> &ScenarioFile {
-        let dir = self.dir.join(folder);
-        std::fs::create_dir_all(&dir).expect("the folder beside the scenario can be created");
-        std::fs::write(dir.join(file), text).expect("the file beside the scenario writes");
-        self
-    }
-
-    /// A path in the same folder that does not exist.
-    pub fn missing(&self) -> String {
-        self.dir
-            .join("no-such-scenario.toml")
-            .to_str()
-            .expect("temporary paths are UTF-8")
-            .to_owned()
-    }
-}
-
-impl Drop for ScenarioFile {
-    fn drop(&mut self) {
-        // Best effort: a leftover folder in the temporary folder is harmless.
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-// ---------------------------------------------------------------------------
 // Exact odds
 // ---------------------------------------------------------------------------
 

@@ -775,6 +775,36 @@ pub fn replay_json(
     )
 }
 
+/// The registered systems a scenario has no section for, in registry order:
+/// `compare` names them, so that a system is never left out silently.
+pub fn left_out(scenario: &scenario::Scenario) -> Vec<&'static str> {
+    registry::RULESETS
+        .iter()
+        .map(|registration| registration.id)
+        .filter(|id| !scenario.battles.iter().any(|battle| battle.system == *id))
+        .collect()
+}
+
+/// `compare --format json` as a value: the report's figures and the
+/// registered systems the scenario leaves out. The command prints it and the
+/// web API answers it.
+pub fn compare_json(
+    scenario: &scenario::Scenario,
+    title: &report::ScenarioTitle<'_>,
+    rows: &[BattleRow],
+    trials: u64,
+    run: &Run<'_>,
+) -> Result<Value, Failure> {
+    let mut value = report::compare_json(title, rows, trials, run)?;
+    let Value::Object(fields) = &mut value else {
+        return Err(Failure::Internal(
+            "the comparison's JSON is not an object".into(),
+        ));
+    };
+    fields.insert("left_out".into(), json!(left_out(scenario)));
+    Ok(value)
+}
+
 /// The rows of a comparison: each battle of the scenario with its summary.
 pub fn compare_rows(scenario: &scenario::Scenario, summaries: Vec<Summary>) -> Vec<BattleRow> {
     scenario
@@ -1319,5 +1349,20 @@ fn compare_command(
         name: &scenario.name,
         description: &scenario.description,
     };
-    report::compare(format(m), &title, &rows, trials, &run, out)
+    let left_out = left_out(&scenario);
+    match format(m) {
+        "json" => json_line(out, &compare_json(&scenario, &title, &rows, trials, &run)?),
+        // Columns and a page have no place for a line; their rows name
+        // the systems that were played.
+        other @ ("csv" | "html") => report::compare(other, &title, &rows, trials, &run, out),
+        other => {
+            report::compare(other, &title, &rows, trials, &run, out)?;
+            // Text ends with a table and markdown with a blank line, so this
+            // line reads as the report's last.
+            if !left_out.is_empty() {
+                writeln!(out, "not in this scenario: {}", left_out.join(", "))?;
+            }
+            Ok(())
+        }
+    }
 }

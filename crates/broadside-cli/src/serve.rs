@@ -935,7 +935,7 @@ fn prepare_compare(shared: &Arc<Shared>, body: CompareBody) -> Result<(Job, u64)
             name: &read.name,
             description: &read.description,
         };
-        let report = report::compare_json(&title, &rows, trials, &run)?;
+        let report = commands::compare_json(&read, &title, &rows, trials, &run)?;
         let figures = report::html::figures(&rows, trials, &run, true);
         Ok(Outcome {
             report,

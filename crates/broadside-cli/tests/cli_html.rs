@@ -5,12 +5,10 @@
 //!
 //! Whether a browser draws the page as intended is checked in a real
 //! browser by `tests/browser/`, run from `.ci/run`.
-//!
-//! The binary must be built in the same target folder first (`cargo build
-//! -p broadside-cli`, or `cargo test --workspace`).
 
-use broadside_tests::engagement::ScenarioFile;
-use broadside_tests::{check_cli, check_cli_error, cli_ok};
+mod common;
+
+use common::{ScenarioFile, check_cli, check_cli_error, cli_ok};
 
 /// A seeded duel in which each side wins some trials, with a system option
 /// and a side's set-up given.

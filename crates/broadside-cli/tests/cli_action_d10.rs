@@ -1,7 +1,9 @@
 //! End-to-end tests of the binary for the d10 action-based system, bad input
 //! included.
 
-use broadside_tests::{check_cli, check_cli_error, cli_json, cli_ok};
+mod common;
+
+use common::{check_cli, check_cli_error, cli_json, cli_ok};
 
 /// The swarmer/rocket-pack hits table, read cell by cell: a roll of 7
 /// against a swarm of 12 scores 8 hits; rolls at or under 0 and at or over

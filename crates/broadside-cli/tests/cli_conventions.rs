@@ -1,6 +1,8 @@
 //! End-to-end tests of the command-line conventions the binary follows as cargo, ripgrep and fd do: help when run bare, did-you-mean suggestions, counts written as people write them, a thread count that does not change results, completions and a man page.
 
-use broadside_tests::{check_cli_error, cli_ok, run_cli};
+mod common;
+
+use common::{check_cli_error, cli_ok, run_cli};
 
 /// Runs a command that must succeed and checks its stdout holds every
 /// fragment.
@@ -205,7 +207,7 @@ fn options_answer_to_the_policy_s_other_names() {
         "{help}"
     );
     let battle = |key: &str| {
-        let scenario = broadside_tests::engagement::ScenarioFile::new(
+        let scenario = common::ScenarioFile::new(
             "aliases",
             &format!(
                 "name = \"x\"\n[systems.crew-2d6]\na = \"escort\"\nb = \"corvette\"\n{key} = \"long\"\n"

@@ -3,8 +3,10 @@
 //! bytes that are not JSON), `serve::request::parse` never panics and either
 //! reads a request or gives a one-line message.
 
+mod common;
+
 use broadside_cli::serve::request::{Endpoint, parse};
-use broadside_tests::fuzz_config as config;
+use common::fuzz_config as config;
 use proptest::prelude::*;
 
 /// Bodies each endpoint reads, to mutate.

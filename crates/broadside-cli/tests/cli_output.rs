@@ -3,14 +3,12 @@
 //! `docs/output.md` lists, the per-side distributions agree with the counts
 //! they come from, CSV reads back field for field, and markdown tables keep
 //! their columns.
-//!
-//! The binary must be built in the same target folder first (`cargo build
-//! -p broadside-cli`, or `cargo test --workspace`).
+
+mod common;
 
 use std::collections::BTreeSet;
 
-use broadside_tests::engagement::ScenarioFile;
-use broadside_tests::{RulesetCopy, check_cli_error, cli_json, cli_ok};
+use common::{RulesetCopy, ScenarioFile, check_cli_error, cli_json, cli_ok};
 use serde_json::Value;
 
 /// A seeded duel in which each side wins some trials, with a system option
@@ -43,7 +41,7 @@ fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
 /// The first column of the first table under the heading `heading` of
 /// `docs/output.md`: the names between backticks.
 fn documented(heading: &str) -> Vec<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/output.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/output.md");
     let text = std::fs::read_to_string(path).expect("docs/output.md reads");
     let lines: Vec<&str> = text.lines().collect();
     let at = lines

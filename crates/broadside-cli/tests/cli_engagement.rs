@@ -1,14 +1,13 @@
 //! End-to-end tests of `broadside duel` and `broadside compare` over the real binary: formats, seeds, replays, scenario files and every bad input.
 //!
-//! The binary must be built in the same target folder first (`cargo build
-//! -p broadside-cli`, or `cargo test --workspace`). The figures are seeded,
-//! so each run of a command with the same seed must print the same bytes,
+//! The figures are seeded, so each run of a command with the same seed must print the same bytes,
 //! and a replayed trial must be the trial the library plays for that seed.
 
-use broadside_tests::engagement::{ScenarioFile, duel, duel_trial};
-use broadside_tests::{
-    RulesetCopy, check_cli, check_cli_data_error, check_cli_error, check_cli_scenario_error,
-    cli_json, cli_ok,
+mod common;
+
+use common::{
+    RulesetCopy, ScenarioFile, check_cli, check_cli_data_error, check_cli_error,
+    check_cli_scenario_error, cli_json, cli_ok, duel, duel_trial,
 };
 use serde_json::{Value, json};
 
@@ -312,6 +311,44 @@ fn compare_a_scenario_file() {
     let csv = cli_ok(&with(&args, &["--format", "csv"]));
     let duel_csv = cli_ok(&with(DUEL, &["--start-range", "12", "--format", "csv"]));
     assert_eq!(csv, duel_csv, "the same row, header and all");
+}
+
+/// `compare` names every registered system a scenario has no section for,
+/// after the table in text and markdown and as `left_out` in JSON, so that
+/// no system is skipped silently; the built-in scenario leaves none out.
+#[test]
+fn compare_names_the_systems_a_scenario_leaves_out() {
+    let file = ScenarioFile::new("left-out", SCENARIO);
+    let args = with(
+        &["compare", file.path()],
+        &["--trials", "20", "--seed", "5"],
+    );
+    let others: Vec<&str> = broadside_cli::registry::RULESETS
+        .iter()
+        .map(|registration| registration.id)
+        .filter(|&id| id != "percentile")
+        .collect();
+    assert!(
+        !others.is_empty(),
+        "a scenario of one system leaves some out"
+    );
+    let line = format!("not in this scenario: {}", others.join(", "));
+
+    let text = cli_ok(&args);
+    assert_eq!(text.lines().last(), Some(line.as_str()), "{text}");
+    let markdown = cli_ok(&with(&args, &["--format", "markdown"]));
+    assert_eq!(markdown.lines().last(), Some(line.as_str()), "{markdown}");
+    let j = cli_json(&with(&args, &["--format", "json"]));
+    assert_eq!(j["left_out"], json!(others), "{j}");
+
+    let built_in = ["compare", "--trials", "20", "--seed", "5"];
+    assert!(!cli_ok(&built_in).contains("not in this scenario"));
+    let j = cli_json(&with(&built_in, &["--format", "json"]));
+    assert_eq!(
+        j["left_out"],
+        json!([]),
+        "the built-in scenario plays every system"
+    );
 }
 
 /// Bad input to `compare`, each refused with one `error:` line and exit

@@ -1,7 +1,9 @@
 //! End-to-end tests of the binary for the 2d6 crew-position system, bad input
 //! included.
 
-use broadside_tests::{RulesetCopy, check_cli_data_error, check_cli_error, cli_json, cli_ok};
+mod common;
+
+use common::{RulesetCopy, check_cli_data_error, check_cli_error, cli_json, cli_ok};
 
 #[test]
 fn a_beam_laser_attack_in_json() {

@@ -16,11 +16,12 @@
 //! repeatable. `BROADSIDE_FUZZ_CASES=N` runs N cases of each from a fresh
 //! seed (see docs/testing.md).
 
+mod common;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use broadside_core::{BattleRequest, EventLog, Options, Registration, SourceFile, play_trial};
-use broadside_tests::engagement::ScenarioFile;
-use broadside_tests::{fuzz_config as config, run_cli};
+use common::{ScenarioFile, fuzz_config as config, run_cli};
 use proptest::prelude::*;
 
 /// Every system, as the binary registers it.

@@ -1,12 +1,13 @@
 //! End-to-end tests of percentile fleets over the real binary: `battle` with several ships a side and each side's set-up flags and scenario tables, replays that name every ship, and `resolve --hexmate-icms`.
 //!
-//! The binary must be built in the same target folder first (`cargo build
-//! -p broadside-cli`). Figures are seeded, so a run's bytes are fixed.
+//! Figures are seeded, so a run's bytes are fixed.
+
+mod common;
 
 use broadside_core::Side;
-use broadside_tests::engagement::{ScenarioFile, fleet, fleet_request};
-use broadside_tests::{
-    check_cli, check_cli_error, check_cli_scenario_error, cli_json, cli_ok, percentile,
+use common::{
+    ScenarioFile, check_cli, check_cli_error, check_cli_scenario_error, cli_json, cli_ok, fleet,
+    fleet_request, percentile,
 };
 use serde_json::Value;
 

@@ -1,7 +1,8 @@
 //! End-to-end tests of sharded runs: `--shard I/N` plays a share of a run's trials and `merge` reports the shards exactly as one unsharded run with the same seed, byte for byte.
 
-use broadside_tests::engagement::ScenarioFile;
-use broadside_tests::{check_cli_error, cli_ok};
+mod common;
+
+use common::{ScenarioFile, check_cli_error, cli_ok};
 
 /// Writes each shard of `command` (`--shard i/count`) into the folder of
 /// `scratch`, returning their paths.

@@ -1,12 +1,11 @@
 //! End-to-end tests of the real `broadside` binary: its output, its JSON, and every bad input refused with exit code 2 and one `error:` line.
 //!
-//! The binary is the one `cargo build -p broadside-cli` built into the same
-//! target folder as this test (`cargo test` alone does not build it); the
-//! helpers in `broadside_tests` find it and say so if it is missing.
+//! The binary is the one Cargo builds for these tests, from the same
+//! sources (see `common`).
 
-use broadside_tests::{
-    RulesetCopy, check_cli, check_cli_data_error, check_cli_error, cli_json, cli_ok,
-};
+mod common;
+
+use common::{RulesetCopy, check_cli, check_cli_data_error, check_cli_error, cli_json, cli_ok};
 use serde_json::Value;
 
 /// The README's first command, without `--explain`.

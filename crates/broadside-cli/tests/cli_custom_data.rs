@@ -1,12 +1,13 @@
 //! End-to-end tests of a designer's own data in every command: `--rules` over the built-in data, `rules export`, `compare --rules SYSTEM=DIR`, a scenario's `rules` key, and scenarios as whole set-ups (trials, seed, turn limit, standard input).
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use broadside_tests::engagement::ScenarioFile;
-use broadside_tests::{
-    RulesetCopy, binary, check_cli_data_error, check_cli_error, check_cli_scenario_error, cli_json,
-    cli_ok,
+use common::{
+    RulesetCopy, ScenarioFile, binary, check_cli_data_error, check_cli_error,
+    check_cli_scenario_error, cli_json, cli_ok,
 };
 use serde_json::Value;
 
@@ -162,7 +163,7 @@ fn a_scenario_names_its_rules_folder_beside_itself() {
     );
     let ships = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../rulesets/percentile/ships.toml"
+        "/../../rulesets/percentile/ships.toml"
     ))
     .expect("the data of record reads");
     scenario.beside(

@@ -1,9 +1,9 @@
 //! End-to-end tests of the binary for the module hit allocation system
 //! (Battlestations), bad input included.
 
-use broadside_tests::{
-    RulesetCopy, check_cli, check_cli_data_error, check_cli_error, cli_json, cli_ok,
-};
+mod common;
+
+use common::{RulesetCopy, check_cli, check_cli_data_error, check_cli_error, cli_json, cli_ok};
 
 /// The Guns 5 against Shields 4 example of Battlestations, Ship to Ship
 /// Combat, "Cannon Hits", through the command line: the pool

@@ -1,10 +1,9 @@
 //! End-to-end tests of `--exact` over the real binary: a single attack's
 //! distribution against figures worked by hand, and a small battle's odds.
-//!
-//! The binary must be built in the same target folder first (`cargo build
-//! -p broadside-cli`, or `cargo test --workspace`).
 
-use broadside_tests::{check_cli_error, cli_json, cli_ok};
+mod common;
+
+use common::{check_cli_error, cli_json, cli_ok};
 use serde_json::Value;
 
 const TORPEDO: &[&str] = &[

@@ -1,11 +1,9 @@
 //! End-to-end tests of `broadside battle` over the real binary: sides written
 //! as fleets, the `duel` alias, per-side reports, and sides in scenario files.
-//!
-//! The binary must be built in the same target folder first (`cargo build
-//! -p broadside-cli`, or `cargo test --workspace`).
 
-use broadside_tests::engagement::ScenarioFile;
-use broadside_tests::{check_cli_error, cli_json, cli_ok, run_cli};
+mod common;
+
+use common::{ScenarioFile, check_cli_error, cli_json, cli_ok, run_cli, workspace_file};
 use serde_json::Value;
 
 /// A seeded percentile battle of `a` against `b`, with `extra` arguments.
@@ -195,7 +193,7 @@ fn a_scenario_without_the_system_is_refused() {
 /// trials.
 #[test]
 fn the_shipped_scenarios_run() {
-    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulesets/scenarios");
+    let folder = workspace_file("rulesets/scenarios");
     let mut files: Vec<_> = std::fs::read_dir(&folder)
         .expect("the scenarios folder")
         .map(|entry| entry.expect("an entry").path())

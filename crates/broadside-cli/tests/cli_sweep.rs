@@ -1,6 +1,8 @@
 //! End-to-end tests of `broadside sweep`: every cell is the figure `battle` gives for that battle with the same seed, for a sweep over ships and over an option's range, and bad sweeps are refused before anything is played.
 
-use broadside_tests::{check_cli_error, cli_json, cli_ok};
+mod common;
+
+use common::{check_cli_error, cli_json, cli_ok};
 use serde_json::Value;
 
 /// A battle's outcomes as `battle` reports them.
