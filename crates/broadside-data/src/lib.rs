@@ -8,11 +8,15 @@
 //!   message.
 //! - [`embedded!`]: the data of record, built into the crate.
 //! - [`lookups!`] and [`index_of`]: entries found by their ids.
+//! - `testing` (behind the feature of that name): what the system crates'
+//!   tests and benchmarks share.
 
 mod embed;
 mod lines;
 mod load;
 mod lookup;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use lines::TomlLines;
 pub use load::{Sources, counted, unknown};

@@ -1,0 +1,287 @@
+//! What the system crates' tests share: loading the data of record once, editing copies of it, reading load problems and the documented ranges, resolving attacks through the object-safe `Ruleset`, snapshots, and trials on one thread and two.
+//!
+//! Behind the `testing` feature, so that only the system crates' tests and
+//! benchmarks (as a dev-dependency) build it: the loaders never do.
+
+use std::sync::OnceLock;
+
+use broadside_core::{
+    DataErrors, Dice, Engagement, Event, EventLog, OptionValue, Options, ResolveError,
+    ResolveRequest, Ruleset, ScriptedDice, SourceFile, TableView, Tally, run_trials,
+};
+use serde_json::Value;
+
+/// Re-exported for [`snapshot!`](crate::snapshot), which expands in the
+/// calling test crate.
+pub use insta;
+
+/// The system in `cell`, loaded once by `load` from its embedded data of
+/// record; a data problem fails the test, naming the `system`.
+pub fn loaded<T>(
+    cell: &'static OnceLock<T>,
+    system: &str,
+    load: impl FnOnce() -> Result<T, DataErrors>,
+) -> &'static T {
+    cell.get_or_init(|| match load() {
+        Ok(loaded) => loaded,
+        Err(errors) => panic!("the embedded {system} data does not load:\n{errors}"),
+    })
+}
+
+/// The file of this name among `files`.
+pub fn file_mut<'f>(files: &'f mut [SourceFile], name: &str) -> &'f mut SourceFile {
+    files
+        .iter_mut()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no file {name}"))
+}
+
+/// The text of the file of this name among `files`.
+pub fn text_of<'f>(files: &'f [SourceFile], name: &str) -> &'f str {
+    files
+        .iter()
+        .find(|f| f.name == name)
+        .map(|f| f.text.as_str())
+        .unwrap_or_else(|| panic!("no file {name}"))
+}
+
+/// In the file `name` of `files`, the first `from` becomes `to`; `from`
+/// must be there, so that a change to the data of record cannot silently
+/// void a test.
+pub fn replace(files: &mut [SourceFile], name: &str, from: &str, to: &str) {
+    let file = file_mut(files, name);
+    assert!(file.text.contains(from), "{name} has no '{from}'");
+    file.text = file.text.replacen(from, to, 1);
+}
+
+/// `files` with edits applied: in file `name`, the first `from` becomes
+/// `to`, as [`replace`] makes it.
+pub fn edited<N, F, T>(mut files: Vec<SourceFile>, edits: &[(N, F, T)]) -> Vec<SourceFile>
+where
+    N: AsRef<str>,
+    F: AsRef<str>,
+    T: AsRef<str>,
+{
+    for (name, from, to) in edits {
+        replace(&mut files, name.as_ref(), from.as_ref(), to.as_ref());
+    }
+    files
+}
+
+/// The 1-based line of `text` holding `from`, which must be there.
+pub fn line_of(text: &str, from: &str) -> usize {
+    let at = text
+        .find(from)
+        .unwrap_or_else(|| panic!("the text has no '{from}'"));
+    1 + text[..at].matches('\n').count()
+}
+
+/// `None` when the data loaded, otherwise every problem as
+/// `file: key: message`.
+pub fn problems<T>(loaded: Result<T, DataErrors>) -> Option<Vec<String>> {
+    match loaded {
+        Ok(_) => None,
+        Err(DataErrors(errors)) => Some(errors.iter().map(ToString::to_string).collect()),
+    }
+}
+
+/// The rows of the "Data ranges" table of a rules document, one a line,
+/// as [`broadside_core::ranges_markdown`] writes them; `document` names it
+/// when it has no such section.
+pub fn documented_ranges(text: &str, document: &str) -> String {
+    let section = text
+        .split_once("\n## Data ranges\n")
+        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+        .unwrap_or_else(|| panic!("{document} has a Data ranges section"));
+    section
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// Appends the events to a transcript, numbered.
+pub fn numbered(out: &mut String, events: &[Event]) {
+    out.push_str("events:\n");
+    for (i, event) in events.iter().enumerate() {
+        out.push_str(&format!("{:>3}. {event}\n", i + 1));
+    }
+}
+
+/// Faces as "1, 2, 3".
+pub fn dice_text(dice: &[u32]) -> String {
+    let shown: Vec<String> = dice.iter().map(u32::to_string).collect();
+    shown.join(", ")
+}
+
+/// Asserts that a script was used up exactly: an example whose dice are
+/// left over has a wrong script or a wrong procedure.
+pub fn assert_all_used(dice: &ScriptedDice, what: &str) {
+    assert!(
+        dice.remaining().is_empty(),
+        "{what}: scripted dice left unused: {:?}",
+        dice.remaining()
+    );
+}
+
+/// A flag option (`--dodge`).
+pub fn flag() -> OptionValue {
+    OptionValue::Flag
+}
+
+/// A number option (`--range 2`).
+pub fn num(n: i64) -> OptionValue {
+    OptionValue::Number(n)
+}
+
+/// A text option (`--weapon laser`).
+pub fn text(t: &str) -> OptionValue {
+    OptionValue::Text(t.to_owned())
+}
+
+/// Options from `(name, value)` pairs.
+pub fn options(pairs: &[(&str, OptionValue)]) -> Options {
+    let mut options = Options::new();
+    for (name, value) in pairs {
+        options.set(name, value.clone());
+    }
+    options
+}
+
+/// What one [`Ruleset::resolve`] call produced.
+#[derive(Debug)]
+pub struct Resolution {
+    /// The report's text lines.
+    pub lines: Vec<String>,
+    /// The report as JSON.
+    pub json: Value,
+    /// Every event, in order.
+    pub events: Vec<Event>,
+}
+
+/// Resolves one attack of `system` between fresh ships with any dice,
+/// checking the options against the system's specs first, as the CLI does.
+pub fn resolve(
+    system: &dyn Ruleset,
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+    dice: &mut dyn Dice,
+) -> Result<Resolution, ResolveError> {
+    let options = options(pairs);
+    options.validate(system.resolve_options())?;
+    let request = ResolveRequest {
+        attacker: attacker.to_owned(),
+        target: target.to_owned(),
+        options,
+    };
+    let mut log = EventLog::default();
+    let report = system.resolve(&request, dice, &mut log)?;
+    let json = serde_json::to_value(&*report).expect("a report serialises to JSON");
+    Ok(Resolution {
+        lines: report.lines(),
+        json,
+        events: log.events,
+    })
+}
+
+/// The tally of `trials` trials of `engagement` from `seed`, played on
+/// one thread and again on two: the two must agree, since seeded results
+/// may not depend on how many threads play them.
+pub fn tally_on_one_and_two_threads(engagement: &dyn Engagement, seed: u64, trials: u64) -> Tally {
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(|| run_trials(engagement, seed, trials, &|_| {}))
+            .expect("the trials play")
+    };
+    let one = on(1);
+    assert_eq!(one, on(2), "the tally depends on the number of threads");
+    one
+}
+
+/// Asserts that every row of a rules table has a cell per column.
+pub fn assert_rows_fill_columns(table: &TableView) {
+    for row in &table.rows {
+        assert_eq!(
+            row.cells.len(),
+            table.columns.len(),
+            "{} {}",
+            table.id,
+            row.label
+        );
+    }
+}
+
+/// Asserts a named snapshot in the calling crate's `tests/snapshots/`,
+/// recording its inputs (`info`) and citing its source (`description`):
+/// `snapshot!(name, source, &inputs, &transcript)`.
+///
+/// A macro, not a function, so that the snapshot names the calling test
+/// file as its source.
+#[macro_export]
+macro_rules! snapshot {
+    ($name:expr, $source:expr, $inputs:expr, $transcript:expr $(,)?) => {
+        $crate::testing::insta::with_settings!({
+            info => $inputs,
+            description => $source,
+            omit_expression => true,
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"),
+            prepend_module_to_snapshot => false,
+        }, {
+            $crate::testing::insta::assert_snapshot!($name, $transcript);
+        })
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files() -> Vec<SourceFile> {
+        vec![SourceFile {
+            name: "ships.toml".into(),
+            text: "[frigate]\nhull = 10\n".into(),
+        }]
+    }
+
+    #[test]
+    fn a_copy_of_the_data_is_edited_and_its_lines_found() {
+        let files = edited(files(), &[("ships.toml", "hull = 10", "hull = 12")]);
+        assert_eq!(text_of(&files, "ships.toml"), "[frigate]\nhull = 12\n");
+        assert_eq!(line_of(text_of(&files, "ships.toml"), "hull"), 2);
+    }
+
+    #[test]
+    fn load_problems_are_listed_one_a_line() {
+        assert_eq!(problems(Ok::<_, DataErrors>(())), None);
+        let refused: Result<(), DataErrors> = Err(DataErrors(vec![broadside_core::DataError {
+            file: "ships.toml".into(),
+            key: "frigate.hull".into(),
+            message: "too big".into(),
+        }]));
+        assert_eq!(
+            problems(refused),
+            Some(vec!["ships.toml: frigate.hull: too big".to_owned()])
+        );
+    }
+
+    #[test]
+    fn the_documented_ranges_are_the_table_rows_of_their_section() {
+        let doc = "# Rules\n\n## Data ranges\n\nIntro.\n\n| a | b |\n| 1 | 2 |\n\n## Next\n| x |\n";
+        assert_eq!(documented_ranges(doc, "doc"), "| a | b |\n| 1 | 2 |\n");
+    }
+
+    #[test]
+    fn transcripts_number_events_and_list_faces() {
+        let mut out = String::new();
+        numbered(&mut out, &[]);
+        assert_eq!(out, "events:\n");
+        assert_eq!(dice_text(&[1, 2, 3]), "1, 2, 3");
+        let options = options(&[("range", num(2)), ("weapon", text("laser"))]);
+        assert_eq!(options.number("range").ok(), Some(Some(2)));
+        assert_eq!(options.text("weapon"), Some("laser"));
+    }
+}
