@@ -2,48 +2,28 @@
 //! documented range at load, with its file, line, key, range and why, and
 //! the rules document lists exactly the ranges the validator checks.
 
-use broadside_core::{Bound, DataErrors, DataRange, SourceFile, ranges_markdown};
+use broadside_core::{Bound, DataRange, SourceFile, ranges_markdown};
+use broadside_data::testing;
 use broadside_percentile::Percentile;
 use broadside_percentile::data::{self, RANGES};
 
 /// One change to the data of record: in `file`, the first `from` becomes `to`.
 type Edit = (&'static str, &'static str, String);
 
-/// The embedded data files with edits applied; each `from` must be there.
-fn edited(edits: &[Edit]) -> Vec<SourceFile> {
-    let mut files = broadside_percentile::REGISTRATION.embedded_sources();
-    for (name, from, to) in edits {
-        let file = files
-            .iter_mut()
-            .find(|f| f.name == *name)
-            .unwrap_or_else(|| panic!("no file {name}"));
-        assert!(file.text.contains(from), "{name} has no '{from}'");
-        file.text = file.text.replacen(from, to, 1);
-    }
-    files
+/// The embedded data files.
+fn sources() -> Vec<SourceFile> {
+    broadside_percentile::REGISTRATION.embedded_sources()
 }
 
 /// Loads the data of record with `edits`: `None` when it loads, otherwise
 /// every problem as `file: key: message`.
 fn check(edits: &[Edit]) -> Option<Vec<String>> {
-    match Percentile::load(&edited(edits)) {
-        Ok(_) => None,
-        Err(DataErrors(errors)) => Some(errors.iter().map(ToString::to_string).collect()),
-    }
+    testing::problems(Percentile::load(&testing::edited(sources(), edits)))
 }
 
 /// The 1-based line of the data of record's `file` holding `from`.
 fn line_of(file: &str, from: &str) -> usize {
-    let text = broadside_percentile::REGISTRATION
-        .embedded_sources()
-        .into_iter()
-        .find(|f| f.name == file)
-        .unwrap_or_else(|| panic!("no file {file}"))
-        .text;
-    let at = text
-        .find(from)
-        .unwrap_or_else(|| panic!("{file} has no '{from}'"));
-    1 + text[..at].matches('\n').count()
+    testing::line_of(testing::text_of(&sources(), file), from)
 }
 
 /// Where one range's key is set in the data of record, and what else must
@@ -459,17 +439,8 @@ fn every_dice_expression_can_do_1_and_at_most_1000() {
 #[test]
 fn the_rules_document_lists_the_validated_ranges() {
     let doc = include_str!("../../../docs/rules/percentile.md");
-    let section = doc
-        .split_once("\n## Data ranges\n")
-        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
-        .expect("docs/rules/percentile.md has a Data ranges section");
-    let table: String = section
-        .lines()
-        .filter(|line| line.starts_with('|'))
-        .map(|line| format!("{line}\n"))
-        .collect();
     assert_eq!(
-        table,
+        testing::documented_ranges(doc, "docs/rules/percentile.md"),
         ranges_markdown(RANGES),
         "the Data ranges table of docs/rules/percentile.md differs from data::RANGES"
     );
