@@ -6,51 +6,26 @@ mod common;
 
 use broadside_action_d10::ActionD10;
 use broadside_action_d10::data::{self, RANGES};
-use broadside_core::{Bound, DataErrors, DataRange, KeyLines, SourceFile, ranges_markdown};
-use broadside_data::TomlLines;
+use broadside_core::{Bound, DataRange, KeyLines, ranges_markdown};
+use broadside_data::{TomlLines, testing};
 use common::sources;
 
 /// One change to the data of record: in `file`, the first `from` becomes `to`.
 type Edit = (&'static str, &'static str, String);
 
-/// The embedded data files with edits applied; each `from` must be there.
-fn edited(edits: &[Edit]) -> Vec<SourceFile> {
-    let mut files = sources();
-    for (name, from, to) in edits {
-        let file = files
-            .iter_mut()
-            .find(|f| f.name == *name)
-            .unwrap_or_else(|| panic!("no file {name}"));
-        assert!(file.text.contains(from), "{name} has no '{from}'");
-        file.text = file.text.replacen(from, to, 1);
-    }
-    files
-}
-
 /// Loads the data of record with `edits`: `None` when it loads, otherwise
 /// every problem as `file: key: message`.
 fn check(edits: &[Edit]) -> Option<Vec<String>> {
-    match ActionD10::load(&edited(edits)) {
-        Ok(_) => None,
-        Err(DataErrors(errors)) => Some(errors.iter().map(ToString::to_string).collect()),
-    }
+    testing::problems(ActionD10::load(&testing::edited(sources(), edits)))
 }
 
 fn text_of(file: &str) -> String {
-    sources()
-        .into_iter()
-        .find(|f| f.name == file)
-        .unwrap_or_else(|| panic!("no file {file}"))
-        .text
+    testing::text_of(&sources(), file).to_owned()
 }
 
 /// The 1-based line of the data of record's `file` holding `from`.
 fn line_of(file: &str, from: &str) -> usize {
-    let text = text_of(file);
-    let at = text
-        .find(from)
-        .unwrap_or_else(|| panic!("{file} has no '{from}'"));
-    1 + text[..at].matches('\n').count()
+    testing::line_of(&text_of(file), from)
 }
 
 /// Where one range's key is set in the data of record.
@@ -650,17 +625,8 @@ fn every_dice_expression_can_do_1_and_no_more_than_its_bound() {
 #[test]
 fn the_rules_document_lists_the_validated_ranges() {
     let doc = include_str!("../../../docs/rules/action-d10.md");
-    let section = doc
-        .split_once("\n## Data ranges\n")
-        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
-        .expect("docs/rules/action-d10.md has a Data ranges section");
-    let table: String = section
-        .lines()
-        .filter(|line| line.starts_with('|'))
-        .map(|line| format!("{line}\n"))
-        .collect();
     assert_eq!(
-        table,
+        testing::documented_ranges(doc, "docs/rules/action-d10.md"),
         ranges_markdown(RANGES),
         "the Data ranges table of docs/rules/action-d10.md differs from data::RANGES"
     );
