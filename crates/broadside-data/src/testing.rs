@@ -1,4 +1,4 @@
-//! What the system crates' tests share: loading the data of record once, editing copies of it, reading load problems and the documented ranges, resolving attacks through the object-safe `Ruleset`, snapshots, and trials on one thread and two.
+//! What the system crates' tests share: loading the data of record once, editing copies of it, reading load problems and the documented ranges, resolving attacks through the object-safe `Ruleset`, snapshots, trials on one thread and two, and the benchmarks' measuring loops.
 //!
 //! Behind the `testing` feature, so that only the system crates' tests and
 //! benchmarks (as a dev-dependency) build it: the loaders never do.
@@ -6,9 +6,12 @@
 use std::sync::OnceLock;
 
 use broadside_core::{
-    DataErrors, Dice, Engagement, Event, EventLog, OptionValue, Options, ResolveError,
-    ResolveRequest, Ruleset, ScriptedDice, SourceFile, TableView, Tally, run_trials,
+    AttackResolution, Bound, DataErrors, DataRange, Dice, Die, Engagement, Event, EventLog,
+    EventSink, NullSink, OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice,
+    SeededDice, SourceFile, TableView, Tally, run_trials,
 };
+use divan::counter::ItemsCount;
+use divan::{Bencher, black_box};
 use serde_json::Value;
 
 /// Re-exported for [`snapshot!`](crate::snapshot), which expands in the
@@ -100,6 +103,112 @@ pub fn documented_ranges(text: &str, document: &str) -> String {
         .collect()
 }
 
+/// One change to a ruleset's files: in the file, the first `from`
+/// becomes `to`.
+pub type Edit = (&'static str, &'static str, String);
+
+/// Where one documented range's value is set in the data of record, for
+/// trying the range at its bounds.
+#[derive(Debug, Clone)]
+pub struct RangeSite {
+    /// The range tried.
+    pub range: DataRange,
+    /// The key as the message names it (`laser-cannon.dtm`).
+    pub key: &'static str,
+    /// The text setting it, and the same with `{}` for the value.
+    pub from: &'static str,
+    /// See `from`.
+    pub to: &'static str,
+    /// Whether the least and the greatest value load here (with `at_min`
+    /// and `at_max`): some are bounded by other data too.
+    pub loads: [bool; 2],
+    /// Further edits with which the least value loads.
+    pub at_min: Vec<Edit>,
+    /// Further edits with which the greatest value loads.
+    pub at_max: Vec<Edit>,
+}
+
+impl RangeSite {
+    /// A site whose least and greatest values load with no other change.
+    pub fn new(range: DataRange, key: &'static str, from: &'static str, to: &'static str) -> Self {
+        RangeSite {
+            range,
+            key,
+            from,
+            to,
+            loads: [true, true],
+            at_min: Vec::new(),
+            at_max: Vec::new(),
+        }
+    }
+}
+
+/// Tries every number range of `ranges` at its bounds, at its site among
+/// `sites` (each range must have one): the bounds that may load do, given
+/// `load` (the problems of the data of record with edits, `None` when it
+/// loads); one below the least and one above the greatest are refused in
+/// the range's own file alone, naming the key, the line `line` gives
+/// (`line 12: `, or nothing), the range and why.
+pub fn check_number_ranges(
+    ranges: &[DataRange],
+    sites: &[RangeSite],
+    load: impl Fn(&[Edit]) -> Option<Vec<String>>,
+    line: impl Fn(&RangeSite) -> String,
+) {
+    for site in sites {
+        check_bounds(site, &load, &line(site));
+    }
+    for range in ranges {
+        if matches!(range.bound, Bound::Number { .. }) {
+            assert!(
+                sites.iter().any(|s| s.range == *range),
+                "{} is not tried",
+                range.key
+            );
+        }
+    }
+}
+
+fn check_bounds(site: &RangeSite, load: &impl Fn(&[Edit]) -> Option<Vec<String>>, line: &str) {
+    let Bound::Number { min, max } = site.range.bound else {
+        panic!("{} is not a number range", site.range.key);
+    };
+    let file = site.range.file;
+    let with = |value: i64, extra: &[Edit]| {
+        let mut edits = vec![(file, site.from, site.to.replace("{}", &value.to_string()))];
+        edits.extend(extra.iter().cloned());
+        load(&edits)
+    };
+    let ends = [(min, &site.at_min), (max, &site.at_max)];
+    for (&(value, extra), _) in ends.iter().zip(site.loads).filter(|(_, loads)| *loads) {
+        if let Some(problems) = with(value, extra) {
+            panic!(
+                "{} = {value} is refused:\n{}",
+                site.key,
+                problems.join("\n")
+            );
+        }
+    }
+    for value in [min - 1, max + 1] {
+        let problems = with(value, &[]).unwrap_or_else(|| panic!("{} = {value} loads", site.key));
+        let want = format!(
+            "{file}: {}: {line}{value} is outside {min}..={max} ({})",
+            site.key, site.range.why
+        );
+        assert!(
+            problems.contains(&want),
+            "no '{want}' in:\n{}",
+            problems.join("\n")
+        );
+        assert!(
+            problems.iter().all(|p| p.starts_with(&format!("{file}: "))),
+            "{} = {value} is blamed on another file:\n{}",
+            site.key,
+            problems.join("\n")
+        );
+    }
+}
+
 /// Appends the events to a transcript, numbered.
 pub fn numbered(out: &mut String, events: &[Event]) {
     out.push_str("events:\n");
@@ -159,6 +268,21 @@ pub struct Resolution {
     pub events: Vec<Event>,
 }
 
+impl Resolution {
+    /// Appends the resolution to a snapshot's transcript: every event
+    /// numbered, the report's lines under `heading`, then its JSON.
+    pub fn write_transcript(&self, out: &mut String, heading: &str) {
+        numbered(out, &self.events);
+        out.push_str(&format!("{heading}:\n"));
+        for line in &self.lines {
+            out.push_str(&format!("  {line}\n"));
+        }
+        out.push_str("json:\n");
+        out.push_str(&serde_json::to_string_pretty(&self.json).expect("JSON prints"));
+        out.push('\n');
+    }
+}
+
 /// Resolves one attack of `system` between fresh ships with any dice,
 /// checking the options against the system's specs first, as the CLI does.
 pub fn resolve(
@@ -213,6 +337,68 @@ pub fn assert_rows_fill_columns(table: &TableView) {
             row.label
         );
     }
+}
+
+/// Benchmarks one attack resolution through [`AttackResolution`], as an
+/// engagement makes them: before each, `reset` puts the board back from
+/// `template` (without allocating, where the board allows); the dice are
+/// one seeded stream, so a figure is the average over the outcomes they
+/// produce; events are discarded.
+pub fn bench_resolve_attack<R: AttackResolution>(
+    bencher: Bencher<'_, '_>,
+    system: &R,
+    template: &R::Board,
+    attack: &R::Declaration,
+    reset: impl Fn(&mut R::Board, &R::Board),
+    seed: u64,
+) where
+    R::Board: Clone,
+{
+    let mut board = template.clone();
+    let mut dice = SeededDice::new(seed);
+    let mut sink = NullSink;
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
+        reset(&mut board, template);
+        let sink: &mut dyn EventSink = &mut sink;
+        let outcome = system.resolve_attack(&mut board, black_box(attack), &mut dice, sink);
+        black_box(outcome.expect("the attack is legal"))
+    });
+}
+
+/// Benchmarks one roll of `die` from a seeded stream: the floor a
+/// resolution's cost is measured against.
+pub fn bench_roll(bencher: Bencher<'_, '_>, die: Die, seed: u64) {
+    let mut dice = SeededDice::new(seed);
+    bencher
+        .counter(ItemsCount::new(1u32))
+        .bench_local(|| black_box(dice.roll(black_box(die))));
+}
+
+/// Benchmarks one resolution through the object-safe [`Ruleset::resolve`],
+/// as `broadside resolve` makes it: fresh ships, options by name, a report.
+pub fn bench_ruleset_resolve(
+    bencher: Bencher<'_, '_>,
+    ruleset: &dyn Ruleset,
+    request: &ResolveRequest,
+    seed: u64,
+) {
+    let mut dice = SeededDice::new(seed);
+    let mut sink = NullSink;
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
+        let report = ruleset.resolve(black_box(request), &mut dice, &mut sink);
+        black_box(report.expect("the request is legal"))
+    });
+}
+
+/// Benchmarks whole trials of `engagement`, one per iteration on its own
+/// stream of the run `seed`, as the Monte Carlo runner plays them.
+pub fn bench_trials(bencher: Bencher<'_, '_>, engagement: &dyn Engagement, seed: u64) {
+    let mut trial = 0u64;
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
+        trial += 1;
+        let mut dice = SeededDice::for_trial(seed, trial);
+        black_box(engagement.play(&mut dice, &mut NullSink))
+    });
 }
 
 /// Asserts a named snapshot in the calling crate's `tests/snapshots/`,
