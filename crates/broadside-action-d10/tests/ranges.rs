@@ -6,12 +6,10 @@ mod common;
 
 use broadside_action_d10::ActionD10;
 use broadside_action_d10::data::{self, RANGES};
-use broadside_core::{Bound, DataRange, KeyLines, ranges_markdown};
-use broadside_data::{TomlLines, testing};
+use broadside_core::{DataRange, KeyLines, ranges_markdown};
+use broadside_data::TomlLines;
+use broadside_data::testing::{self, Edit, RangeSite as Site};
 use common::sources;
-
-/// One change to the data of record: in `file`, the first `from` becomes `to`.
-type Edit = (&'static str, &'static str, String);
 
 /// Loads the data of record with `edits`: `None` when it loads, otherwise
 /// every problem as `file: key: message`.
@@ -28,20 +26,6 @@ fn line_of(file: &str, from: &str) -> usize {
     testing::line_of(&text_of(file), from)
 }
 
-/// Where one range's key is set in the data of record.
-struct Site {
-    range: DataRange,
-    /// The key as the message names it (`gunboat.size`).
-    key: &'static str,
-    /// The text setting it, and the same with `{}` for the value.
-    from: &'static str,
-    to: &'static str,
-    /// Whether the least and the greatest value load here with no other
-    /// change: some are bounded by other data too (a table's rows by its
-    /// die, a repair target by the repair die, an FCS by its systems).
-    loads: [bool; 2],
-}
-
 const BOTH: [bool; 2] = [true, true];
 const MIN_ONLY: [bool; 2] = [true, false];
 const MAX_ONLY: [bool; 2] = [false, true];
@@ -55,53 +39,8 @@ fn site(
     loads: [bool; 2],
 ) -> Site {
     Site {
-        range,
-        key,
-        from,
-        to,
         loads,
-    }
-}
-
-/// The bounds that may load do; one below the least and one above the
-/// greatest are refused in the range's own file, naming the key, its line
-/// when it can be found, the range and why.
-fn check_bounds(site: &Site) {
-    let Bound::Number { min, max } = site.range.bound else {
-        panic!("{} is not a number range", site.range.key);
-    };
-    let file = site.range.file;
-    let with = |value: i64| check(&[(file, site.from, site.to.replace("{}", &value.to_string()))]);
-    for (value, loads) in [(min, site.loads[0]), (max, site.loads[1])] {
-        if loads && let Some(problems) = with(value) {
-            panic!(
-                "{} = {value} is refused:\n{}",
-                site.key,
-                problems.join("\n")
-            );
-        }
-    }
-    let line = TomlLines(&text_of(file))
-        .line_of(site.key)
-        .map(|line| format!("line {line}: "))
-        .unwrap_or_default();
-    for value in [min - 1, max + 1] {
-        let problems = with(value).unwrap_or_else(|| panic!("{} = {value} loads", site.key));
-        let want = format!(
-            "{file}: {}: {line}{value} is outside {min}..={max} ({})",
-            site.key, site.range.why
-        );
-        assert!(
-            problems.contains(&want),
-            "no '{want}' in:\n{}",
-            problems.join("\n")
-        );
-        assert!(
-            problems.iter().all(|p| p.starts_with(&format!("{file}: "))),
-            "{} = {value} is blamed on another file:\n{}",
-            site.key,
-            problems.join("\n")
-        );
+        ..Site::new(range, key, from, to)
     }
 }
 
@@ -518,21 +457,18 @@ fn the_data_of_record_is_within_every_range() {
     assert_eq!(check(&[]), None);
 }
 
+/// The bounds that may load do; one below the least and one above the
+/// greatest are refused in the range's own file, naming the key, its line
+/// when it can be found, the range and why.
 #[test]
 fn every_number_range_holds_at_its_bounds() {
-    let sites = sites();
-    for site in &sites {
-        check_bounds(site);
-    }
-    for range in RANGES {
-        if matches!(range.bound, Bound::Number { .. }) {
-            assert!(
-                sites.iter().any(|s| s.range == *range),
-                "{} is not tried",
-                range.key
-            );
-        }
-    }
+    let line = |site: &Site| {
+        TomlLines(&text_of(site.range.file))
+            .line_of(site.key)
+            .map(|line| format!("line {line}: "))
+            .unwrap_or_default()
+    };
+    testing::check_number_ranges(RANGES, &sites(), check, line);
 }
 
 #[test]

@@ -2,13 +2,10 @@
 //! documented range at load, with its file, line, key, range and why, and
 //! the rules document lists exactly the ranges the validator checks.
 
-use broadside_core::{Bound, DataRange, SourceFile, ranges_markdown};
-use broadside_data::testing;
+use broadside_core::{DataRange, SourceFile, ranges_markdown};
+use broadside_data::testing::{self, Edit, RangeSite as Site};
 use broadside_percentile::Percentile;
 use broadside_percentile::data::{self, RANGES};
-
-/// One change to the data of record: in `file`, the first `from` becomes `to`.
-type Edit = (&'static str, &'static str, String);
 
 /// The embedded data files.
 fn sources() -> Vec<SourceFile> {
@@ -26,34 +23,8 @@ fn line_of(file: &str, from: &str) -> usize {
     testing::line_of(testing::text_of(&sources(), file), from)
 }
 
-/// Where one range's key is set in the data of record, and what else must
-/// change for its bounds to load.
-struct Site {
-    range: DataRange,
-    /// The key as the message names it (`laser-cannon.dtm`).
-    key: &'static str,
-    /// The text setting it, and the same with `{}` for the value.
-    from: &'static str,
-    to: &'static str,
-    /// Further edits with which the least value loads.
-    at_min: Vec<Edit>,
-    /// Further edits with which the greatest value loads.
-    at_max: Vec<Edit>,
-    /// Whether the least and the greatest value can load here at all (a
-    /// row's end is bounded by its neighbours too).
-    loads: [bool; 2],
-}
-
 fn site(range: DataRange, key: &'static str, from: &'static str, to: &'static str) -> Site {
-    Site {
-        range,
-        key,
-        from,
-        to,
-        at_min: Vec::new(),
-        at_max: Vec::new(),
-        loads: [true, true],
-    }
+    Site::new(range, key, from, to)
 }
 
 fn edit(file: &'static str, from: &'static str, to: &str) -> Edit {
@@ -77,55 +48,6 @@ fn highest_table() -> Vec<Edit> {
         "rolls = [117, 120]",
         "rolls = [117, 200]",
     )]
-}
-
-/// The least and greatest value load; one below and one above are refused
-/// with one problem, in the range's own file, naming the key's line, the
-/// range and why.
-fn check_bounds(site: &Site) {
-    let Bound::Number { min, max } = site.range.bound else {
-        panic!("{} is not a number range", site.range.key);
-    };
-    let with = |value: i64, extra: &[Edit]| {
-        let mut edits = vec![(
-            site.range.file,
-            site.from,
-            site.to.replace("{}", &value.to_string()),
-        )];
-        edits.extend(extra.iter().cloned());
-        check(&edits)
-    };
-    let ends = [(min, &site.at_min), (max, &site.at_max)];
-    for (&(value, extra), _) in ends.iter().zip(site.loads).filter(|(_, loads)| *loads) {
-        if let Some(problems) = with(value, extra) {
-            panic!(
-                "{} = {value} is refused:\n{}",
-                site.key,
-                problems.join("\n")
-            );
-        }
-    }
-    let line = line_of(site.range.file, site.from);
-    for value in [min - 1, max + 1] {
-        let problems = with(value, &[]).unwrap_or_else(|| panic!("{} = {value} loads", site.key));
-        let want = format!(
-            "{}: {}: line {line}: {value} is outside {min}..={max} ({})",
-            site.range.file, site.key, site.range.why
-        );
-        assert!(
-            problems.contains(&want),
-            "no '{want}' in:\n{}",
-            problems.join("\n")
-        );
-        assert!(
-            problems
-                .iter()
-                .all(|p| p.starts_with(&format!("{}: ", site.range.file))),
-            "{} = {value} is blamed on another file:\n{}",
-            site.key,
-            problems.join("\n")
-        );
-    }
 }
 
 fn sites() -> Vec<Site> {
@@ -304,22 +226,13 @@ fn the_data_of_record_is_within_every_range() {
     assert_eq!(check(&[]), None);
 }
 
+/// The least and greatest value load; one below and one above are refused
+/// with one problem, in the range's own file, naming the key's line, the
+/// range and why.
 #[test]
 fn every_number_range_holds_at_its_bounds() {
-    let sites = sites();
-    for site in &sites {
-        check_bounds(site);
-    }
-    // Every number range of the table is tried here.
-    for range in RANGES {
-        if matches!(range.bound, Bound::Number { .. }) {
-            assert!(
-                sites.iter().any(|s| s.range == *range),
-                "{} is not tried",
-                range.key
-            );
-        }
-    }
+    let line = |site: &Site| format!("line {}: ", line_of(site.range.file, site.from));
+    testing::check_number_ranges(RANGES, &sites(), check, line);
 }
 
 /// Reliability review, finding 3: the least i64 once got past the DTM

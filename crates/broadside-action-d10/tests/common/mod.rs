@@ -424,27 +424,20 @@ pub fn sampled_agrees(exact: &ExactAttack, sampled: &Sampled) -> Result<(), Stri
 /// Resolves and snapshots one attack; the script must be used up exactly.
 /// Returns the report's JSON for further checks.
 pub fn check_resolve(case: Resolve<'_>) -> Value {
-    let (value, lines, events, dice) = case
+    let (json, lines, events, dice) = case
         .run()
         .unwrap_or_else(|e| panic!("{}: the resolution failed: {e}", case.name));
-    assert!(
-        dice.remaining().is_empty(),
-        "{}: scripted dice left unused: {:?}",
-        case.name,
-        dice.remaining()
-    );
+    testing::assert_all_used(&dice, case.name);
     let inputs = case.inputs();
     let mut out = format!("inputs: {inputs}\n");
-    numbered(&mut out, &events);
-    out.push_str("report:\n");
-    for line in &lines {
-        out.push_str(&format!("  {line}\n"));
-    }
-    out.push_str("json:\n");
-    out.push_str(&serde_json::to_string_pretty(&value).expect("JSON prints"));
-    out.push('\n');
+    let resolution = testing::Resolution {
+        lines,
+        json,
+        events,
+    };
+    resolution.write_transcript(&mut out, "report");
     snapshot(case.name, case.source, &inputs, &out);
-    value
+    resolution.json
 }
 
 /// Resolves an attack that must fail, returning the error.

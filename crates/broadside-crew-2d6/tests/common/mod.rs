@@ -214,14 +214,7 @@ pub fn check_resolve_in(
     assert_all_used(&scripted, name);
     let inputs = resolve_inputs(attacker, target, pairs, dice);
     let mut out = format!("{attacker} attacks {target}; dice {}\n", dice_text(dice));
-    out.push_str(&numbered(&resolution.events));
-    out.push_str("lines:\n");
-    for line in &resolution.lines {
-        out.push_str(&format!("  {line}\n"));
-    }
-    out.push_str("json:\n");
-    out.push_str(&serde_json::to_string_pretty(&resolution.json).expect("JSON prints"));
-    out.push('\n');
+    resolution.write_transcript(&mut out, "lines");
     check_named(name, source, &inputs, &out);
     resolution
 }

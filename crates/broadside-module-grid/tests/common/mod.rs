@@ -222,14 +222,7 @@ pub fn check_resolve(
         shown.join(" "),
         dice_text(dice)
     );
-    numbered_events(&mut out, &resolution.events);
-    out.push_str("report:\n");
-    for line in &resolution.lines {
-        out.push_str(&format!("  {line}\n"));
-    }
-    out.push_str("json:\n");
-    out.push_str(&serde_json::to_string_pretty(&resolution.json).expect("JSON renders"));
-    out.push('\n');
+    resolution.write_transcript(&mut out, "report");
     assert_named(name, source, &inputs, &out);
     resolution
 }
