@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use broadside_core::{
     AttackResolution, Bound, DataErrors, DataRange, Dice, Die, Engagement, Event, EventLog,
     EventSink, NullSink, OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice,
-    SeededDice, SourceFile, TableView, Tally, run_trials,
+    SeededDice, SourceFile, TableView, Tally, ranges_markdown, run_trials,
 };
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
@@ -88,19 +88,23 @@ pub fn problems<T>(loaded: Result<T, DataErrors>) -> Option<Vec<String>> {
     }
 }
 
-/// The rows of the "Data ranges" table of a rules document, one a line,
-/// as [`broadside_core::ranges_markdown`] writes them; `document` names it
-/// when it has no such section.
-pub fn documented_ranges(text: &str, document: &str) -> String {
+/// Asserts that the "Data ranges" table of a rules document, named
+/// `document`, lists exactly `ranges`, as [`ranges_markdown`] writes them.
+pub fn assert_ranges_documented(text: &str, document: &str, ranges: &[DataRange]) {
     let section = text
         .split_once("\n## Data ranges\n")
         .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
-        .unwrap_or_else(|| panic!("{document} has a Data ranges section"));
-    section
+        .unwrap_or_else(|| panic!("{document} has no Data ranges section"));
+    let table: String = section
         .lines()
         .filter(|line| line.starts_with('|'))
         .map(|line| format!("{line}\n"))
-        .collect()
+        .collect();
+    assert_eq!(
+        table,
+        ranges_markdown(ranges),
+        "the Data ranges table of {document} differs from the validated ranges"
+    );
 }
 
 /// One change to a ruleset's files: in the file, the first `from`
@@ -205,6 +209,36 @@ fn check_bounds(site: &RangeSite, load: &impl Fn(&[Edit]) -> Option<Vec<String>>
             "{} = {value} is blamed on another file:\n{}",
             site.key,
             problems.join("\n")
+        );
+    }
+}
+
+/// Where a dice expression is set in the data of record: the file, the
+/// key as messages name it, the text setting it and the same text with
+/// `{}` for the expression.
+pub type DiceKey<'a> = (&'static str, &'a str, &'static str, &'a str);
+
+/// Tries a dice key with expressions: each of `accepted` loads, given
+/// `load`; each of `refused` gives exactly one problem, of the key, naming
+/// the line `line` gives (`line 12: `, or nothing) and the expression.
+pub fn check_dice_key(
+    load: impl Fn(&[Edit]) -> Option<Vec<String>>,
+    (file, key, from, to): DiceKey<'_>,
+    line: &str,
+    accepted: &[&str],
+    refused: &[&str],
+) {
+    let with = |dice: &str| load(&[(file, from, to.replace("{}", dice))]);
+    for dice in accepted {
+        assert_eq!(with(dice), None, "{key} = {dice}");
+    }
+    for dice in refused {
+        let problems = with(dice).unwrap_or_else(|| panic!("{key} = {dice} loads"));
+        assert_eq!(problems.len(), 1, "{key} = {dice}: {problems:?}");
+        assert!(
+            problems[0].starts_with(&format!("{file}: {key}: {line}'{dice}'")),
+            "{key} = {dice}: {}",
+            problems[0]
         );
     }
 }
@@ -339,6 +373,24 @@ pub fn assert_rows_fill_columns(table: &TableView) {
     }
 }
 
+/// The seed of the benchmarks' dice; any fixed value will do.
+pub const BENCH_SEED: u64 = 2026;
+
+/// A benchmark binary's `main`, with divan's allocation profiler as its
+/// allocator, so that every figure counts the heap allocations per
+/// iteration (which is how an allocation on a hot path shows up).
+#[macro_export]
+macro_rules! bench_main {
+    () => {
+        #[global_allocator]
+        static ALLOC: ::divan::AllocProfiler = ::divan::AllocProfiler::system();
+
+        fn main() {
+            ::divan::main();
+        }
+    };
+}
+
 /// Benchmarks one attack resolution through [`AttackResolution`], as an
 /// engagement makes them: before each, `reset` puts the board back from
 /// `template` (without allocating, where the board allows); the dice are
@@ -456,8 +508,10 @@ mod tests {
 
     #[test]
     fn the_documented_ranges_are_the_table_rows_of_their_section() {
-        let doc = "# Rules\n\n## Data ranges\n\nIntro.\n\n| a | b |\n| 1 | 2 |\n\n## Next\n| x |\n";
-        assert_eq!(documented_ranges(doc, "doc"), "| a | b |\n| 1 | 2 |\n");
+        const RANGE: DataRange = DataRange::number("ships.toml", "<ship>.hull", 1, 9, "hull");
+        let table = ranges_markdown(&[RANGE]);
+        let doc = format!("# Rules\n\n## Data ranges\n\nIntro.\n\n{table}\n## Next\n| x |\n");
+        assert_ranges_documented(&doc, "doc", &[RANGE]);
     }
 
     #[test]
