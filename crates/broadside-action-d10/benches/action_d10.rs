@@ -14,15 +14,9 @@ use broadside_core::{BattleRequest, Die, Options};
 use broadside_data::testing;
 use divan::Bencher;
 
-#[global_allocator]
-static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+broadside_data::bench_main!();
 
-/// The seed of every benchmark's dice; any fixed value will do.
-const SEED: u64 = 2026;
-
-fn main() {
-    divan::main();
-}
+const SEED: u64 = testing::BENCH_SEED;
 
 fn system() -> ActionD10 {
     ActionD10::embedded().expect("the embedded action-d10 data is valid")

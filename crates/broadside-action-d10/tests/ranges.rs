@@ -6,7 +6,7 @@ mod common;
 
 use broadside_action_d10::ActionD10;
 use broadside_action_d10::data::{self, RANGES};
-use broadside_core::{DataRange, KeyLines, ranges_markdown};
+use broadside_core::{DataRange, KeyLines};
 use broadside_data::TomlLines;
 use broadside_data::testing::{self, Edit, RangeSite as Site};
 use common::sources;
@@ -498,20 +498,7 @@ fn check_dice(
         .line_of(key)
         .map(|line| format!("line {line}: "))
         .unwrap_or_default();
-    for dice in accepted {
-        let problems = check(&[(file, from, to.replace("{}", dice))]);
-        assert_eq!(problems, None, "{key} = {dice}");
-    }
-    for dice in refused {
-        let problems = check(&[(file, from, to.replace("{}", dice))])
-            .unwrap_or_else(|| panic!("{key} = {dice} loads"));
-        assert_eq!(problems.len(), 1, "{key} = {dice}: {problems:?}");
-        assert!(
-            problems[0].starts_with(&format!("{file}: {key}: {line}'{dice}'")),
-            "{key} = {dice}: {}",
-            problems[0]
-        );
-    }
+    testing::check_dice_key(check, (file, key, from, to), &line, accepted, refused);
 }
 
 #[test]
@@ -561,9 +548,5 @@ fn every_dice_expression_can_do_1_and_no_more_than_its_bound() {
 #[test]
 fn the_rules_document_lists_the_validated_ranges() {
     let doc = include_str!("../../../docs/rules/action-d10.md");
-    assert_eq!(
-        testing::documented_ranges(doc, "docs/rules/action-d10.md"),
-        ranges_markdown(RANGES),
-        "the Data ranges table of docs/rules/action-d10.md differs from data::RANGES"
-    );
+    testing::assert_ranges_documented(doc, "docs/rules/action-d10.md", RANGES);
 }

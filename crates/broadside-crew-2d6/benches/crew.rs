@@ -17,15 +17,9 @@ use broadside_data::testing;
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 
-#[global_allocator]
-static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+broadside_data::bench_main!();
 
-/// The seed of every benchmark's dice; any fixed value will do.
-const SEED: u64 = 2026;
-
-fn main() {
-    divan::main();
-}
+const SEED: u64 = testing::BENCH_SEED;
 
 fn system() -> Crew2d6 {
     Crew2d6::embedded().expect("the embedded crew-2d6 data is valid")

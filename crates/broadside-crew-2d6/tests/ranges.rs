@@ -2,7 +2,7 @@
 
 mod common;
 
-use broadside_core::{Bound, DataRange, ranges_markdown};
+use broadside_core::{Bound, DataRange};
 use broadside_crew_2d6::data::{self, RANGES};
 use broadside_data::testing;
 use common::{edited, sources};
@@ -546,9 +546,5 @@ fn the_near_object_table_covers_the_d6_exactly() {
 #[test]
 fn the_rules_note_lists_the_validated_ranges() {
     let note = include_str!("../../../docs/rules/crew-2d6.md");
-    assert_eq!(
-        testing::documented_ranges(note, "docs/rules/crew-2d6.md"),
-        ranges_markdown(RANGES),
-        "the Data ranges table of docs/rules/crew-2d6.md differs from data::RANGES"
-    );
+    testing::assert_ranges_documented(note, "docs/rules/crew-2d6.md", RANGES);
 }

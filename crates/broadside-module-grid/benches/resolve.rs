@@ -19,15 +19,9 @@ use broadside_module_grid::model::{Function, Mode, ShipSide};
 use broadside_module_grid::{Board, ModuleGrid, REGISTRATION, Shot, Weapon};
 use divan::Bencher;
 
-#[global_allocator]
-static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+broadside_data::bench_main!();
 
-/// The seed of every benchmark's dice; any fixed value will do.
-const SEED: u64 = 2026;
-
-fn main() {
-    divan::main();
-}
+const SEED: u64 = testing::BENCH_SEED;
 
 fn system() -> ModuleGrid {
     ModuleGrid::embedded().expect("the embedded module-grid data is valid")

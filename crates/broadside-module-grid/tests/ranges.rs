@@ -2,7 +2,7 @@
 
 mod common;
 
-use broadside_core::{Bound, DataRange, ranges_markdown};
+use broadside_core::{Bound, DataRange};
 use broadside_data::testing;
 use broadside_module_grid::data::RANGES;
 use common::{edited, sources};
@@ -432,8 +432,5 @@ fn sight_lists_only_objects_the_rule_names() {
 fn the_rules_note_lists_the_data_ranges() {
     assert!(broadside_module_grid::ModuleGrid::load(&sources()).is_ok());
     let note = include_str!("../../../docs/rules/module-grid.md");
-    assert_eq!(
-        testing::documented_ranges(note, "docs/rules/module-grid.md"),
-        ranges_markdown(RANGES)
-    );
+    testing::assert_ranges_documented(note, "docs/rules/module-grid.md", RANGES);
 }

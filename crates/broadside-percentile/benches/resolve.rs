@@ -21,8 +21,7 @@ use divan::{Bencher, black_box};
 #[global_allocator]
 static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
 
-/// The seed of every benchmark's dice; any fixed value will do.
-const SEED: u64 = 2026;
+const SEED: u64 = testing::BENCH_SEED;
 
 fn main() {
     // Fixed, large samples: a resolution takes a few hundred nanoseconds,

@@ -2,7 +2,7 @@
 //! documented range at load, with its file, line, key, range and why, and
 //! the rules document lists exactly the ranges the validator checks.
 
-use broadside_core::{DataRange, SourceFile, ranges_markdown};
+use broadside_core::{DataRange, SourceFile};
 use broadside_data::testing::{self, Edit, RangeSite as Site};
 use broadside_percentile::Percentile;
 use broadside_percentile::data::{self, RANGES};
@@ -281,30 +281,19 @@ fn the_damage_table_ends_at_the_highest_roll() {
     );
 }
 
-/// Each dice key with `accepted` and `refused` expressions.
+/// Each dice key with `accepted` expressions and the ones every dice key
+/// refuses, the problem naming the key's line.
 fn check_dice(file: &'static str, key: &str, from: &'static str, to: &str, accepted: &[&str]) {
-    let line = line_of(file, from);
-    for dice in accepted {
-        let problems = check(&[edit(file, from, &to.replace("{}", dice))]);
-        assert_eq!(problems, None, "{key} = {dice}");
-    }
-    for dice in [
+    let line = format!("line {}: ", line_of(file, from));
+    let refused = [
         "1d6-6",
         "1d6-100",
         "10d100+1",
         "1d6+999999999",
         "1d101",
         "49d6",
-    ] {
-        let problems = check(&[edit(file, from, &to.replace("{}", dice))])
-            .unwrap_or_else(|| panic!("{key} = {dice} loads"));
-        assert_eq!(problems.len(), 1, "{key} = {dice}: {problems:?}");
-        assert!(
-            problems[0].starts_with(&format!("{file}: {key}: line {line}: '{dice}'")),
-            "{key} = {dice}: {}",
-            problems[0]
-        );
-    }
+    ];
+    testing::check_dice_key(check, (file, key, from, to), &line, accepted, &refused);
 }
 
 #[test]
@@ -352,9 +341,5 @@ fn every_dice_expression_can_do_1_and_at_most_1000() {
 #[test]
 fn the_rules_document_lists_the_validated_ranges() {
     let doc = include_str!("../../../docs/rules/percentile.md");
-    assert_eq!(
-        testing::documented_ranges(doc, "docs/rules/percentile.md"),
-        ranges_markdown(RANGES),
-        "the Data ranges table of docs/rules/percentile.md differs from data::RANGES"
-    );
+    testing::assert_ranges_documented(doc, "docs/rules/percentile.md", RANGES);
 }
