@@ -10,22 +10,13 @@ use std::sync::Arc;
 use broadside_action_d10::{
     ActionD10, Attack, BattleSetup, Board, LockNeed, LockSituation, Situation,
 };
-use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Die, Engagement, EventSink, NullSink, Options,
-    SeededDice,
-};
-use divan::counter::ItemsCount;
-use divan::{Bencher, black_box};
+use broadside_core::{BattleRequest, Die, Options};
+use broadside_data::testing;
+use divan::Bencher;
 
-#[global_allocator]
-static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+broadside_data::bench_main!();
 
-/// The seed of every benchmark's dice; any fixed value will do.
-const SEED: u64 = 2026;
-
-fn main() {
-    divan::main();
-}
+const SEED: u64 = testing::BENCH_SEED;
 
 fn system() -> ActionD10 {
     ActionD10::embedded().expect("the embedded action-d10 data is valid")
@@ -84,23 +75,14 @@ fn bench_attack(
     let system = system();
     let template = board(&system, attacker, target);
     let attack = attack(&system, &template, weapon, range, locked);
-    let mut board = template.clone();
-    let mut dice = SeededDice::new(SEED);
-    let mut sink = NullSink;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        board.ships.clone_from(&template.ships);
-        let sink: &mut dyn EventSink = &mut sink;
-        black_box(system.resolve_attack(&mut board, black_box(&attack), &mut dice, sink))
-    });
+    let reset = |board: &mut Board, template: &Board| board.ships.clone_from(&template.ships);
+    testing::bench_resolve_attack(bencher, &system, &template, &attack, reset, SEED);
 }
 
 /// The floor: one seeded d10, which every to-hit roll makes.
 #[divan::bench]
 fn dice_d10(bencher: Bencher<'_, '_>) {
-    let mut dice = SeededDice::new(SEED);
-    bencher
-        .counter(ItemsCount::new(1u32))
-        .bench_local(|| black_box(dice.roll(black_box(Die::D10))));
+    testing::bench_roll(bencher, Die::D10, SEED);
 }
 
 /// A frigate's heavy laser bank against a destroyer at range 5, lock rolled.
@@ -128,24 +110,14 @@ fn fleets(a: &[&str], b: &[&str]) -> BattleSetup {
 #[divan::bench(sample_count = 200, sample_size = 20)]
 fn duel_destroyer_vs_frigate(bencher: Bencher<'_, '_>) {
     let engagement = duel("destroyer", "frigate");
-    let mut trial = 0u64;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        trial += 1;
-        let mut dice = SeededDice::for_trial(1, trial);
-        black_box(engagement.play(&mut dice, &mut NullSink))
-    });
+    testing::bench_trials(bencher, &engagement, 1);
 }
 
 /// A carrier with small craft and riders against a heavy cruiser.
 #[divan::bench(sample_count = 100, sample_size = 10)]
 fn duel_carrier_vs_cruiser(bencher: Bencher<'_, '_>) {
     let engagement = duel("carrier", "cruiser");
-    let mut trial = 0u64;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        trial += 1;
-        let mut dice = SeededDice::for_trial(1, trial);
-        black_box(engagement.play(&mut dice, &mut NullSink))
-    });
+    testing::bench_trials(bencher, &engagement, 1);
 }
 
 /// One four-against-four trial: a destroyer, two frigates and an escort on
@@ -155,10 +127,5 @@ fn duel_carrier_vs_cruiser(bencher: Bencher<'_, '_>) {
 fn fleet_four_against_four(bencher: Bencher<'_, '_>) {
     let side = ["destroyer", "frigate", "frigate", "escort"];
     let engagement = fleets(&side, &side);
-    let mut trial = 0u64;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        trial += 1;
-        let mut dice = SeededDice::for_trial(1, trial);
-        black_box(engagement.play(&mut dice, &mut NullSink))
-    });
+    testing::bench_trials(bencher, &engagement, 1);
 }

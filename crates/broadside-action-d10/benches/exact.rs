@@ -11,15 +11,10 @@ use broadside_core::{NullSink, OptionValue, Options, ResolveError, ResolveReques
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 
-#[global_allocator]
-static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+broadside_data::bench_main!();
 
 /// The budget of `resolve --exact`.
 const MAX_PATHS: u64 = 2_000_000;
-
-fn main() {
-    divan::main();
-}
 
 fn request(attacker: &str, target: &str, weapon: &str, range: i64, locked: bool) -> ResolveRequest {
     let mut options = Options::new()

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use broadside_core::{DataErrors, DataProblems, DataRange, Die, FALLBACK_DICE, SourceFile};
 use serde::Deserialize;
 
-use broadside_data::TomlLines;
+use broadside_data::{Sources, TomlLines, unknown};
 
 use crate::model::{
     BoxRules, Bracket, ClassId, Constants, Damage, Difficulty, Drive, Fallback, Letter, LockRules,
@@ -1004,22 +1004,11 @@ struct RawRepair {
 /// Validates a set of files into the rules, reporting every problem found.
 pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let mut problems = DataProblems::default();
-    for file in files {
-        if !FILES.contains(&file.name.as_str()) {
-            problems.push(
-                &file.name,
-                "",
-                format!(
-                    "not an action-d10 ruleset file (expected {})",
-                    FILES.join(", ")
-                ),
-            );
-        }
-    }
-    let weapons: Option<BTreeMap<String, RawWeapon>> = parse(files, WEAPONS, &mut problems);
-    let ships: Option<BTreeMap<String, RawShip>> = parse(files, SHIPS, &mut problems);
-    let tables: Option<RawTables> = parse(files, TABLES, &mut problems);
-    let rules: Option<RawRules> = parse(files, RULES, &mut problems);
+    let sources = Sources::check(files, &FILES, "an action-d10", &mut problems);
+    let weapons: Option<BTreeMap<String, RawWeapon>> = sources.parse(WEAPONS, &mut problems);
+    let ships: Option<BTreeMap<String, RawShip>> = sources.parse(SHIPS, &mut problems);
+    let tables: Option<RawTables> = sources.parse(TABLES, &mut problems);
+    let rules: Option<RawRules> = sources.parse(RULES, &mut problems);
 
     // Files refer to one another, so cross-checks wait until every file has
     // been read: a syntax error in one file is reported alone, not echoed by
@@ -1036,14 +1025,7 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     ]) {
         return Err(problems.stop());
     }
-    let text = |name: &str| {
-        TomlLines(
-            files
-                .iter()
-                .find(|f| f.name == name)
-                .map_or("", |f| f.text.as_str()),
-        )
-    };
+    let text = |name: &str| sources.lines(name);
     let weapons = validate_weapons(weapons, &text(WEAPONS), &mut problems);
     // The Surface Features table's rows are judged only against an aft
     // bonus in its range: one out of range is reported in rules.toml alone.
@@ -1069,18 +1051,6 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
         swarm,
         constants,
     })
-}
-
-/// Parses one file, recording a missing file or a syntax error.
-fn parse<T: for<'de> Deserialize<'de>>(
-    files: &[SourceFile],
-    name: &str,
-    problems: &mut DataProblems,
-) -> Option<T> {
-    let file = problems.source(files, name)?;
-    toml::from_str(&file.text)
-        .map_err(|e| problems.unreadable(file, e.span().map(|s| s.start), e.message()))
-        .ok()
 }
 
 /// A number held below a bound the data sets (a repair target by the repair
@@ -1394,16 +1364,11 @@ fn validate_ships(
             let skey = format!("{id}.systems.{name}");
             match System::from_id(name) {
                 None => {
-                    let known: Vec<&str> = System::ALL
+                    let known = System::ALL
                         .iter()
                         .filter(|s| s.mount().is_none() && **s != System::Troops)
-                        .map(|s| s.id())
-                        .collect();
-                    problems.push(
-                        SHIPS,
-                        skey,
-                        format!("unknown system '{name}' (known: {})", known.join(", ")),
-                    );
+                        .map(|s| s.id());
+                    problems.push(SHIPS, skey, unknown("system", name, known));
                 }
                 Some(s) if s.mount().is_some() => problems.push(
                     SHIPS,
@@ -1441,18 +1406,15 @@ fn validate_ships(
                 entry.bank.unwrap_or(1),
             );
             match weapons.iter().position(|w| w.id == entry.weapon) {
-                None => {
-                    let known: Vec<&str> = weapons.iter().map(|w| w.id.as_str()).collect();
-                    problems.push(
-                        SHIPS,
-                        format!("{wkey}.weapon"),
-                        format!(
-                            "unknown weapon '{}' (known: {})",
-                            entry.weapon,
-                            known.join(", ")
-                        ),
-                    );
-                }
+                None => problems.push(
+                    SHIPS,
+                    format!("{wkey}.weapon"),
+                    unknown(
+                        "weapon",
+                        &entry.weapon,
+                        weapons.iter().map(|w| w.id.as_str()),
+                    ),
+                ),
                 Some(w) if weapons[w].small_craft => problems.push(
                     SHIPS,
                     format!("{wkey}.weapon"),
@@ -1585,7 +1547,7 @@ fn validate_ships(
                 problems.push(
                     SHIPS,
                     format!("{id}.riders[{i}]"),
-                    format!("unknown ship '{rider}' (known: {})", ids.join(", ")),
+                    unknown("ship", rider, ids.iter().map(String::as_str)),
                 );
             }
         }
@@ -1686,15 +1648,10 @@ fn validate_sub_table(
             );
         }
         let result = System::from_id(&row.result).unwrap_or_else(|| {
-            let known: Vec<&str> = System::ALL.iter().map(|s| s.id()).collect();
             problems.push(
                 TABLES,
                 format!("{rkey}.result"),
-                format!(
-                    "unknown system '{}' (known: {})",
-                    row.result,
-                    known.join(", ")
-                ),
+                unknown("system", &row.result, System::ALL.iter().map(|s| s.id())),
             );
             System::SolarPanel
         });

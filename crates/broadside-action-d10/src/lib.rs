@@ -64,24 +64,13 @@ impl ActionD10 {
 }
 
 /// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = &[
-    (
-        "weapons.toml",
-        include_str!("../../../rulesets/action-d10/weapons.toml"),
-    ),
-    (
-        "ships.toml",
-        include_str!("../../../rulesets/action-d10/ships.toml"),
-    ),
-    (
-        "tables.toml",
-        include_str!("../../../rulesets/action-d10/tables.toml"),
-    ),
-    (
-        "rules.toml",
-        include_str!("../../../rulesets/action-d10/rules.toml"),
-    ),
-];
+const EMBEDDED: &[(&str, &str)] = broadside_data::embedded!(
+    "action-d10",
+    "weapons.toml",
+    "ships.toml",
+    "tables.toml",
+    "rules.toml",
+);
 
 /// How the CLI registers this system.
 pub const REGISTRATION: Registration = Registration {

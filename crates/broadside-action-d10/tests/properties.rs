@@ -16,6 +16,7 @@ use broadside_core::{
     AttackResolution, NullSink, ResolveError, Ruleset, SeededDice, Side, Verdict, play_trial,
     run_trials,
 };
+use broadside_data::testing;
 use common::system;
 use proptest::prelude::*;
 
@@ -271,17 +272,7 @@ fn a_fleet_run_tallies_the_same_on_one_thread_and_on_two() {
     let engagement = system()
         .prepare_battle(&request)
         .expect("the fleets set up");
-    let on = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool")
-            .install(|| run_trials(&*engagement, 2026, 1100, &|_| {}))
-            .expect("the trials play")
-    };
-    let one = on(1);
-    let two = on(2);
-    assert_eq!(one, two);
+    let one = testing::tally_on_one_and_two_threads(&*engagement, 2026, 1100);
     let summary = one.summary(engagement.roster());
     assert_eq!(summary.trials, 1100);
     assert_eq!(summary.ships_lost.a.iter().sum::<u64>(), 1100);

@@ -6,65 +6,24 @@ mod common;
 
 use broadside_action_d10::ActionD10;
 use broadside_action_d10::data::{self, RANGES};
-use broadside_core::{Bound, DataErrors, DataRange, KeyLines, SourceFile, ranges_markdown};
+use broadside_core::{DataRange, KeyLines};
 use broadside_data::TomlLines;
+use broadside_data::testing::{self, Edit, RangeSite as Site};
 use common::sources;
-
-/// One change to the data of record: in `file`, the first `from` becomes `to`.
-type Edit = (&'static str, &'static str, String);
-
-/// The embedded data files with edits applied; each `from` must be there.
-fn edited(edits: &[Edit]) -> Vec<SourceFile> {
-    let mut files = sources();
-    for (name, from, to) in edits {
-        let file = files
-            .iter_mut()
-            .find(|f| f.name == *name)
-            .unwrap_or_else(|| panic!("no file {name}"));
-        assert!(file.text.contains(from), "{name} has no '{from}'");
-        file.text = file.text.replacen(from, to, 1);
-    }
-    files
-}
 
 /// Loads the data of record with `edits`: `None` when it loads, otherwise
 /// every problem as `file: key: message`.
 fn check(edits: &[Edit]) -> Option<Vec<String>> {
-    match ActionD10::load(&edited(edits)) {
-        Ok(_) => None,
-        Err(DataErrors(errors)) => Some(errors.iter().map(ToString::to_string).collect()),
-    }
+    testing::problems(ActionD10::load(&testing::edited(sources(), edits)))
 }
 
 fn text_of(file: &str) -> String {
-    sources()
-        .into_iter()
-        .find(|f| f.name == file)
-        .unwrap_or_else(|| panic!("no file {file}"))
-        .text
+    testing::text_of(&sources(), file).to_owned()
 }
 
 /// The 1-based line of the data of record's `file` holding `from`.
 fn line_of(file: &str, from: &str) -> usize {
-    let text = text_of(file);
-    let at = text
-        .find(from)
-        .unwrap_or_else(|| panic!("{file} has no '{from}'"));
-    1 + text[..at].matches('\n').count()
-}
-
-/// Where one range's key is set in the data of record.
-struct Site {
-    range: DataRange,
-    /// The key as the message names it (`gunboat.size`).
-    key: &'static str,
-    /// The text setting it, and the same with `{}` for the value.
-    from: &'static str,
-    to: &'static str,
-    /// Whether the least and the greatest value load here with no other
-    /// change: some are bounded by other data too (a table's rows by its
-    /// die, a repair target by the repair die, an FCS by its systems).
-    loads: [bool; 2],
+    testing::line_of(&text_of(file), from)
 }
 
 const BOTH: [bool; 2] = [true, true];
@@ -80,53 +39,8 @@ fn site(
     loads: [bool; 2],
 ) -> Site {
     Site {
-        range,
-        key,
-        from,
-        to,
         loads,
-    }
-}
-
-/// The bounds that may load do; one below the least and one above the
-/// greatest are refused in the range's own file, naming the key, its line
-/// when it can be found, the range and why.
-fn check_bounds(site: &Site) {
-    let Bound::Number { min, max } = site.range.bound else {
-        panic!("{} is not a number range", site.range.key);
-    };
-    let file = site.range.file;
-    let with = |value: i64| check(&[(file, site.from, site.to.replace("{}", &value.to_string()))]);
-    for (value, loads) in [(min, site.loads[0]), (max, site.loads[1])] {
-        if loads && let Some(problems) = with(value) {
-            panic!(
-                "{} = {value} is refused:\n{}",
-                site.key,
-                problems.join("\n")
-            );
-        }
-    }
-    let line = TomlLines(&text_of(file))
-        .line_of(site.key)
-        .map(|line| format!("line {line}: "))
-        .unwrap_or_default();
-    for value in [min - 1, max + 1] {
-        let problems = with(value).unwrap_or_else(|| panic!("{} = {value} loads", site.key));
-        let want = format!(
-            "{file}: {}: {line}{value} is outside {min}..={max} ({})",
-            site.key, site.range.why
-        );
-        assert!(
-            problems.contains(&want),
-            "no '{want}' in:\n{}",
-            problems.join("\n")
-        );
-        assert!(
-            problems.iter().all(|p| p.starts_with(&format!("{file}: "))),
-            "{} = {value} is blamed on another file:\n{}",
-            site.key,
-            problems.join("\n")
-        );
+        ..Site::new(range, key, from, to)
     }
 }
 
@@ -543,21 +457,18 @@ fn the_data_of_record_is_within_every_range() {
     assert_eq!(check(&[]), None);
 }
 
+/// The bounds that may load do; one below the least and one above the
+/// greatest are refused in the range's own file, naming the key, its line
+/// when it can be found, the range and why.
 #[test]
 fn every_number_range_holds_at_its_bounds() {
-    let sites = sites();
-    for site in &sites {
-        check_bounds(site);
-    }
-    for range in RANGES {
-        if matches!(range.bound, Bound::Number { .. }) {
-            assert!(
-                sites.iter().any(|s| s.range == *range),
-                "{} is not tried",
-                range.key
-            );
-        }
-    }
+    let line = |site: &Site| {
+        TomlLines(&text_of(site.range.file))
+            .line_of(site.key)
+            .map(|line| format!("line {line}: "))
+            .unwrap_or_default()
+    };
+    testing::check_number_ranges(RANGES, &sites(), check, line);
 }
 
 #[test]
@@ -587,20 +498,7 @@ fn check_dice(
         .line_of(key)
         .map(|line| format!("line {line}: "))
         .unwrap_or_default();
-    for dice in accepted {
-        let problems = check(&[(file, from, to.replace("{}", dice))]);
-        assert_eq!(problems, None, "{key} = {dice}");
-    }
-    for dice in refused {
-        let problems = check(&[(file, from, to.replace("{}", dice))])
-            .unwrap_or_else(|| panic!("{key} = {dice} loads"));
-        assert_eq!(problems.len(), 1, "{key} = {dice}: {problems:?}");
-        assert!(
-            problems[0].starts_with(&format!("{file}: {key}: {line}'{dice}'")),
-            "{key} = {dice}: {}",
-            problems[0]
-        );
-    }
+    testing::check_dice_key(check, (file, key, from, to), &line, accepted, refused);
 }
 
 #[test]
@@ -650,18 +548,5 @@ fn every_dice_expression_can_do_1_and_no_more_than_its_bound() {
 #[test]
 fn the_rules_document_lists_the_validated_ranges() {
     let doc = include_str!("../../../docs/rules/action-d10.md");
-    let section = doc
-        .split_once("\n## Data ranges\n")
-        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
-        .expect("docs/rules/action-d10.md has a Data ranges section");
-    let table: String = section
-        .lines()
-        .filter(|line| line.starts_with('|'))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    assert_eq!(
-        table,
-        ranges_markdown(RANGES),
-        "the Data ranges table of docs/rules/action-d10.md differs from data::RANGES"
-    );
+    testing::assert_ranges_documented(doc, "docs/rules/action-d10.md", RANGES);
 }

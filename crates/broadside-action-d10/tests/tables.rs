@@ -4,6 +4,7 @@
 mod common;
 
 use broadside_core::{ResolveError, Ruleset};
+use broadside_data::testing;
 use common::{cell, check_table, system};
 
 #[test]
@@ -51,15 +52,7 @@ fn table_ids_are_unique_and_kebab_case() {
 #[test]
 fn every_row_has_a_cell_per_column() {
     for table in Ruleset::tables(system()) {
-        for row in &table.rows {
-            assert_eq!(
-                row.cells.len(),
-                table.columns.len(),
-                "{} row {}",
-                table.id,
-                row.label
-            );
-        }
+        testing::assert_rows_fill_columns(&table);
     }
 }
 

@@ -9,23 +9,17 @@
 //! shows up.
 
 use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Die, Engagement, EventSink, NullSink, OptionValue,
-    Options, ResolveRequest, Ruleset, SeededDice,
+    BattleRequest, Dice, Die, OptionValue, Options, ResolveRequest, Ruleset, SeededDice,
 };
 use broadside_crew_2d6::model::Band;
 use broadside_crew_2d6::{Attack, Battle, Crew2d6, Reactions, ShipId, Weaponry};
+use broadside_data::testing;
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 
-#[global_allocator]
-static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+broadside_data::bench_main!();
 
-/// The seed of every benchmark's dice; any fixed value will do.
-const SEED: u64 = 2026;
-
-fn main() {
-    divan::main();
-}
+const SEED: u64 = testing::BENCH_SEED;
 
 fn system() -> Crew2d6 {
     Crew2d6::embedded().expect("the embedded crew-2d6 data is valid")
@@ -41,15 +35,8 @@ fn battle(system: &Crew2d6, a: &str, b: &str, band: Band) -> Battle {
 }
 
 fn bench_attack(bencher: Bencher<'_, '_>, system: Crew2d6, template: Battle, attack: Attack) {
-    let mut battle = template.clone();
-    let mut dice = SeededDice::new(SEED);
-    let mut sink = NullSink;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        battle.clone_from(&template);
-        let sink: &mut dyn EventSink = &mut sink;
-        let outcome = system.resolve_attack(&mut battle, black_box(&attack), &mut dice, sink);
-        black_box(outcome.expect("the attack is legal"))
-    });
+    let reset = |battle: &mut Battle, template: &Battle| battle.clone_from(template);
+    testing::bench_resolve_attack(bencher, &system, &template, &attack, reset, SEED);
 }
 
 /// The floor: the two seeded d6 every check rolls.
@@ -126,12 +113,7 @@ fn ruleset_resolve_beam_lasers(bencher: Bencher<'_, '_>) {
             .with("range-band", OptionValue::Text("short".into()))
             .with("dodge", OptionValue::Flag),
     };
-    let mut dice = SeededDice::new(SEED);
-    let mut sink = NullSink;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        let report = ruleset.resolve(black_box(&request), &mut dice, &mut sink);
-        black_box(report.expect("the request is legal"))
-    });
+    testing::bench_ruleset_resolve(bencher, ruleset, &request, SEED);
 }
 
 /// Whole duels, one trial per iteration, as the Monte Carlo runner plays
@@ -170,12 +152,7 @@ fn bench_battle(bencher: Bencher<'_, '_>, a: &[&str], b: &[&str]) {
     let system = system();
     let request = BattleRequest::fleets(a, b, 50, Options::new());
     let engagement = system.fleets(&request).expect("every ship exists");
-    let mut trial = 0u64;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        trial += 1;
-        let mut dice = SeededDice::for_trial(1, trial);
-        black_box(engagement.play(&mut dice, &mut NullSink))
-    });
+    testing::bench_trials(bencher, &engagement, 1);
 }
 
 /// Fleet battles, one trial per iteration: every ship rolls initiative,

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use broadside_core::{DataErrors, DataProblems, DataRange, DiceExpr, FALLBACK_DICE, SourceFile};
-use broadside_data::TomlLines;
+use broadside_data::{Sources, unknown};
 use serde::Deserialize;
 
 use crate::model::{
@@ -781,25 +781,14 @@ struct RawCrew {
 /// Validates a set of files into the rules, reporting every problem found.
 pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let mut problems = DataProblems::default();
-    for file in files {
-        if !FILES.contains(&file.name.as_str()) {
-            problems.push(
-                &file.name,
-                "",
-                format!(
-                    "not a crew-2d6 ruleset file (expected {})",
-                    FILES.join(", ")
-                ),
-            );
-        }
-    }
-    let checks: Option<RawChecks> = parse(files, "checks.toml", &mut problems);
-    let tasks: Option<RawTasks> = parse(files, "tasks.toml", &mut problems);
-    let ranges: Option<RawRanges> = parse(files, "ranges.toml", &mut problems);
-    let weapons: Option<RawWeapons> = parse(files, "weapons.toml", &mut problems);
-    let criticals: Option<RawCriticals> = parse(files, "criticals.toml", &mut problems);
-    let rules: Option<RawRules> = parse(files, "rules.toml", &mut problems);
-    let ships: Option<BTreeMap<String, RawShip>> = parse(files, "ships.toml", &mut problems);
+    let sources = Sources::check(files, &FILES, "a crew-2d6", &mut problems);
+    let checks: Option<RawChecks> = sources.parse("checks.toml", &mut problems);
+    let tasks: Option<RawTasks> = sources.parse("tasks.toml", &mut problems);
+    let ranges: Option<RawRanges> = sources.parse("ranges.toml", &mut problems);
+    let weapons: Option<RawWeapons> = sources.parse("weapons.toml", &mut problems);
+    let criticals: Option<RawCriticals> = sources.parse("criticals.toml", &mut problems);
+    let rules: Option<RawRules> = sources.parse("rules.toml", &mut problems);
+    let ships: Option<BTreeMap<String, RawShip>> = sources.parse("ships.toml", &mut problems);
 
     // Files refer to one another, so cross-checks wait until every file has
     // been read: a syntax error in one file is reported alone, not echoed by
@@ -819,10 +808,7 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
 
     let mut v = Validator {
         problems,
-        texts: files
-            .iter()
-            .map(|f| (f.name.clone(), f.text.clone()))
-            .collect(),
+        sources,
         difficulties: Vec::new(),
         skills: Vec::new(),
     };
@@ -864,57 +850,35 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     })
 }
 
-/// Parses one file, recording a missing file or a syntax error.
-fn parse<T: for<'de> Deserialize<'de>>(
-    files: &[SourceFile],
-    name: &str,
-    problems: &mut DataProblems,
-) -> Option<T> {
-    let file = problems.source(files, name)?;
-    toml::from_str(&file.text)
-        .map_err(|e| problems.unreadable(file, e.span().map(|s| s.start), e.message()))
-        .ok()
-}
-
 /// The validation state: problems found so far and what later files refer to.
-struct Validator {
+struct Validator<'a> {
     problems: DataProblems,
-    /// Each file's name and text, to find the line of a faulty key.
-    texts: Vec<(String, String)>,
+    /// The files, searched for the line of a faulty key.
+    sources: Sources<'a>,
     difficulties: Vec<(String, i32)>,
     skills: Vec<Skill>,
 }
 
 type CheckTables = (i32, RowTable<i32>, ChainMode, RowTable<i32>, RowTable<u8>);
 
-impl Validator {
+impl Validator<'_> {
     /// A problem of a key, with the key's line when it is found.
     fn push(&mut self, file: &str, key: impl Into<String>, message: impl Into<String>) {
-        let lines = Self::lines(&self.texts, file);
+        let lines = self.sources.lines(file);
         self.problems.push_at(file, &lines, key, message);
-    }
-
-    /// The text of `file`, searched for the line of a faulty key.
-    fn lines<'t>(texts: &'t [(String, String)], file: &str) -> TomlLines<'t> {
-        TomlLines(
-            texts
-                .iter()
-                .find(|(name, _)| name == file)
-                .map_or("", |(_, text)| text.as_str()),
-        )
     }
 
     /// A number checked against its documented range; an out-of-range value
     /// is reported and clamped so validation can go on. Every range fits an
     /// `i32`, so the cast after clamping is exact.
     fn check(&mut self, range: &DataRange, key: &str, value: i64) -> i32 {
-        let lines = Self::lines(&self.texts, range.file);
+        let lines = self.sources.lines(range.file);
         self.problems.check(range, &lines, key, value) as i32
     }
 
     /// A dice expression checked against its documented range.
     fn dice(&mut self, range: &DataRange, key: &str, text: &str) -> DiceExpr {
-        let lines = Self::lines(&self.texts, range.file);
+        let lines = self.sources.lines(range.file);
         self.problems
             .check_dice(range, &lines, key, text, FALLBACK_DICE)
     }
@@ -937,12 +901,9 @@ impl Validator {
         match self.difficulties.iter().find(|(n, _)| n == name) {
             Some((_, target)) => *target,
             None => {
-                let known: Vec<&str> = self.difficulties.iter().map(|(n, _)| n.as_str()).collect();
-                self.push(
-                    file,
-                    key,
-                    format!("unknown difficulty '{name}' (known: {})", known.join(", ")),
-                );
+                let known = self.difficulties.iter().map(|(n, _)| n.as_str());
+                let message = unknown("difficulty", name, known);
+                self.push(file, key, message);
                 8
             }
         }
@@ -1126,7 +1087,7 @@ impl Validator {
             }
         }
         self.difficulties = difficulties;
-        let dm_rows = |rows: Vec<RawDmRow>, v: &mut Validator, range: &DataRange, key: &str| {
+        let dm_rows = |rows: Vec<RawDmRow>, v: &mut Validator<'_>, range: &DataRange, key: &str| {
             rows.into_iter()
                 .enumerate()
                 .map(|(i, r)| {
@@ -1781,15 +1742,11 @@ impl Validator {
                 let kind = match kinds.iter().position(|k| k.id == mount.kind) {
                     Some(k) => k,
                     None => {
-                        let known: Vec<&str> = kinds.iter().map(|k| k.id.as_str()).collect();
+                        let known = kinds.iter().map(|k| k.id.as_str());
                         self.push(
                             FILE,
                             mkey("kind"),
-                            format!(
-                                "unknown mount kind '{}' (known: {})",
-                                mount.kind,
-                                known.join(", ")
-                            ),
+                            unknown("mount kind", &mount.kind, known),
                         );
                         0
                     }
@@ -1813,11 +1770,11 @@ impl Validator {
                 for (w, wid) in mount.weapons.iter().enumerate() {
                     match weapons.iter().position(|x| &x.id == wid) {
                         None => {
-                            let known: Vec<&str> = weapons.iter().map(|x| x.id.as_str()).collect();
+                            let known = weapons.iter().map(|x| x.id.as_str());
                             self.push(
                                 FILE,
                                 format!("{id}.mount[{m}].weapons[{w}]"),
-                                format!("unknown weapon '{wid}' (known: {})", known.join(", ")),
+                                unknown("weapon", wid, known),
                             );
                         }
                         Some(weapon) => {

@@ -74,36 +74,16 @@ impl Crew2d6 {
 }
 
 /// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = &[
-    (
-        "checks.toml",
-        include_str!("../../../rulesets/crew-2d6/checks.toml"),
-    ),
-    (
-        "tasks.toml",
-        include_str!("../../../rulesets/crew-2d6/tasks.toml"),
-    ),
-    (
-        "ranges.toml",
-        include_str!("../../../rulesets/crew-2d6/ranges.toml"),
-    ),
-    (
-        "weapons.toml",
-        include_str!("../../../rulesets/crew-2d6/weapons.toml"),
-    ),
-    (
-        "criticals.toml",
-        include_str!("../../../rulesets/crew-2d6/criticals.toml"),
-    ),
-    (
-        "rules.toml",
-        include_str!("../../../rulesets/crew-2d6/rules.toml"),
-    ),
-    (
-        "ships.toml",
-        include_str!("../../../rulesets/crew-2d6/ships.toml"),
-    ),
-];
+const EMBEDDED: &[(&str, &str)] = broadside_data::embedded!(
+    "crew-2d6",
+    "checks.toml",
+    "tasks.toml",
+    "ranges.toml",
+    "weapons.toml",
+    "criticals.toml",
+    "rules.toml",
+    "ships.toml",
+);
 
 /// How the CLI registers this system.
 pub const REGISTRATION: Registration = Registration {

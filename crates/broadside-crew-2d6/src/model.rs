@@ -934,6 +934,11 @@ pub struct Rules {
     pub constants: Constants,
 }
 
+broadside_data::lookups!(Rules {
+    weapons[WeaponId] -> Weapon: weapon_id, weapon;
+    ships[ClassId] -> ShipClass: class_id, class;
+});
+
 impl Rules {
     /// A task's check.
     pub fn task(&self, task: Task) -> &TaskDef {
@@ -943,19 +948,6 @@ impl Rules {
     /// A band's numbers.
     pub fn band(&self, band: Band) -> &BandInfo {
         &self.bands[band.index()]
-    }
-
-    /// The weapon at this index.
-    pub fn weapon(&self, id: WeaponId) -> &Weapon {
-        &self.weapons[usize::from(id)]
-    }
-
-    /// The weapon with this id.
-    pub fn weapon_id(&self, id: &str) -> Option<WeaponId> {
-        self.weapons
-            .iter()
-            .position(|w| w.id == id)
-            .and_then(|i| WeaponId::try_from(i).ok())
     }
 
     /// The mount kind at this index.
@@ -970,19 +962,6 @@ impl Rules {
             Some(m) if self.mount_kind(m.kind).pilot => Position::Pilot,
             _ => Position::Gunner(mount),
         }
-    }
-
-    /// The ship class at this index.
-    pub fn class(&self, id: ClassId) -> &ShipClass {
-        &self.ships[usize::from(id)]
-    }
-
-    /// The ship class with this id.
-    pub fn class_id(&self, id: &str) -> Option<ClassId> {
-        self.ships
-            .iter()
-            .position(|s| s.id == id)
-            .and_then(|i| ClassId::try_from(i).ok())
     }
 
     /// A skill's printed name.

@@ -6,6 +6,7 @@ use broadside_core::{NullSink, Ruleset, ScriptedDice, SeededDice, Side, Verdict,
 use broadside_crew_2d6::check::roll_2d;
 use broadside_crew_2d6::model::{BAND_IDS, Band};
 use broadside_crew_2d6::{Applied, Hit, Reactions};
+use broadside_data::testing;
 use common::{A, B, battle, duel_request, flag, fleet_request, num, resolve_with, system, text};
 use proptest::prelude::*;
 
@@ -334,16 +335,7 @@ fn a_fleet_runs_the_same_on_any_number_of_threads() {
         [&[], &[]],
     );
     let battle = ruleset.prepare_battle(&request).unwrap();
-    let run = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| broadside_core::run_trials(&*battle, 7, 2100, &|_| {}))
-            .unwrap()
-    };
-    let one = run(1);
-    assert_eq!(one, run(2));
+    let one = testing::tally_on_one_and_two_threads(&*battle, 7, 2100);
     let summary = one.summary(battle.roster());
     assert_eq!(summary.trials, 2100);
     assert_eq!(summary.ships_lost.a.iter().sum::<u64>(), 2100);

@@ -2,8 +2,9 @@
 
 mod common;
 
-use broadside_core::{Bound, DataRange, ranges_markdown};
+use broadside_core::{Bound, DataRange};
 use broadside_crew_2d6::data::{self, RANGES};
+use broadside_data::testing;
 use common::{edited, sources};
 
 /// Where a range's value is set in the data of record: the file, the key a
@@ -545,18 +546,5 @@ fn the_near_object_table_covers_the_d6_exactly() {
 #[test]
 fn the_rules_note_lists_the_validated_ranges() {
     let note = include_str!("../../../docs/rules/crew-2d6.md");
-    let (_, section) = note
-        .split_once("\n## Data ranges\n")
-        .expect("docs/rules/crew-2d6.md has a Data ranges section");
-    let table: String = section
-        .lines()
-        .skip_while(|line| !line.starts_with('|'))
-        .take_while(|line| line.starts_with('|'))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    assert_eq!(
-        table,
-        ranges_markdown(RANGES),
-        "the Data ranges table of docs/rules/crew-2d6.md differs from data::RANGES"
-    );
+    testing::assert_ranges_documented(note, "docs/rules/crew-2d6.md", RANGES);
 }

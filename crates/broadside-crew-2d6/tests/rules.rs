@@ -10,6 +10,7 @@ use broadside_crew_2d6::{
     Action, Attack, Battle, Crew2d6, CrewTactics, Incoming, Order, ReactionChooser, Reactions,
     Repairable, Salvo, Sequence, Setup, ShipId, Weaponry,
 };
+use broadside_data::testing;
 use common::{
     A, B, Script, ScriptedTactics, battle, battle_in, check_refused, edited, flag, load, location,
     mount, num, resolve, resolve_in, sources, system, text, weapon,
@@ -844,15 +845,7 @@ fn tables_read_by_label_and_number() {
             "{}",
             table.id
         );
-        for row in &table.rows {
-            assert_eq!(
-                row.cells.len(),
-                table.columns.len(),
-                "{} {}",
-                table.id,
-                row.label
-            );
-        }
+        testing::assert_rows_fill_columns(table);
     }
     let find = |id: &str| {
         tables

@@ -12,23 +12,16 @@
 use std::sync::Arc;
 
 use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Die, Engagement, EventSink, NullSink, OptionValue,
-    Options, ResolveRequest, Ruleset, SeededDice,
+    BattleRequest, Die, Engagement, OptionValue, Options, ResolveRequest, Ruleset,
 };
+use broadside_data::testing;
 use broadside_module_grid::model::{Function, Mode, ShipSide};
 use broadside_module_grid::{Board, ModuleGrid, REGISTRATION, Shot, Weapon};
-use divan::counter::ItemsCount;
-use divan::{Bencher, black_box};
+use divan::Bencher;
 
-#[global_allocator]
-static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
+broadside_data::bench_main!();
 
-/// The seed of every benchmark's dice; any fixed value will do.
-const SEED: u64 = 2026;
-
-fn main() {
-    divan::main();
-}
+const SEED: u64 = testing::BENCH_SEED;
 
 fn system() -> ModuleGrid {
     ModuleGrid::embedded().expect("the embedded module-grid data is valid")
@@ -65,25 +58,14 @@ fn shot(system: &ModuleGrid, board: &Board, range: u32) -> Shot {
 /// Resolves `shot` once per iteration through the generic trait, the board
 /// put back first (ships are `Copy`, names shared, so nothing allocates).
 fn bench_resolve_attack(bencher: Bencher<'_, '_>, template: Board, shot: Shot) {
-    let system = system();
-    let mut board = template.clone();
-    let mut dice = SeededDice::new(SEED);
-    let mut sink = NullSink;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        board.ships.copy_from_slice(&template.ships);
-        let sink: &mut dyn EventSink = &mut sink;
-        let outcome = system.resolve_attack(&mut board, black_box(&shot), &mut dice, sink);
-        black_box(outcome.expect("the shot is legal"))
-    });
+    let reset = |board: &mut Board, template: &Board| board.ships.copy_from_slice(&template.ships);
+    testing::bench_resolve_attack(bencher, &system(), &template, &shot, reset, SEED);
 }
 
 /// The floor: one seeded d6, which every resolution rolls many times.
 #[divan::bench]
 fn dice_d6(bencher: Bencher<'_, '_>) {
-    let mut dice = SeededDice::new(SEED);
-    bencher
-        .counter(ItemsCount::new(1u32))
-        .bench_local(|| black_box(dice.roll(black_box(Die::D6))));
+    testing::bench_roll(bencher, Die::D6, SEED);
 }
 
 /// Resolutions through `AttackResolution::resolve_attack`, as an engagement
@@ -125,12 +107,7 @@ fn ruleset_resolve_cruiser_vs_cruiser_range_2(bencher: Bencher<'_, '_>) {
         target: "cruiser".into(),
         options: Options::new().with("range", OptionValue::Number(2)),
     };
-    let mut dice = SeededDice::new(SEED);
-    let mut sink = NullSink;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        let report = ruleset.resolve(black_box(&request), &mut dice, &mut sink);
-        black_box(report.expect("the request is legal"))
-    });
+    testing::bench_ruleset_resolve(bencher, &*ruleset, &request, SEED);
 }
 
 /// Whole duels with the default tactics, the Monte Carlo hot loop on one
@@ -146,13 +123,7 @@ mod duel {
     }
 
     fn bench_battle(bencher: Bencher<'_, '_>, a: &[&str], b: &[&str]) {
-        let engagement = engagement(a, b);
-        let mut trial = 0u64;
-        bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-            trial += 1;
-            let mut dice = SeededDice::for_trial(SEED, trial);
-            black_box(engagement.play(&mut dice, &mut NullSink))
-        });
+        testing::bench_trials(bencher, &*engagement(a, b), SEED);
     }
 
     /// The default comparison: a destroyer against a frigate.

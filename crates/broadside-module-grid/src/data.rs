@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use broadside_core::{DataErrors, DataProblems, DataRange, KeyLines, SourceFile};
-use broadside_data::TomlLines;
+use broadside_data::{Sources, TomlLines, unknown};
 use serde::Deserialize;
 
 use crate::model::{
@@ -739,23 +739,12 @@ fn one() -> i64 {
 /// Validates a set of files into the rules, reporting every problem found.
 pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let mut problems = DataProblems::default();
-    for file in files {
-        if !FILES.contains(&file.name.as_str()) {
-            problems.push(
-                &file.name,
-                "",
-                format!(
-                    "not a module-grid ruleset file (expected {})",
-                    FILES.join(", ")
-                ),
-            );
-        }
-    }
+    let sources = Sources::check(files, &FILES, "a module-grid", &mut problems);
     let modules: Option<BTreeMap<String, RawModuleType>> =
-        parse(files, "modules.toml", &mut problems);
-    let ships: Option<BTreeMap<String, RawShip>> = parse(files, "ships.toml", &mut problems);
-    let rules: Option<RawRules> = parse(files, "rules.toml", &mut problems);
-    let chart: Option<RawHullChart> = parse(files, "hull-checks.toml", &mut problems);
+        sources.parse("modules.toml", &mut problems);
+    let ships: Option<BTreeMap<String, RawShip>> = sources.parse("ships.toml", &mut problems);
+    let rules: Option<RawRules> = sources.parse("rules.toml", &mut problems);
+    let chart: Option<RawHullChart> = sources.parse("hull-checks.toml", &mut problems);
 
     // Ships refer to module types and the chart, so cross-checks wait until
     // every file has been read: a syntax error in one file is reported
@@ -773,12 +762,7 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
         return Err(problems.stop());
     }
     // The texts are searched for the line of a value out of range.
-    let text = |name: &str| {
-        files
-            .iter()
-            .find(|f| f.name == name)
-            .map_or("", |f| f.text.as_str())
-    };
+    let text = |name: &str| sources.text(name);
     let module_types = validate_module_types(modules, &mut problems);
     let (constants, modes, objects) = validate_rules(rules, text("rules.toml"), &mut problems);
     let hull_chart = validate_chart(chart, text("hull-checks.toml"), &mut problems);
@@ -793,18 +777,6 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     };
     validated.ships = validate_ships(ships, text("ships.toml"), &validated, most, &mut problems);
     problems.finish(validated)
-}
-
-/// Parses one file, recording a missing file or a syntax error.
-fn parse<T: for<'de> Deserialize<'de>>(
-    files: &[SourceFile],
-    name: &str,
-    problems: &mut DataProblems,
-) -> Option<T> {
-    let file = problems.source(files, name)?;
-    toml::from_str(&file.text)
-        .map_err(|e| problems.unreadable(file, e.span().map(|s| s.start), e.message()))
-        .ok()
 }
 
 /// A whole number checked against its range: the value when it is within,
@@ -860,11 +832,10 @@ fn square(
 
 fn skill(problems: &mut DataProblems, file: &str, key: &str, id: &str) -> Skill {
     Skill::from_id(id).unwrap_or_else(|| {
-        let known: Vec<&str> = Skill::ALL.iter().map(|s| s.id()).collect();
         problems.push(
             file,
             key,
-            format!("unknown skill '{id}' (known: {})", known.join(", ")),
+            unknown("skill", id, Skill::ALL.iter().map(|s| s.id())),
         );
         Skill::Gunnery
     })
@@ -878,14 +849,13 @@ fn validate_module_types(
     let mut out: Vec<ModuleType> = Vec::new();
     for (id, module) in raw {
         let function = Function::from_id(&module.function).unwrap_or_else(|| {
-            let known: Vec<&str> = Function::ALL.iter().map(|f| f.id()).collect();
             problems.push(
                 FILE,
                 format!("{id}.function"),
-                format!(
-                    "unknown function '{}' (known: {})",
-                    module.function,
-                    known.join(", ")
+                unknown(
+                    "function",
+                    &module.function,
+                    Function::ALL.iter().map(|f| f.id()),
                 ),
             );
             Function::None

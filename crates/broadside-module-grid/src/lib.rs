@@ -72,24 +72,13 @@ impl ModuleGrid {
 }
 
 /// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = &[
-    (
-        "modules.toml",
-        include_str!("../../../rulesets/module-grid/modules.toml"),
-    ),
-    (
-        "ships.toml",
-        include_str!("../../../rulesets/module-grid/ships.toml"),
-    ),
-    (
-        "rules.toml",
-        include_str!("../../../rulesets/module-grid/rules.toml"),
-    ),
-    (
-        "hull-checks.toml",
-        include_str!("../../../rulesets/module-grid/hull-checks.toml"),
-    ),
-];
+const EMBEDDED: &[(&str, &str)] = broadside_data::embedded!(
+    "module-grid",
+    "modules.toml",
+    "ships.toml",
+    "rules.toml",
+    "hull-checks.toml",
+);
 
 /// How the CLI registers this system.
 pub const REGISTRATION: Registration = Registration {

@@ -753,20 +753,11 @@ pub struct Rules {
     pub constants: Constants,
 }
 
+broadside_data::lookups!(Rules {
+    ships[ClassId] -> ShipClass: class_id, class;
+});
+
 impl Rules {
-    /// The ship class with this id.
-    pub fn class_id(&self, id: &str) -> Option<ClassId> {
-        self.ships
-            .iter()
-            .position(|s| s.id == id)
-            .and_then(|i| ClassId::try_from(i).ok())
-    }
-
-    /// The ship class at this index.
-    pub fn class(&self, id: ClassId) -> &ShipClass {
-        &self.ships[usize::from(id)]
-    }
-
     /// The type of a module of a class.
     pub fn module_type(&self, class: &ShipClass, module: ModuleIx) -> &ModuleType {
         &self.module_types[usize::from(class.modules[usize::from(module)].kind)]

@@ -5,6 +5,7 @@ mod common;
 use broadside_core::{
     Engagement, EventLog, Loss, NullSink, Ruleset, SeededDice, Side, Verdict, run_trials,
 };
+use broadside_data::testing;
 use broadside_module_grid::model::ModuleIx;
 use common::{duel_request, fleet_request, num, resolve_with, ship, system, text};
 use proptest::prelude::*;
@@ -236,16 +237,7 @@ fn fleet_tallies_are_the_same_on_one_thread_and_two() {
             [&[], &[]],
         ))
         .expect("the battle is set up");
-    let on = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool")
-            .install(|| run_trials(&*engagement, 41, 1100, &|_| {}))
-            .expect("the trials play")
-    };
-    let one = on(1);
-    assert_eq!(one, on(2));
+    let one = testing::tally_on_one_and_two_threads(&*engagement, 41, 1100);
     let summary = one.summary(engagement.roster());
     assert_eq!(summary.trials, 1100);
     assert_eq!(summary.ships_lost.a.iter().sum::<u64>(), 1100);

@@ -2,7 +2,8 @@
 
 mod common;
 
-use broadside_core::{Bound, DataRange, ranges_markdown};
+use broadside_core::{Bound, DataRange};
+use broadside_data::testing;
 use broadside_module_grid::data::RANGES;
 use common::{edited, sources};
 
@@ -431,15 +432,5 @@ fn sight_lists_only_objects_the_rule_names() {
 fn the_rules_note_lists_the_data_ranges() {
     assert!(broadside_module_grid::ModuleGrid::load(&sources()).is_ok());
     let note = include_str!("../../../docs/rules/module-grid.md");
-    let section = note
-        .split("\n## Data ranges\n")
-        .nth(1)
-        .expect("a \"Data ranges\" section in docs/rules/module-grid.md");
-    let section = section.split("\n## ").next().unwrap_or(section);
-    let table: String = section
-        .lines()
-        .filter(|line| line.starts_with('|'))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    assert_eq!(table, ranges_markdown(RANGES));
+    testing::assert_ranges_documented(note, "docs/rules/module-grid.md", RANGES);
 }

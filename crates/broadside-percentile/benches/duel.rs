@@ -1,6 +1,7 @@
 //! Benchmarks whole percentile battles, one ship a side and four: the Monte Carlo hot loop on one core.
 
-use broadside_core::{BattleRequest, Engagement, NullSink, Options, SeededDice};
+use broadside_core::{BattleRequest, Options};
+use broadside_data::testing;
 use broadside_percentile::{Percentile, PreparedBattle};
 
 fn main() {
@@ -23,24 +24,14 @@ fn battle(a: &[&str], b: &[&str]) -> PreparedBattle {
 #[divan::bench(sample_count = 200, sample_size = 50)]
 fn destroyer_against_frigate(bencher: divan::Bencher<'_, '_>) {
     let engagement = duel("destroyer", "frigate");
-    let mut trial = 0u64;
-    bencher.bench_local(|| {
-        trial += 1;
-        let mut dice = SeededDice::for_trial(1, trial);
-        divan::black_box(engagement.play(&mut dice, &mut NullSink))
-    });
+    testing::bench_trials(bencher, &engagement, 1);
 }
 
 /// A longer fight between two heavily armed ships.
 #[divan::bench(sample_count = 100, sample_size = 20)]
 fn battleship_against_heavy_cruiser(bencher: divan::Bencher<'_, '_>) {
     let engagement = duel("battleship", "heavy-cruiser");
-    let mut trial = 0u64;
-    bencher.bench_local(|| {
-        trial += 1;
-        let mut dice = SeededDice::for_trial(1, trial);
-        divan::black_box(engagement.play(&mut dice, &mut NullSink))
-    });
+    testing::bench_trials(bencher, &engagement, 1);
 }
 
 /// Four against four, mixed: the cost of one trial of a fleet battle, where
@@ -51,10 +42,5 @@ fn four_against_four(bencher: divan::Bencher<'_, '_>) {
         &["destroyer", "destroyer", "frigate", "frigate"],
         &["light-cruiser", "destroyer", "frigate", "frigate"],
     );
-    let mut trial = 0u64;
-    bencher.bench_local(|| {
-        trial += 1;
-        let mut dice = SeededDice::for_trial(1, trial);
-        divan::black_box(engagement.play(&mut dice, &mut NullSink))
-    });
+    testing::bench_trials(bencher, &engagement, 1);
 }

@@ -11,9 +11,9 @@
 //! how an allocation on the hot path shows up.
 
 use broadside_core::{
-    AttackResolution, Dice, Die, EventSink, NullSink, OptionValue, Options, ResolveRequest,
-    Ruleset, SeededDice,
+    Die, EventSink, NullSink, OptionValue, Options, ResolveRequest, Ruleset, SeededDice,
 };
+use broadside_data::testing;
 use broadside_percentile::{Attack, Board, Hit, Percentile, REGISTRATION};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
@@ -21,8 +21,7 @@ use divan::{Bencher, black_box};
 #[global_allocator]
 static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
 
-/// The seed of every benchmark's dice; any fixed value will do.
-const SEED: u64 = 2026;
+const SEED: u64 = testing::BENCH_SEED;
 
 fn main() {
     // Fixed, large samples: a resolution takes a few hundred nanoseconds,
@@ -100,26 +99,13 @@ fn bench_resolve_attack(bencher: Bencher<'_, '_>, template: Board, attack: Attac
 /// The same through `AttackResolution::resolve_attack`, with the dice and
 /// the sink as trait objects, as the engagement runner makes it.
 fn bench_resolve_attack_dyn(bencher: Bencher<'_, '_>, template: Board, attack: Attack) {
-    let system = system();
-    let mut board = template.clone();
-    let mut dice = SeededDice::new(SEED);
-    let mut sink = NullSink;
-    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-        reset(&mut board, &template);
-        let dice: &mut dyn Dice = &mut dice;
-        let sink: &mut dyn EventSink = &mut sink;
-        let outcome = system.resolve_attack(&mut board, black_box(&attack), dice, sink);
-        black_box(outcome.expect("the attack is legal"))
-    });
+    testing::bench_resolve_attack(bencher, &system(), &template, &attack, reset, SEED);
 }
 
 /// The floor: one seeded d100, which every resolution makes at least once.
 #[divan::bench]
 fn dice_d100(bencher: Bencher<'_, '_>) {
-    let mut dice = SeededDice::new(SEED);
-    bencher
-        .counter(ItemsCount::new(1u32))
-        .bench_local(|| black_box(dice.roll(black_box(Die::D100))));
+    testing::bench_roll(bencher, Die::D100, SEED);
 }
 
 /// Resolutions with the dice and sink known by type: no allocation of the
@@ -183,12 +169,7 @@ mod ruleset_resolve {
         let ruleset: Box<dyn Ruleset> = REGISTRATION
             .load_embedded()
             .expect("the embedded percentile data is valid");
-        let mut dice = SeededDice::new(SEED);
-        let mut sink = NullSink;
-        bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
-            let report = ruleset.resolve(black_box(&request), &mut dice, &mut sink);
-            black_box(report.expect("the request is legal"))
-        });
+        testing::bench_ruleset_resolve(bencher, &*ruleset, &request, SEED);
     }
 
     fn request(attacker: &str, target: &str, options: Options) -> ResolveRequest {

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use broadside_core::{DataErrors, DataProblems, DataRange, FALLBACK_DICE, SourceFile};
 use serde::Deserialize;
 
-use broadside_data::TomlLines;
+use broadside_data::{Sources, TomlLines, counted, unknown};
 use toml::Spanned;
 
 use crate::model::{
@@ -405,27 +405,16 @@ struct RawConstants {
 /// Validates a set of files into the rules, reporting every problem found.
 pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let mut problems = DataProblems::default();
-    for file in files {
-        if !FILES.contains(&file.name.as_str()) {
-            problems.push(
-                &file.name,
-                "",
-                format!(
-                    "not a percentile ruleset file (expected {})",
-                    FILES.join(", ")
-                ),
-            );
-        }
-    }
+    let sources = Sources::check(files, &FILES, "a percentile", &mut problems);
     let weapons: Option<BTreeMap<String, Spanned<RawWeapon>>> =
-        parse(files, "weapons.toml", &mut problems);
+        sources.parse("weapons.toml", &mut problems);
     let defences: Option<BTreeMap<String, RawDefence>> =
-        parse(files, "defences.toml", &mut problems);
+        sources.parse("defences.toml", &mut problems);
     let combat: Option<BTreeMap<String, RawCombatRow>> =
-        parse(files, "combat-table.toml", &mut problems);
-    let damage: Option<RawDamageTable> = parse(files, "damage-table.toml", &mut problems);
-    let ships: Option<BTreeMap<String, RawShip>> = parse(files, "ships.toml", &mut problems);
-    let constants: Option<RawConstants> = parse(files, "rules.toml", &mut problems);
+        sources.parse("combat-table.toml", &mut problems);
+    let damage: Option<RawDamageTable> = sources.parse("damage-table.toml", &mut problems);
+    let ships: Option<BTreeMap<String, RawShip>> = sources.parse("ships.toml", &mut problems);
+    let constants: Option<RawConstants> = sources.parse("rules.toml", &mut problems);
 
     // Files refer to one another, so cross-checks wait until every file has
     // been read: a syntax error in one file is reported alone, not echoed by
@@ -444,14 +433,7 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     ]) {
         return Err(problems.stop());
     }
-    let text = |name: &str| {
-        TomlLines(
-            files
-                .iter()
-                .find(|f| f.name == name)
-                .map_or("", |f| f.text.as_str()),
-        )
-    };
+    let text = |name: &str| sources.lines(name);
     let defences = validate_defences(defences, &mut problems);
     let (weapons, dtms_valid) = validate_weapons(
         weapons,
@@ -479,18 +461,6 @@ pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
         ships,
         constants,
     })
-}
-
-/// Parses one file, recording a missing file or a syntax error.
-fn parse<T: for<'de> Deserialize<'de>>(
-    files: &[SourceFile],
-    name: &str,
-    problems: &mut DataProblems,
-) -> Option<T> {
-    let file = problems.source(files, name)?;
-    toml::from_str(&file.text)
-        .map_err(|e| problems.unreadable(file, e.span().map(|s| s.start), e.message()))
-        .ok()
 }
 
 fn validate_defences(
@@ -918,20 +888,6 @@ impl From<RawLoss> for Loss {
     }
 }
 
-/// Splits `"torpedo x2"` into the id and the count, whose range is
-/// checked by the caller.
-fn counted(entry: &str) -> Result<(&str, i64), String> {
-    match entry.split_once(" x") {
-        None => Ok((entry.trim(), 1)),
-        Some((id, count)) => match count.trim().parse::<i64>() {
-            Ok(n) => Ok((id.trim(), n)),
-            _ => Err(format!(
-                "'{entry}': the count after 'x' must be a whole number from 1"
-            )),
-        },
-    }
-}
-
 fn validate_ships(
     raw: BTreeMap<String, RawShip>,
     weapons: &[Weapon],
@@ -951,14 +907,11 @@ fn validate_ships(
                     _ if !WEAPON_COUNT.allows(count) => {
                         problems.check(&WEAPON_COUNT, text, &wkey, count);
                     }
-                    None => {
-                        let known: Vec<&str> = weapons.iter().map(|w| w.id.as_str()).collect();
-                        problems.push(
-                            FILE,
-                            wkey,
-                            format!("unknown weapon '{wid}' (known: {})", known.join(", ")),
-                        );
-                    }
+                    None => problems.push(
+                        FILE,
+                        wkey,
+                        unknown("weapon", wid, weapons.iter().map(|w| w.id.as_str())),
+                    ),
                     Some(index) => {
                         let index = index as WeaponId;
                         if weapons[usize::from(index)].limited_supply {
@@ -980,14 +933,11 @@ fn validate_ships(
                     _ if !DEFENCE_COUNT.allows(count) => {
                         problems.check(&DEFENCE_COUNT, text, &dkey, count);
                     }
-                    None => {
-                        let known: Vec<&str> = Defence::ALL.iter().map(|d| d.id()).collect();
-                        problems.push(
-                            FILE,
-                            dkey,
-                            format!("unknown defence '{did}' (known: {})", known.join(", ")),
-                        );
-                    }
+                    None => problems.push(
+                        FILE,
+                        dkey,
+                        unknown("defence", did, Defence::ALL.iter().map(|d| d.id())),
+                    ),
                     Some(d @ (Defence::MaskingScreen | Defence::Icm)) => {
                         class_defences.push((d, Some(count as u16)))
                     }

@@ -91,32 +91,15 @@ impl Percentile {
 }
 
 /// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = &[
-    (
-        "weapons.toml",
-        include_str!("../../../rulesets/percentile/weapons.toml"),
-    ),
-    (
-        "defences.toml",
-        include_str!("../../../rulesets/percentile/defences.toml"),
-    ),
-    (
-        "combat-table.toml",
-        include_str!("../../../rulesets/percentile/combat-table.toml"),
-    ),
-    (
-        "damage-table.toml",
-        include_str!("../../../rulesets/percentile/damage-table.toml"),
-    ),
-    (
-        "ships.toml",
-        include_str!("../../../rulesets/percentile/ships.toml"),
-    ),
-    (
-        "rules.toml",
-        include_str!("../../../rulesets/percentile/rules.toml"),
-    ),
-];
+const EMBEDDED: &[(&str, &str)] = broadside_data::embedded!(
+    "percentile",
+    "weapons.toml",
+    "defences.toml",
+    "combat-table.toml",
+    "damage-table.toml",
+    "ships.toml",
+    "rules.toml",
+);
 
 /// How the CLI registers this system.
 pub const REGISTRATION: Registration = Registration {

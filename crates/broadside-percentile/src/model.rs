@@ -334,33 +334,12 @@ pub struct Rules {
     pub constants: Constants,
 }
 
+broadside_data::lookups!(Rules {
+    weapons[WeaponId] -> Weapon: weapon_id, weapon;
+    ships[ClassId] -> ShipClass: class_id, class;
+});
+
 impl Rules {
-    /// The weapon with this id.
-    pub fn weapon_id(&self, id: &str) -> Option<WeaponId> {
-        self.weapons
-            .iter()
-            .position(|w| w.id == id)
-            .and_then(|i| WeaponId::try_from(i).ok())
-    }
-
-    /// The weapon at this index.
-    pub fn weapon(&self, id: WeaponId) -> &Weapon {
-        &self.weapons[usize::from(id)]
-    }
-
-    /// The ship class with this id.
-    pub fn class_id(&self, id: &str) -> Option<ClassId> {
-        self.ships
-            .iter()
-            .position(|s| s.id == id)
-            .and_then(|i| ClassId::try_from(i).ok())
-    }
-
-    /// The ship class at this index.
-    pub fn class(&self, id: ClassId) -> &ShipClass {
-        &self.ships[usize::from(id)]
-    }
-
     /// A defence's printed name and abbreviation.
     pub fn defence_info(&self, defence: Defence) -> &DefenceInfo {
         // Validation guarantees every defence is present, in `Defence::ALL` order.

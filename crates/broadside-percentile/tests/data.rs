@@ -2,78 +2,29 @@
 //! documented range at load, with its file, line, key, range and why, and
 //! the rules document lists exactly the ranges the validator checks.
 
-use broadside_core::{Bound, DataErrors, DataRange, SourceFile, ranges_markdown};
+use broadside_core::{DataRange, SourceFile};
+use broadside_data::testing::{self, Edit, RangeSite as Site};
 use broadside_percentile::Percentile;
 use broadside_percentile::data::{self, RANGES};
 
-/// One change to the data of record: in `file`, the first `from` becomes `to`.
-type Edit = (&'static str, &'static str, String);
-
-/// The embedded data files with edits applied; each `from` must be there.
-fn edited(edits: &[Edit]) -> Vec<SourceFile> {
-    let mut files = broadside_percentile::REGISTRATION.embedded_sources();
-    for (name, from, to) in edits {
-        let file = files
-            .iter_mut()
-            .find(|f| f.name == *name)
-            .unwrap_or_else(|| panic!("no file {name}"));
-        assert!(file.text.contains(from), "{name} has no '{from}'");
-        file.text = file.text.replacen(from, to, 1);
-    }
-    files
+/// The embedded data files.
+fn sources() -> Vec<SourceFile> {
+    broadside_percentile::REGISTRATION.embedded_sources()
 }
 
 /// Loads the data of record with `edits`: `None` when it loads, otherwise
 /// every problem as `file: key: message`.
 fn check(edits: &[Edit]) -> Option<Vec<String>> {
-    match Percentile::load(&edited(edits)) {
-        Ok(_) => None,
-        Err(DataErrors(errors)) => Some(errors.iter().map(ToString::to_string).collect()),
-    }
+    testing::problems(Percentile::load(&testing::edited(sources(), edits)))
 }
 
 /// The 1-based line of the data of record's `file` holding `from`.
 fn line_of(file: &str, from: &str) -> usize {
-    let text = broadside_percentile::REGISTRATION
-        .embedded_sources()
-        .into_iter()
-        .find(|f| f.name == file)
-        .unwrap_or_else(|| panic!("no file {file}"))
-        .text;
-    let at = text
-        .find(from)
-        .unwrap_or_else(|| panic!("{file} has no '{from}'"));
-    1 + text[..at].matches('\n').count()
-}
-
-/// Where one range's key is set in the data of record, and what else must
-/// change for its bounds to load.
-struct Site {
-    range: DataRange,
-    /// The key as the message names it (`laser-cannon.dtm`).
-    key: &'static str,
-    /// The text setting it, and the same with `{}` for the value.
-    from: &'static str,
-    to: &'static str,
-    /// Further edits with which the least value loads.
-    at_min: Vec<Edit>,
-    /// Further edits with which the greatest value loads.
-    at_max: Vec<Edit>,
-    /// Whether the least and the greatest value can load here at all (a
-    /// row's end is bounded by its neighbours too).
-    loads: [bool; 2],
+    testing::line_of(testing::text_of(&sources(), file), from)
 }
 
 fn site(range: DataRange, key: &'static str, from: &'static str, to: &'static str) -> Site {
-    Site {
-        range,
-        key,
-        from,
-        to,
-        at_min: Vec::new(),
-        at_max: Vec::new(),
-        loads: [true, true],
-    }
+    Site::new(range, key, from, to)
 }
 
 fn edit(file: &'static str, from: &'static str, to: &str) -> Edit {
@@ -97,55 +48,6 @@ fn highest_table() -> Vec<Edit> {
         "rolls = [117, 120]",
         "rolls = [117, 200]",
     )]
-}
-
-/// The least and greatest value load; one below and one above are refused
-/// with one problem, in the range's own file, naming the key's line, the
-/// range and why.
-fn check_bounds(site: &Site) {
-    let Bound::Number { min, max } = site.range.bound else {
-        panic!("{} is not a number range", site.range.key);
-    };
-    let with = |value: i64, extra: &[Edit]| {
-        let mut edits = vec![(
-            site.range.file,
-            site.from,
-            site.to.replace("{}", &value.to_string()),
-        )];
-        edits.extend(extra.iter().cloned());
-        check(&edits)
-    };
-    let ends = [(min, &site.at_min), (max, &site.at_max)];
-    for (&(value, extra), _) in ends.iter().zip(site.loads).filter(|(_, loads)| *loads) {
-        if let Some(problems) = with(value, extra) {
-            panic!(
-                "{} = {value} is refused:\n{}",
-                site.key,
-                problems.join("\n")
-            );
-        }
-    }
-    let line = line_of(site.range.file, site.from);
-    for value in [min - 1, max + 1] {
-        let problems = with(value, &[]).unwrap_or_else(|| panic!("{} = {value} loads", site.key));
-        let want = format!(
-            "{}: {}: line {line}: {value} is outside {min}..={max} ({})",
-            site.range.file, site.key, site.range.why
-        );
-        assert!(
-            problems.contains(&want),
-            "no '{want}' in:\n{}",
-            problems.join("\n")
-        );
-        assert!(
-            problems
-                .iter()
-                .all(|p| p.starts_with(&format!("{}: ", site.range.file))),
-            "{} = {value} is blamed on another file:\n{}",
-            site.key,
-            problems.join("\n")
-        );
-    }
 }
 
 fn sites() -> Vec<Site> {
@@ -324,22 +226,13 @@ fn the_data_of_record_is_within_every_range() {
     assert_eq!(check(&[]), None);
 }
 
+/// The least and greatest value load; one below and one above are refused
+/// with one problem, in the range's own file, naming the key's line, the
+/// range and why.
 #[test]
 fn every_number_range_holds_at_its_bounds() {
-    let sites = sites();
-    for site in &sites {
-        check_bounds(site);
-    }
-    // Every number range of the table is tried here.
-    for range in RANGES {
-        if matches!(range.bound, Bound::Number { .. }) {
-            assert!(
-                sites.iter().any(|s| s.range == *range),
-                "{} is not tried",
-                range.key
-            );
-        }
-    }
+    let line = |site: &Site| format!("line {}: ", line_of(site.range.file, site.from));
+    testing::check_number_ranges(RANGES, &sites(), check, line);
 }
 
 /// Reliability review, finding 3: the least i64 once got past the DTM
@@ -388,30 +281,19 @@ fn the_damage_table_ends_at_the_highest_roll() {
     );
 }
 
-/// Each dice key with `accepted` and `refused` expressions.
+/// Each dice key with `accepted` expressions and the ones every dice key
+/// refuses, the problem naming the key's line.
 fn check_dice(file: &'static str, key: &str, from: &'static str, to: &str, accepted: &[&str]) {
-    let line = line_of(file, from);
-    for dice in accepted {
-        let problems = check(&[edit(file, from, &to.replace("{}", dice))]);
-        assert_eq!(problems, None, "{key} = {dice}");
-    }
-    for dice in [
+    let line = format!("line {}: ", line_of(file, from));
+    let refused = [
         "1d6-6",
         "1d6-100",
         "10d100+1",
         "1d6+999999999",
         "1d101",
         "49d6",
-    ] {
-        let problems = check(&[edit(file, from, &to.replace("{}", dice))])
-            .unwrap_or_else(|| panic!("{key} = {dice} loads"));
-        assert_eq!(problems.len(), 1, "{key} = {dice}: {problems:?}");
-        assert!(
-            problems[0].starts_with(&format!("{file}: {key}: line {line}: '{dice}'")),
-            "{key} = {dice}: {}",
-            problems[0]
-        );
-    }
+    ];
+    testing::check_dice_key(check, (file, key, from, to), &line, accepted, &refused);
 }
 
 #[test]
@@ -459,18 +341,5 @@ fn every_dice_expression_can_do_1_and_at_most_1000() {
 #[test]
 fn the_rules_document_lists_the_validated_ranges() {
     let doc = include_str!("../../../docs/rules/percentile.md");
-    let section = doc
-        .split_once("\n## Data ranges\n")
-        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
-        .expect("docs/rules/percentile.md has a Data ranges section");
-    let table: String = section
-        .lines()
-        .filter(|line| line.starts_with('|'))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    assert_eq!(
-        table,
-        ranges_markdown(RANGES),
-        "the Data ranges table of docs/rules/percentile.md differs from data::RANGES"
-    );
+    testing::assert_ranges_documented(doc, "docs/rules/percentile.md", RANGES);
 }

@@ -6,9 +6,8 @@
 //! thread, on a pool of two, and the trials played one by one in order all
 //! tally alike.
 
-use broadside_core::{
-    BattleRequest, NullSink, OptionValue, Options, Tally, play_trial, run_trials,
-};
+use broadside_core::{BattleRequest, NullSink, OptionValue, Options, Tally, play_trial};
+use broadside_data::testing;
 use broadside_percentile::Percentile;
 
 #[test]
@@ -24,17 +23,7 @@ fn fleet_tallies_do_not_depend_on_thread_count() {
     let battle = system.set_up(&request).expect("the fleets exist");
     // More trials than core plays in one chunk, so two threads share them.
     const TRIALS: u64 = 1100;
-    let on = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool")
-            .install(|| run_trials(&battle, 7, TRIALS, &|_| {}))
-            .expect("the trials play")
-    };
-    let one = on(1);
-    let two = on(2);
-    assert_eq!(one, two);
+    let one = testing::tally_on_one_and_two_threads(&battle, 7, TRIALS);
     let mut in_order = Tally::default();
     for trial in 0..TRIALS {
         in_order.add(&play_trial(&battle, 7, trial, &mut NullSink).expect("the trial plays"));

@@ -24,15 +24,13 @@ use broadside_core::{
     OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice, Setup,
     SourceFile, TableView, TurnSequence, Verdict,
 };
+use broadside_data::testing::{self, numbered};
 use serde_json::{Value, json};
 
 /// The system, loaded once from its embedded data of record.
 pub fn system() -> &'static ActionD10 {
     static SYSTEM: OnceLock<ActionD10> = OnceLock::new();
-    SYSTEM.get_or_init(|| match ActionD10::embedded() {
-        Ok(system) => system,
-        Err(errors) => panic!("the embedded action-d10 data does not load:\n{errors}"),
-    })
+    testing::loaded(&SYSTEM, "action-d10", ActionD10::embedded)
 }
 
 /// The embedded data files, for tests that load altered copies in memory.
@@ -45,16 +43,7 @@ pub type Edit<'a> = (&'a str, &'a str, &'a str);
 
 /// The embedded data files with edits applied; each `from` must be there.
 pub fn edited_sources(edits: &[Edit<'_>]) -> Vec<SourceFile> {
-    let mut files = sources();
-    for (name, from, to) in edits {
-        let file = files
-            .iter_mut()
-            .find(|f| f.name == *name)
-            .unwrap_or_else(|| panic!("no file {name}"));
-        assert!(file.text.contains(from), "{name} has no '{from}'");
-        file.text = file.text.replacen(from, to, 1);
-    }
-    files
+    testing::edited(sources(), edits)
 }
 
 /// The system loaded from the data of record with edits applied, as a
@@ -76,24 +65,9 @@ pub fn ship(id: &str) -> Ship {
         .unwrap_or_else(|| panic!("no ship class '{id}' in the data"))
 }
 
-fn numbered(out: &mut String, events: &[Event]) {
-    out.push_str("events:\n");
-    for (i, event) in events.iter().enumerate() {
-        out.push_str(&format!("{:>3}. {event}\n", i + 1));
-    }
-}
-
 /// Asserts a named snapshot that records its inputs and cites its source.
 pub fn snapshot(name: &str, source: &str, inputs: &Value, transcript: &str) {
-    insta::with_settings!({
-        info => inputs,
-        description => source,
-        omit_expression => true,
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"),
-        prepend_module_to_snapshot => false,
-    }, {
-        insta::assert_snapshot!(name, transcript);
-    });
+    broadside_data::snapshot!(name, source, inputs, transcript);
 }
 
 /// Damage set on a ship directly: what it is, in words, and how.
@@ -450,27 +424,20 @@ pub fn sampled_agrees(exact: &ExactAttack, sampled: &Sampled) -> Result<(), Stri
 /// Resolves and snapshots one attack; the script must be used up exactly.
 /// Returns the report's JSON for further checks.
 pub fn check_resolve(case: Resolve<'_>) -> Value {
-    let (value, lines, events, dice) = case
+    let (json, lines, events, dice) = case
         .run()
         .unwrap_or_else(|e| panic!("{}: the resolution failed: {e}", case.name));
-    assert!(
-        dice.remaining().is_empty(),
-        "{}: scripted dice left unused: {:?}",
-        case.name,
-        dice.remaining()
-    );
+    testing::assert_all_used(&dice, case.name);
     let inputs = case.inputs();
     let mut out = format!("inputs: {inputs}\n");
-    numbered(&mut out, &events);
-    out.push_str("report:\n");
-    for line in &lines {
-        out.push_str(&format!("  {line}\n"));
-    }
-    out.push_str("json:\n");
-    out.push_str(&serde_json::to_string_pretty(&value).expect("JSON prints"));
-    out.push('\n');
+    let resolution = testing::Resolution {
+        lines,
+        json,
+        events,
+    };
+    resolution.write_transcript(&mut out, "report");
     snapshot(case.name, case.source, &inputs, &out);
-    value
+    resolution.json
 }
 
 /// Resolves an attack that must fail, returning the error.

@@ -11,17 +11,24 @@
 )]
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use broadside_core::exact::{ExactAttack, exact_attack};
 use broadside_core::{
-    AttackOutcome, BattleRequest, Dice, Event, EventLog, EventSink, NullSink, OptionValue, Options,
+    AttackOutcome, BattleRequest, Dice, Event, EventLog, EventSink, NullSink, OptionValue,
     ResolveError, ResolveRequest, Ruleset, ScriptedDice, SourceFile,
 };
 use broadside_crew_2d6::{
     Battle, CombatManeuver, Crew2d6, CrewTactics, Incoming, Maneuver, Order, Orders, REGISTRATION,
     Reactions, ShipId, model::Band,
+};
+use broadside_data::testing;
+#[allow(
+    unused_imports,
+    reason = "each test file uses a different part of the helpers"
+)]
+pub use broadside_data::testing::{
+    Resolution, assert_all_used, dice_text, flag, num, options, text,
 };
 use serde_json::{Value, json};
 
@@ -32,10 +39,7 @@ use serde_json::{Value, json};
 /// The system, loaded once from its embedded data of record.
 pub fn system() -> &'static Crew2d6 {
     static SYSTEM: OnceLock<Crew2d6> = OnceLock::new();
-    SYSTEM.get_or_init(|| match Crew2d6::embedded() {
-        Ok(system) => system,
-        Err(errors) => panic!("the embedded crew-2d6 data does not load:\n{errors}"),
-    })
+    testing::loaded(&SYSTEM, "crew-2d6", Crew2d6::embedded)
 }
 
 /// The embedded data files, for tests that load altered copies.
@@ -47,27 +51,13 @@ pub fn sources() -> Vec<SourceFile> {
 /// `from` must be there, so that a change of the data of record cannot
 /// silently void a test.
 pub fn edited(files: &[SourceFile], file: &str, from: &str, to: &str) -> Vec<SourceFile> {
-    let mut files = files.to_vec();
-    let source = files
-        .iter_mut()
-        .find(|f| f.name == file)
-        .unwrap_or_else(|| panic!("no {file} in the data"));
-    assert!(
-        source.text.contains(from),
-        "{file} no longer contains {from:?}; update the test"
-    );
-    source.text = source.text.replacen(from, to, 1);
-    files
+    testing::edited(files.to_vec(), &[(file, from, to)])
 }
 
 /// The data with text appended to one file.
 pub fn appended(files: &[SourceFile], file: &str, text: &str) -> Vec<SourceFile> {
     let mut files = files.to_vec();
-    let source = files
-        .iter_mut()
-        .find(|f| f.name == file)
-        .unwrap_or_else(|| panic!("no {file} in the data"));
-    source.text.push_str(text);
+    testing::file_mut(&mut files, file).text.push_str(text);
     files
 }
 
@@ -137,84 +127,21 @@ pub fn with_gunboat() -> &'static Crew2d6 {
 // Snapshots
 // ---------------------------------------------------------------------------
 
-fn snapshot_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
-}
-
 /// Asserts a named snapshot recording its inputs and citing its source.
 pub fn check_named(name: &str, source: &str, inputs: &Value, transcript: &str) {
-    insta::with_settings!({
-        info => inputs,
-        description => source,
-        omit_expression => true,
-        snapshot_path => snapshot_dir(),
-        prepend_module_to_snapshot => false,
-    }, {
-        insta::assert_snapshot!(name, transcript);
-    });
+    broadside_data::snapshot!(name, source, inputs, transcript);
 }
 
 /// Events as numbered lines.
 pub fn numbered(events: &[Event]) -> String {
-    let mut out = String::from("events:\n");
-    for (i, event) in events.iter().enumerate() {
-        out.push_str(&format!("{:>3}. {event}\n", i + 1));
-    }
+    let mut out = String::new();
+    testing::numbered(&mut out, events);
     out
-}
-
-fn dice_text(dice: &[u32]) -> String {
-    let shown: Vec<String> = dice.iter().map(u32::to_string).collect();
-    shown.join(", ")
-}
-
-/// Asserts that a script was used up exactly.
-pub fn assert_all_used(dice: &ScriptedDice, what: &str) {
-    assert!(
-        dice.remaining().is_empty(),
-        "{what}: scripted dice left unused: {:?}",
-        dice.remaining()
-    );
 }
 
 // ---------------------------------------------------------------------------
 // Resolving attacks through the object-safe Ruleset
 // ---------------------------------------------------------------------------
-
-/// A flag option (`--dodge`).
-pub fn flag() -> OptionValue {
-    OptionValue::Flag
-}
-
-/// A number option (`--salvo 2`).
-pub fn num(n: i64) -> OptionValue {
-    OptionValue::Number(n)
-}
-
-/// A text option (`--weapon beam-laser`).
-pub fn text(t: &str) -> OptionValue {
-    OptionValue::Text(t.to_owned())
-}
-
-/// Options from pairs.
-pub fn options(pairs: &[(&str, OptionValue)]) -> Options {
-    let mut opts = Options::new();
-    for (name, value) in pairs {
-        opts.set(name, value.clone());
-    }
-    opts
-}
-
-/// What one `Ruleset::resolve` call produced.
-#[derive(Debug)]
-pub struct Resolution {
-    /// The report's text lines.
-    pub lines: Vec<String>,
-    /// The report as JSON.
-    pub json: Value,
-    /// Every event, in order.
-    pub events: Vec<Event>,
-}
 
 /// Resolves one attack of `system` with any dice, checking the options
 /// against the specs first as the command line does.
@@ -225,22 +152,7 @@ pub fn resolve_in(
     pairs: &[(&str, OptionValue)],
     dice: &mut dyn Dice,
 ) -> Result<Resolution, ResolveError> {
-    let ruleset: &dyn Ruleset = system;
-    let options = options(pairs);
-    options.validate(ruleset.resolve_options())?;
-    let request = ResolveRequest {
-        attacker: attacker.to_owned(),
-        target: target.to_owned(),
-        options,
-    };
-    let mut log = EventLog::default();
-    let report = ruleset.resolve(&request, dice, &mut log)?;
-    let json = serde_json::to_value(&*report).expect("reports serialise");
-    Ok(Resolution {
-        lines: report.lines(),
-        json,
-        events: log.events,
-    })
+    testing::resolve(system, attacker, target, pairs, dice)
 }
 
 /// Resolves one attack of the data of record with any dice.
@@ -302,14 +214,7 @@ pub fn check_resolve_in(
     assert_all_used(&scripted, name);
     let inputs = resolve_inputs(attacker, target, pairs, dice);
     let mut out = format!("{attacker} attacks {target}; dice {}\n", dice_text(dice));
-    out.push_str(&numbered(&resolution.events));
-    out.push_str("lines:\n");
-    for line in &resolution.lines {
-        out.push_str(&format!("  {line}\n"));
-    }
-    out.push_str("json:\n");
-    out.push_str(&serde_json::to_string_pretty(&resolution.json).expect("JSON prints"));
-    out.push('\n');
+    resolution.write_transcript(&mut out, "lines");
     check_named(name, source, &inputs, &out);
     resolution
 }

@@ -19,6 +19,14 @@ use broadside_core::{
     BattleRequest, Dice, Event, EventLog, NullSink, OptionValue, Options, ResolveError,
     ResolveRequest, Roster, Ruleset, ScriptedDice, SeededDice, Side, SourceFile, TurnSequence,
 };
+use broadside_data::testing;
+#[allow(
+    unused_imports,
+    reason = "each test file uses a different part of the helpers"
+)]
+pub use broadside_data::testing::{
+    Resolution, assert_all_used, dice_text, num, numbered as numbered_events, options, text,
+};
 use broadside_module_grid::engagement::{FireOptions, Maneuver, Phase, Sequence, ShotChoice};
 use broadside_module_grid::model::{Mode, ModuleIx, ShipClass, ShipSide, Square};
 use broadside_module_grid::placement::Placement;
@@ -35,10 +43,7 @@ use serde_json::{Value, json};
 /// The system, loaded once from its embedded data of record.
 pub fn system() -> &'static ModuleGrid {
     static SYSTEM: OnceLock<ModuleGrid> = OnceLock::new();
-    SYSTEM.get_or_init(|| match ModuleGrid::embedded() {
-        Ok(system) => system,
-        Err(errors) => panic!("the embedded module-grid data does not load:\n{errors}"),
-    })
+    testing::loaded(&SYSTEM, "module-grid", ModuleGrid::embedded)
 }
 
 /// The embedded data files, for tests that load altered copies.
@@ -49,11 +54,7 @@ pub fn sources() -> Vec<SourceFile> {
 /// The embedded files with one file's text changed by `edit`.
 pub fn edited(file: &str, edit: impl FnOnce(&mut String)) -> Vec<SourceFile> {
     let mut files = sources();
-    let f = files
-        .iter_mut()
-        .find(|f| f.name == file)
-        .unwrap_or_else(|| panic!("no embedded file {file}"));
-    edit(&mut f.text);
+    edit(&mut testing::file_mut(&mut files, file).text);
     files
 }
 
@@ -146,74 +147,18 @@ pub fn describe(ship: &Ship) -> String {
 
 /// Asserts a named snapshot recording its inputs and citing its source.
 pub fn assert_named(name: &str, source: &str, inputs: &Value, transcript: &str) {
-    insta::with_settings!({
-        info => inputs,
-        description => source,
-        omit_expression => true,
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"),
-        prepend_module_to_snapshot => false,
-    }, {
-        insta::assert_snapshot!(name, transcript);
-    });
-}
-
-/// Appends the events, numbered.
-pub fn numbered_events(out: &mut String, events: &[Event]) {
-    out.push_str("events:\n");
-    for (i, event) in events.iter().enumerate() {
-        out.push_str(&format!("{:>3}. {event}\n", i + 1));
-    }
-}
-
-/// Faces as "1, 2, 3".
-pub fn dice_text(dice: &[u32]) -> String {
-    let shown: Vec<String> = dice.iter().map(u32::to_string).collect();
-    shown.join(", ")
-}
-
-/// Asserts that a script was used up exactly.
-pub fn assert_all_used(dice: &ScriptedDice, what: &str) {
-    assert!(
-        dice.remaining().is_empty(),
-        "{what}: scripted dice left unused: {:?}",
-        dice.remaining()
-    );
+    broadside_data::snapshot!(name, source, inputs, transcript);
 }
 
 // ---------------------------------------------------------------------------
 // Resolving attacks through the object-safe Ruleset
 // ---------------------------------------------------------------------------
 
-/// A number option.
-pub fn num(n: i64) -> OptionValue {
-    OptionValue::Number(n)
-}
-
-/// A text option.
-pub fn text(t: &str) -> OptionValue {
-    OptionValue::Text(t.to_owned())
-}
-
-/// What one `Ruleset::resolve` call produced.
-#[derive(Debug)]
-pub struct Resolution {
-    /// The report's text lines.
-    pub lines: Vec<String>,
-    /// The report as JSON.
-    pub json: Value,
-    /// Every event, in order.
-    pub events: Vec<Event>,
-}
-
-fn request(attacker: &str, target: &str, options: &[(&str, OptionValue)]) -> ResolveRequest {
-    let mut opts = Options::new();
-    for (name, value) in options {
-        opts.set(name, value.clone());
-    }
+fn request(attacker: &str, target: &str, pairs: &[(&str, OptionValue)]) -> ResolveRequest {
     ResolveRequest {
         attacker: attacker.to_owned(),
         target: target.to_owned(),
-        options: opts,
+        options: options(pairs),
     }
 }
 
@@ -225,17 +170,7 @@ pub fn resolve_with(
     options: &[(&str, OptionValue)],
     dice: &mut dyn Dice,
 ) -> Result<Resolution, ResolveError> {
-    let system: &dyn Ruleset = system();
-    let request = request(attacker, target, options);
-    request.options.validate(system.resolve_options())?;
-    let mut log = EventLog::default();
-    let report = system.resolve(&request, dice, &mut log)?;
-    let json = serde_json::to_value(&*report).expect("a report serialises to JSON");
-    Ok(Resolution {
-        lines: report.lines(),
-        json,
-        events: log.events,
-    })
+    testing::resolve(system(), attacker, target, options, dice)
 }
 
 /// Resolves with scripted dice, which must all be used.
@@ -287,14 +222,7 @@ pub fn check_resolve(
         shown.join(" "),
         dice_text(dice)
     );
-    numbered_events(&mut out, &resolution.events);
-    out.push_str("report:\n");
-    for line in &resolution.lines {
-        out.push_str(&format!("  {line}\n"));
-    }
-    out.push_str("json:\n");
-    out.push_str(&serde_json::to_string_pretty(&resolution.json).expect("JSON renders"));
-    out.push('\n');
+    resolution.write_transcript(&mut out, "report");
     assert_named(name, source, &inputs, &out);
     resolution
 }
