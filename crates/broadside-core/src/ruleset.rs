@@ -214,6 +214,17 @@ pub struct ResolveRequest {
     pub options: Options,
 }
 
+impl ResolveRequest {
+    /// `attacker` fires at `target`, with the system's options given.
+    pub fn new(attacker: &str, target: &str, options: Options) -> ResolveRequest {
+        ResolveRequest {
+            attacker: attacker.to_owned(),
+            target: target.to_owned(),
+            options,
+        }
+    }
+}
+
 /// A request to set up a battle between two sides of one or more ships.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BattleRequest {
