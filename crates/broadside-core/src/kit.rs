@@ -168,7 +168,19 @@ pub fn resolve_typed<S: System>(
     dice: &mut dyn Dice,
     sink: &mut dyn EventSink,
 ) -> Result<S::Report, ResolveError> {
-    let (before, attack) = system.declare(request)?;
+    let declared = system.declare(request)?;
+    resolve_declared(system, request, declared, dice, sink)
+}
+
+/// Resolves and reports an attack already declared on a board (one a test
+/// sets up with damaged ships, say), as [`Ruleset::resolve`] does a fresh one.
+pub fn resolve_declared<S: System>(
+    system: &S,
+    request: &ResolveRequest,
+    (before, attack): (S::Board, S::Declaration),
+    dice: &mut dyn Dice,
+    sink: &mut dyn EventSink,
+) -> Result<S::Report, ResolveError> {
     let mut board = before.clone();
     let outcome = system.resolve_attack(&mut board, &attack, dice, sink)?;
     let resolved = Resolved {
