@@ -60,7 +60,7 @@ impl ModuleGrid {
 
     /// The system loaded from its embedded data of record.
     pub fn embedded() -> Result<ModuleGrid, DataErrors> {
-        ModuleGrid::load(&REGISTRATION.embedded_sources())
+        broadside_core::kit::embedded()
     }
 
     /// A fresh ship of the class with this id.
@@ -71,29 +71,5 @@ impl ModuleGrid {
     }
 }
 
-/// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = &[
-    (
-        "modules.toml",
-        include_str!("../../../rulesets/module-grid/modules.toml"),
-    ),
-    (
-        "ships.toml",
-        include_str!("../../../rulesets/module-grid/ships.toml"),
-    ),
-    (
-        "rules.toml",
-        include_str!("../../../rulesets/module-grid/rules.toml"),
-    ),
-    (
-        "hull-checks.toml",
-        include_str!("../../../rulesets/module-grid/hull-checks.toml"),
-    ),
-];
-
 /// How the CLI registers this system.
-pub const REGISTRATION: Registration = Registration {
-    id: ID,
-    embedded: EMBEDDED,
-    load: |files| ModuleGrid::load(files).map(|s| Box::new(s) as Box<dyn broadside_core::Ruleset>),
-};
+pub const REGISTRATION: Registration = broadside_core::kit::registration::<ModuleGrid>();
