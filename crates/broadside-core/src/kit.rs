@@ -76,27 +76,29 @@ pub trait System: AttackResolution<Board: Clone> + Sized + Send + Sync + 'static
     /// Every ship class of the data, as `broadside ships` lists it.
     fn ship_sheets(&self) -> Vec<Self::ShipSheet>;
 
-    /// Every table of the data, for `broadside table`. By default one, `ships`:
-    /// a row for each ship, labelled by its id, with the columns of
-    /// [`ShipSheet::row`].
+    /// Every table of the data, for `broadside table`. By default one,
+    /// `ships`: a row for each ship, labelled by its id, with the columns of
+    /// [`ShipSheet::row`] after the first (which names the ship).
     fn table_views(&self) -> Vec<TableView> {
         let sheets = self.ship_sheets();
         let Some(first) = sheets.first() else {
             return Vec::new();
         };
+        let mut headers = first.row().into_iter().map(|(header, _)| header.to_owned());
         let row = |sheet: &Self::ShipSheet| TableRowView {
             label: sheet.id().to_owned(),
-            cells: sheet.row().into_iter().map(|(_, cell)| cell).collect(),
+            cells: sheet
+                .row()
+                .into_iter()
+                .skip(1)
+                .map(|(_, cell)| cell)
+                .collect(),
         };
         vec![TableView {
             id: "ships".into(),
             title: "Ships".into(),
-            row_header: "id".into(),
-            columns: first
-                .row()
-                .iter()
-                .map(|(header, _)| (*header).to_owned())
-                .collect(),
+            row_header: headers.next().unwrap_or_default(),
+            columns: headers.collect(),
             rows: sheets.iter().map(row).collect(),
         }]
     }

@@ -444,12 +444,15 @@ pub fn kebab(text: &str) -> String {
 
 /// A rule system, as the CLI and the runner see it.
 ///
-/// # Contract for implementors
-/// - Required methods: all. Return [`ResolveError::Unknown`] for a ship,
-///   weapon or table the data lacks, and [`ResolveError::Refused`] for an
-///   action the rules forbid.
-/// - `resolve` and `prepare_duel` receive options already checked against
-///   [`Ruleset::resolve_options`] / [`Ruleset::duel_options`]; they still
+/// A system does not implement this itself: it implements
+/// [`crate::kit::System`], and the kit's blanket implementation provides
+/// every method here from it.
+///
+/// # Contract
+/// - [`ResolveError::Unknown`] for a ship, weapon or table the data lacks,
+///   and [`ResolveError::Refused`] for an action the rules forbid.
+/// - `resolve` and `prepare_battle` receive options already checked against
+///   [`Ruleset::resolve_options`] / [`Ruleset::battle_options`]; they still
 ///   check what the specs cannot express (a defence the target lacks).
 /// - Nothing here prints, reads files or exits: return data and errors.
 pub trait Ruleset: Send + Sync {
