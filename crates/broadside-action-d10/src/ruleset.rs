@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use broadside_core::kit::{self, Resolved};
+use broadside_core::montecarlo::Loss;
 use broadside_core::{
     AttackOutcome, BattleRequest, DataErrors, Dice, EventSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
@@ -741,6 +742,8 @@ impl kit::System for ActionD10 {
     const RESOLVE_OPTIONS: &'static [OptionSpec] = RESOLVE_OPTIONS;
     const BATTLE_OPTIONS: &'static [OptionSpec] = DUEL_OPTIONS;
     const SIDE_OPTIONS: &'static [OptionSpec] = crate::fleet::SIDE_OPTIONS;
+    const LOSSES: &'static [Loss] = &[Loss::Destroyed, Loss::Disarmed];
+    const ESCAPES: bool = true;
 
     type ShipSheet = ClassSheet;
     type Report = ResolveReport;

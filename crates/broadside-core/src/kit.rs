@@ -19,9 +19,9 @@ use std::hash::Hash;
 use crate::dice::Dice;
 use crate::error::{DataErrors, ResolveError};
 use crate::event::{EventSink, NullSink};
-use crate::exact::{ExactAttack, ExactError, Prob, exact_attack};
+use crate::exact::{ExactAttack, ExactError, ExactOdds, Prob, exact_attack};
 use crate::fleet::{Roster, Setup};
-use crate::montecarlo::{Engagement, ShipFate};
+use crate::montecarlo::{Engagement, Loss, ShipFate, TrialOutcome};
 use crate::rules::{AttackResolution, TurnSequence, Verdict};
 use crate::ruleset::{
     BattleRequest, OptionSpec, Registration, ResolveRequest, Ruleset, Sheet, ShipSheet, SourceFile,
@@ -61,6 +61,12 @@ pub trait System: AttackResolution<Board: Clone> + Sized + Send + Sync + 'static
     /// The set-up each side may be given on its own (a formation, mines
     /// placed before play).
     const SIDE_OPTIONS: &'static [OptionSpec] = &[];
+    /// The ways its ships can be lost, in report order; by default only
+    /// destroyed. Every trial is checked against it.
+    const LOSSES: &'static [Loss] = &[Loss::Destroyed];
+    /// Whether a side can leave a battle (a jump); by default not. Every
+    /// trial is checked against it.
+    const ESCAPES: bool = false;
 
     /// One line of `broadside ships`.
     type ShipSheet: ShipSheet + 'static;
@@ -249,7 +255,62 @@ impl<S: System> Ruleset for S {
     }
 
     fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
-        Ok(Box::new(self.battle_setup(request)?))
+        Ok(Box::new(Declared {
+            engagement: self.battle_setup(request)?,
+            losses: S::LOSSES,
+            escapes: S::ESCAPES,
+        }))
+    }
+
+    fn loss_kinds(&self) -> &'static [Loss] {
+        S::LOSSES
+    }
+
+    fn escapes(&self) -> bool {
+        S::ESCAPES
+    }
+}
+
+/// An engagement held to the losses and endings its system declares: a
+/// trial that comes to another is an internal error, so a report never
+/// needs to list a kind of loss the system cannot have.
+struct Declared<E> {
+    engagement: E,
+    losses: &'static [Loss],
+    escapes: bool,
+}
+
+impl<E: Engagement> Engagement for Declared<E> {
+    fn play(
+        &self,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<TrialOutcome, ResolveError> {
+        let outcome = self.engagement.play(dice, sink)?;
+        let undeclared = outcome
+            .ships
+            .iter()
+            .filter_map(|fate| fate.loss)
+            .find(|loss| !self.losses.contains(loss));
+        if let Some(loss) = undeclared {
+            return Err(ResolveError::Internal(format!(
+                "a trial lost a ship as {loss:?}, which the system does not declare"
+            )));
+        }
+        if !self.escapes && matches!(outcome.verdict, Verdict::Escaped(_)) {
+            return Err(ResolveError::Internal(
+                "a trial ended in an escape, which the system does not declare".into(),
+            ));
+        }
+        Ok(outcome)
+    }
+
+    fn roster(&self) -> &Roster {
+        self.engagement.roster()
+    }
+
+    fn exact(&self, max_states: usize, max_paths: u64) -> Result<ExactOdds, ExactError> {
+        self.engagement.exact(max_states, max_paths)
     }
 }
 

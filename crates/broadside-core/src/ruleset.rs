@@ -12,7 +12,7 @@ use crate::error::{DataErrors, ResolveError};
 use crate::event::{EventSink, NullSink};
 use crate::exact::{ExactAttack, ExactError, Prob, exact_attack};
 use crate::fleet::{Roster, check_side_size};
-use crate::montecarlo::Engagement;
+use crate::montecarlo::{Engagement, Loss};
 use crate::rules::Side;
 
 /// What kind of value a system option takes.
@@ -507,6 +507,16 @@ pub trait Ruleset: Send + Sync {
     /// Sets up a battle once; the result plays any number of trials. The ships
     /// of the engagement's roster are side A's in the order named, then B's.
     fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError>;
+    /// The ways the system's ships can be lost, in report order, so that a
+    /// report lists only these; by default every kind core counts.
+    fn loss_kinds(&self) -> &'static [Loss] {
+        &Loss::ALL
+    }
+    /// Whether a side can leave a battle (a jump), so that a report lists
+    /// escapes only for a system that has them; by default it can.
+    fn escapes(&self) -> bool {
+        true
+    }
 }
 
 impl fmt::Debug for dyn Ruleset + '_ {

@@ -6,6 +6,7 @@ use broadside_core::exact::{
     AttackState, ExactAttack, ExactError, Prob, Stepped, exact_attack_in_steps,
 };
 use broadside_core::kit::{Resolved, System};
+use broadside_core::montecarlo::Loss;
 use broadside_core::{
     AttackResolution, BattleRequest, DataErrors, EventSink, NullSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
@@ -1044,6 +1045,8 @@ impl System for Crew2d6 {
     const RESOLVE_OPTIONS: &'static [OptionSpec] = RESOLVE_OPTIONS;
     const BATTLE_OPTIONS: &'static [OptionSpec] = BATTLE_OPTIONS;
     const SIDE_OPTIONS: &'static [OptionSpec] = SIDE_OPTIONS;
+    const LOSSES: &'static [Loss] = &[Loss::Destroyed, Loss::Disarmed];
+    const ESCAPES: bool = true;
 
     type ShipSheet = ClassSheet;
     type Report = ResolveReport;

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use broadside_core::kit::{Resolved, System};
+use broadside_core::montecarlo::Loss;
 use broadside_core::{
     AttackOutcome, BattleRequest, DataErrors, Event, EventSink, OptionKind, OptionSpec,
     ResolveError, ResolveRequest, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
@@ -673,6 +674,7 @@ impl System for ModuleGrid {
     const RESOLVE_OPTIONS: &'static [OptionSpec] = RESOLVE_OPTIONS;
     const BATTLE_OPTIONS: &'static [OptionSpec] = DUEL_OPTIONS;
     const SIDE_OPTIONS: &'static [OptionSpec] = crate::placement::SIDE_OPTIONS;
+    const LOSSES: &'static [Loss] = &[Loss::Destroyed, Loss::Disarmed];
 
     type ShipSheet = ClassSheet;
     type Report = ResolveReport;

@@ -2,6 +2,7 @@
 //! sheets, tables, options and the resolve report.
 
 use broadside_core::exact::{ExactAttack, ExactError, Prob, exact_attack};
+use broadside_core::montecarlo::Loss;
 use broadside_core::{
     AttackOutcome, AttackResolution, BattleRequest, DataErrors, EventSink, NullSink, OptionKind,
     OptionSpec, ResolveError, ResolveRequest, Resolved, Sheet, ShipSheet, SourceFile, System,
@@ -519,6 +520,7 @@ impl System for Percentile {
     const RESOLVE_OPTIONS: &'static [OptionSpec] = RESOLVE_OPTIONS;
     const BATTLE_OPTIONS: &'static [OptionSpec] = BATTLE_OPTIONS;
     const SIDE_OPTIONS: &'static [OptionSpec] = crate::setup::SIDE_OPTIONS;
+    const LOSSES: &'static [Loss] = &Loss::ALL;
 
     type ShipSheet = ClassSheet;
     type Report = ResolveReport;
