@@ -52,7 +52,7 @@ impl ActionD10 {
 
     /// The system loaded from its embedded data of record.
     pub fn embedded() -> Result<ActionD10, DataErrors> {
-        ActionD10::load(&REGISTRATION.embedded_sources())
+        broadside_core::kit::embedded()
     }
 
     /// A fresh ship of the class with this id.
@@ -63,18 +63,5 @@ impl ActionD10 {
     }
 }
 
-/// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = broadside_data::embedded!(
-    "action-d10",
-    "weapons.toml",
-    "ships.toml",
-    "tables.toml",
-    "rules.toml",
-);
-
 /// How the CLI registers this system.
-pub const REGISTRATION: Registration = Registration {
-    id: ID,
-    embedded: EMBEDDED,
-    load: |files| ActionD10::load(files).map(|s| Box::new(s) as Box<dyn broadside_core::Ruleset>),
-};
+pub const REGISTRATION: Registration = broadside_core::kit::registration::<ActionD10>();

@@ -1,11 +1,13 @@
-//! The action-d10 system behind core's object-safe `Ruleset`: ship sheets,
+//! The action-d10 system's face, through core's plug-in kit: ship sheets,
 //! tables, options and the resolve report.
 
 use std::sync::Arc;
 
+use broadside_core::kit::{self, Resolved};
+use broadside_core::montecarlo::Loss;
 use broadside_core::{
-    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, EventSink, OptionKind,
-    OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+    AttackOutcome, BattleRequest, DataErrors, Dice, EventSink, OptionKind, OptionSpec,
+    ResolveError, ResolveRequest, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
 };
 use serde::Serialize;
 
@@ -13,7 +15,7 @@ use crate::attack::{Attack, Board, LockNeed, LockNumber, LockSituation, Situatio
 use crate::damage::Effect;
 use crate::model::{Fallback, Letter, Rules, Scanner, System, TableId, WeaponKind};
 use crate::ship::Ship;
-use crate::{ActionD10, ID};
+use crate::{ActionD10, BattleSetup, ID};
 
 const RESOLVE_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -79,7 +81,7 @@ const DUEL_OPTIONS: &[OptionSpec] = &[
 
 /// A ship class as `broadside ships` lists it.
 #[derive(Debug, Serialize)]
-struct ClassSheet {
+pub struct ClassSheet {
     id: String,
     name: String,
     size: i32,
@@ -275,7 +277,7 @@ struct LockReport {
 
 /// The result of `broadside resolve action-d10`.
 #[derive(Debug, Serialize)]
-struct ResolveReport {
+pub struct ResolveReport {
     attacker: String,
     weapon: String,
     kind: &'static str,
@@ -726,20 +728,32 @@ impl ActionD10 {
     }
 }
 
-impl Ruleset for ActionD10 {
-    fn id(&self) -> &'static str {
-        ID
+impl kit::System for ActionD10 {
+    const ID: &'static str = ID;
+    const TITLE: &'static str = "d10 action-based starship combat (source game unidentified)";
+    const DESCRIPTION: &'static str = "actions per turn, target lock on 1d6, 1d10 at or under to hit, salvo counters, lettered structure boxes";
+    const EMBEDDED: &'static [(&'static str, &'static str)] = broadside_data::embed!(
+        "../../rulesets/action-d10":
+        "weapons.toml",
+        "ships.toml",
+        "tables.toml",
+        "rules.toml",
+    );
+    const RESOLVE_OPTIONS: &'static [OptionSpec] = RESOLVE_OPTIONS;
+    const BATTLE_OPTIONS: &'static [OptionSpec] = DUEL_OPTIONS;
+    const SIDE_OPTIONS: &'static [OptionSpec] = crate::fleet::SIDE_OPTIONS;
+    const LOSSES: &'static [Loss] = &[Loss::Destroyed, Loss::Disarmed];
+    const ESCAPES: bool = true;
+
+    type ShipSheet = ClassSheet;
+    type Report = ResolveReport;
+    type Setup = BattleSetup;
+
+    fn from_files(files: &[SourceFile]) -> Result<ActionD10, DataErrors> {
+        ActionD10::load(files)
     }
 
-    fn title(&self) -> &'static str {
-        "d10 action-based starship combat (source game unidentified)"
-    }
-
-    fn description(&self) -> &'static str {
-        "actions per turn, target lock on 1d6, 1d10 at or under to hit, salvo counters, lettered structure boxes"
-    }
-
-    fn ships(&self) -> Vec<Box<dyn ShipSheet>> {
+    fn ship_sheets(&self) -> Vec<ClassSheet> {
         let rules = &self.rules;
         rules
             .ships
@@ -767,7 +781,7 @@ impl Ruleset for ActionD10 {
                     .collect();
                 let thrust =
                     u32::from(class.has(System::Thruster)) * u32::from(class.thrust_per_thruster);
-                Box::new(ClassSheet {
+                ClassSheet {
                     id: class.id.clone(),
                     name: class.name.clone(),
                     size: class.size,
@@ -796,12 +810,12 @@ impl Ruleset for ActionD10 {
                         .collect(),
                     source: class.source.clone(),
                     notes: class.notes.clone(),
-                }) as Box<dyn ShipSheet>
+                }
             })
             .collect()
     }
 
-    fn tables(&self) -> Vec<TableView> {
+    fn table_views(&self) -> Vec<TableView> {
         let mut views: Vec<TableView> = TableId::ALL
             .iter()
             .map(|&id| self.sub_table_view(id))
@@ -811,16 +825,7 @@ impl Ruleset for ActionD10 {
         views
     }
 
-    fn resolve_options(&self) -> &'static [OptionSpec] {
-        RESOLVE_OPTIONS
-    }
-
-    fn resolve(
-        &self,
-        request: &ResolveRequest,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<Box<dyn Sheet>, ResolveError> {
+    fn declare(&self, request: &ResolveRequest) -> Result<(Board, Attack), ResolveError> {
         let rules = &self.rules;
         let known_ships = || rules.ships.iter().map(|s| s.id.as_str());
         let attacker = self
@@ -829,19 +834,79 @@ impl Ruleset for ActionD10 {
         let target = self
             .ship(&request.target)
             .ok_or_else(|| ResolveError::unknown("ship", &request.target, known_ships()))?;
-        self.resolve_ships(request, attacker, target, dice, sink)
+        self.declare_between(request, attacker, target)
     }
 
-    fn battle_options(&self) -> &'static [OptionSpec] {
-        DUEL_OPTIONS
+    fn report(
+        &self,
+        request: &ResolveRequest,
+        resolved: Resolved<ActionD10>,
+        _sink: &mut dyn EventSink,
+    ) -> ResolveReport {
+        let rules = &self.rules;
+        let Resolved {
+            board,
+            attack,
+            outcome,
+            ..
+        } = resolved;
+        let mount = &board.ships[0].weapons[attack.mount];
+        let w = rules.weapon(mount.weapon);
+        let lock = match &outcome.lock {
+            None => LockReport {
+                how: "held",
+                number: None,
+                rolls: Vec::new(),
+                locked: true,
+            },
+            Some(made) => LockReport {
+                how: match made.number {
+                    LockNumber::Automatic => "automatic",
+                    LockNumber::Roll(_) => "rolled",
+                    LockNumber::Impossible => "impossible",
+                },
+                number: match made.number {
+                    LockNumber::Roll(n) => Some(n),
+                    _ => None,
+                },
+                rolls: made.rolls.to_vec(),
+                locked: made.locked,
+            },
+        };
+        let applied = outcome.applied.as_ref();
+        ResolveReport {
+            attacker: request.attacker.clone(),
+            weapon: w.id.clone(),
+            kind: w.kind.id(),
+            bank: mount.bank,
+            target_ship: request.target.clone(),
+            range: attack.range,
+            displacement: attack.situation.displacement,
+            aft: attack.situation.aft,
+            lock,
+            target_number: outcome.target_number,
+            rolls: outcome.rolls.to_vec(),
+            hits: outcome.hits,
+            damage: applied.map_or(0, |a| a.damage),
+            shields_absorbed: applied.map_or(0, |a| a.absorbed),
+            boxes_marked: applied
+                .map_or_else(Vec::new, |a| a.boxes.iter().map(|l| l.mark()).collect()),
+            effects: applied.map_or_else(Vec::new, |a| {
+                a.effects
+                    .iter()
+                    .filter(|e| !matches!(e, Effect::ShieldsAbsorbed { .. }))
+                    .map(|e| e.describe(rules))
+                    .collect()
+            }),
+            core_hit: applied.is_some_and(|a| a.core_hit),
+            target: ShipReport::of(rules, &board.ships[1]),
+            weapon_name: w.name.clone(),
+            shared: shared_outcome(rules, &outcome),
+        }
     }
 
-    fn side_options(&self) -> &'static [OptionSpec] {
-        crate::fleet::SIDE_OPTIONS
-    }
-
-    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
-        Ok(Box::new(self.set_up(request)?))
+    fn battle_setup(&self, request: &BattleRequest) -> Result<BattleSetup, ResolveError> {
+        self.set_up(request)
     }
 }
 
@@ -853,11 +918,23 @@ impl ActionD10 {
     pub fn resolve_ships(
         &self,
         request: &ResolveRequest,
-        mut attacker: Ship,
+        attacker: Ship,
         target: Ship,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Box<dyn Sheet>, ResolveError> {
+        let declared = self.declare_between(request, attacker, target)?;
+        let report = kit::resolve_declared(self, request, declared, dice, sink)?;
+        Ok(Box::new(report))
+    }
+
+    /// The board and attack a request asks for, between ships in any state.
+    fn declare_between(
+        &self,
+        request: &ResolveRequest,
+        mut attacker: Ship,
+        target: Ship,
+    ) -> Result<(Board, Attack), ResolveError> {
         let rules = &self.rules;
         let options = &request.options;
         let weapon_name = options.required_text("weapon")?;
@@ -923,7 +1000,7 @@ impl ActionD10 {
                 ..LockSituation::default()
             })
         };
-        let mut board = Board {
+        let board = Board {
             ships: vec![attacker, target],
             names: Arc::from(vec![request.attacker.clone(), request.target.clone()]),
         };
@@ -941,58 +1018,6 @@ impl ActionD10 {
             lock,
             rerolls: 0,
         };
-        let outcome = self.resolve_attack(&mut board, &attack, dice, sink)?;
-        let w = rules.weapon(weapon);
-        let lock = match &outcome.lock {
-            None => LockReport {
-                how: "held",
-                number: None,
-                rolls: Vec::new(),
-                locked: true,
-            },
-            Some(made) => LockReport {
-                how: match made.number {
-                    LockNumber::Automatic => "automatic",
-                    LockNumber::Roll(_) => "rolled",
-                    LockNumber::Impossible => "impossible",
-                },
-                number: match made.number {
-                    LockNumber::Roll(n) => Some(n),
-                    _ => None,
-                },
-                rolls: made.rolls.to_vec(),
-                locked: made.locked,
-            },
-        };
-        let applied = outcome.applied.as_ref();
-        Ok(Box::new(ResolveReport {
-            attacker: request.attacker.clone(),
-            weapon: weapon_name.to_owned(),
-            kind: w.kind.id(),
-            bank: board.ships[0].weapons[mount].bank,
-            target_ship: request.target.clone(),
-            range,
-            displacement,
-            aft,
-            lock,
-            target_number: outcome.target_number,
-            rolls: outcome.rolls.to_vec(),
-            hits: outcome.hits,
-            damage: applied.map_or(0, |a| a.damage),
-            shields_absorbed: applied.map_or(0, |a| a.absorbed),
-            boxes_marked: applied
-                .map_or_else(Vec::new, |a| a.boxes.iter().map(|l| l.mark()).collect()),
-            effects: applied.map_or_else(Vec::new, |a| {
-                a.effects
-                    .iter()
-                    .filter(|e| !matches!(e, Effect::ShieldsAbsorbed { .. }))
-                    .map(|e| e.describe(rules))
-                    .collect()
-            }),
-            core_hit: applied.is_some_and(|a| a.core_hit),
-            target: ShipReport::of(rules, &board.ships[1]),
-            weapon_name: w.name.clone(),
-            shared: shared_outcome(rules, &outcome),
-        }))
+        Ok((board, attack))
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! This crate knows no rule system, no file format and no terminal. A rule
 //! system implements [`AttackResolution`], [`DamageAllocation`] and
-//! [`TurnSequence`] with its own types, and presents itself to the outside
-//! through the object-safe [`Ruleset`]. All randomness passes through
+//! [`TurnSequence`] with its own types, and [`System`] for what only it
+//! knows; the plug-in kit ([`kit`]) gives it the object-safe [`Ruleset`]
+//! the outside sees. All randomness passes through
 //! [`Dice`]; everything resolution does is reported as [`Event`]s.
 
 pub mod dice;
@@ -12,6 +13,7 @@ pub mod event;
 pub mod exact;
 pub mod fleet;
 pub mod hex;
+pub mod kit;
 pub mod montecarlo;
 pub mod ranges;
 pub mod rules;
@@ -23,6 +25,7 @@ pub use dice::{
 pub use error::{DataError, DataErrors, DataProblems, ResolveError, did_you_mean, line_at};
 pub use event::{Emit, Event, EventLog, EventSink, NullSink};
 pub use fleet::{MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup};
+pub use kit::{Resolved, System};
 pub use montecarlo::{
     Engagement, Loss, Shard, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome,
     find_trial, play_trial, run_shard, run_shard_while, run_trials,

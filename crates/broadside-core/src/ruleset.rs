@@ -12,7 +12,7 @@ use crate::error::{DataErrors, ResolveError};
 use crate::event::{EventSink, NullSink};
 use crate::exact::{ExactAttack, ExactError, Prob, exact_attack};
 use crate::fleet::{Roster, check_side_size};
-use crate::montecarlo::Engagement;
+use crate::montecarlo::{Engagement, Loss};
 use crate::rules::Side;
 
 /// What kind of value a system option takes.
@@ -212,6 +212,17 @@ pub struct ResolveRequest {
     pub target: String,
     /// The system's own options (`weapon`, `range`, `head-on`...).
     pub options: Options,
+}
+
+impl ResolveRequest {
+    /// `attacker` fires at `target`, with the system's options given.
+    pub fn new(attacker: &str, target: &str, options: Options) -> ResolveRequest {
+        ResolveRequest {
+            attacker: attacker.to_owned(),
+            target: target.to_owned(),
+            options,
+        }
+    }
 }
 
 /// A request to set up a battle between two sides of one or more ships.
@@ -433,12 +444,15 @@ pub fn kebab(text: &str) -> String {
 
 /// A rule system, as the CLI and the runner see it.
 ///
-/// # Contract for implementors
-/// - Required methods: all. Return [`ResolveError::Unknown`] for a ship,
-///   weapon or table the data lacks, and [`ResolveError::Refused`] for an
-///   action the rules forbid.
-/// - `resolve` and `prepare_duel` receive options already checked against
-///   [`Ruleset::resolve_options`] / [`Ruleset::duel_options`]; they still
+/// A system does not implement this itself: it implements
+/// [`crate::kit::System`], and the kit's blanket implementation provides
+/// every method here from it.
+///
+/// # Contract
+/// - [`ResolveError::Unknown`] for a ship, weapon or table the data lacks,
+///   and [`ResolveError::Refused`] for an action the rules forbid.
+/// - `resolve` and `prepare_battle` receive options already checked against
+///   [`Ruleset::resolve_options`] / [`Ruleset::battle_options`]; they still
 ///   check what the specs cannot express (a defence the target lacks).
 /// - Nothing here prints, reads files or exits: return data and errors.
 pub trait Ruleset: Send + Sync {
@@ -493,6 +507,16 @@ pub trait Ruleset: Send + Sync {
     /// Sets up a battle once; the result plays any number of trials. The ships
     /// of the engagement's roster are side A's in the order named, then B's.
     fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError>;
+    /// The ways the system's ships can be lost, in report order, so that a
+    /// report lists only these; by default every kind core counts.
+    fn loss_kinds(&self) -> &'static [Loss] {
+        &Loss::ALL
+    }
+    /// Whether a side can leave a battle (a jump), so that a report lists
+    /// escapes only for a system that has them; by default it can.
+    fn escapes(&self) -> bool {
+        true
+    }
 }
 
 impl fmt::Debug for dyn Ruleset + '_ {

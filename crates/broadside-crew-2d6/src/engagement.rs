@@ -12,8 +12,8 @@
 //! against the rules and resolves them.
 
 use broadside_core::{
-    BattleRequest, Dice, Die, Engagement, Event, EventSink, Loss, Options, ResolveError, Roster,
-    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Event, EventSink, Loss, Options, ResolveError, Roster, ShipFate,
+    Side, TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::Crew2d6;
@@ -2244,12 +2244,4 @@ fn echelons(options: &Options, side: Side, size: usize) -> Result<Vec<i8>, Resol
         ));
     }
     Ok(steps)
-}
-
-/// Sets up a battle from a request.
-pub(crate) fn prepare(
-    system: &Crew2d6,
-    request: &BattleRequest,
-) -> Result<Box<dyn Engagement>, ResolveError> {
-    Ok(Box::new(system.fleets(request)?))
 }

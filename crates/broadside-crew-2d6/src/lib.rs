@@ -62,7 +62,7 @@ impl Crew2d6 {
 
     /// The system loaded from its embedded data of record.
     pub fn embedded() -> Result<Crew2d6, DataErrors> {
-        Crew2d6::load(&REGISTRATION.embedded_sources())
+        broadside_core::kit::embedded()
     }
 
     /// A fresh ship of the class with this id.
@@ -73,21 +73,5 @@ impl Crew2d6 {
     }
 }
 
-/// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = broadside_data::embedded!(
-    "crew-2d6",
-    "checks.toml",
-    "tasks.toml",
-    "ranges.toml",
-    "weapons.toml",
-    "criticals.toml",
-    "rules.toml",
-    "ships.toml",
-);
-
 /// How the CLI registers this system.
-pub const REGISTRATION: Registration = Registration {
-    id: ID,
-    embedded: EMBEDDED,
-    load: |files| Crew2d6::load(files).map(|s| Box::new(s) as Box<dyn broadside_core::Ruleset>),
-};
+pub const REGISTRATION: Registration = broadside_core::kit::registration::<Crew2d6>();

@@ -1,13 +1,15 @@
-//! The crew-2d6 system behind core's object-safe `Ruleset`: ship sheets with crews, tables, options and the resolve report.
+//! The crew-2d6 system's face, through core's plug-in kit: ship sheets with crews, tables, options and the resolve report.
 
 use std::collections::BTreeMap;
 
 use broadside_core::exact::{
     AttackState, ExactAttack, ExactError, Prob, Stepped, exact_attack_in_steps,
 };
+use broadside_core::kit::{Resolved, System};
+use broadside_core::montecarlo::Loss;
 use broadside_core::{
-    AttackResolution, BattleRequest, Dice, Engagement, EventSink, NullSink, OptionKind, OptionSpec,
-    ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+    AttackResolution, BattleRequest, DataErrors, EventSink, NullSink, OptionKind, OptionSpec,
+    ResolveError, ResolveRequest, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
 };
 use serde::Serialize;
 
@@ -20,7 +22,7 @@ use crate::model::{
 };
 use crate::ship::Ship;
 use crate::tactics::FOCUS_IDS;
-use crate::{Crew2d6, ID};
+use crate::{Crew2d6, Fleets, ID};
 
 const RESOLVE_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -195,7 +197,7 @@ struct CrewSheet {
 
 /// A ship class as `broadside ships` lists it.
 #[derive(Debug, Serialize)]
-struct ClassSheet {
+pub struct ClassSheet {
     id: String,
     name: String,
     tons: i32,
@@ -488,7 +490,7 @@ struct CriticalReport {
 
 /// The result of `broadside resolve crew-2d6`.
 #[derive(Debug, Serialize)]
-struct ResolveReport {
+pub struct ResolveReport {
     attacker: String,
     weapon: String,
     target_ship: String,
@@ -595,7 +597,7 @@ impl Sheet for ResolveReport {
 }
 
 impl Crew2d6 {
-    fn table_views(&self) -> Vec<TableView> {
+    fn tables_of_the_data(&self) -> Vec<TableView> {
         let rules = &self.rules;
         let c = &rules.constants;
         let rows = |items: Vec<(String, Vec<String>)>| -> Vec<TableRowView> {
@@ -1025,58 +1027,90 @@ impl Crew2d6 {
     }
 }
 
-impl Ruleset for Crew2d6 {
-    fn id(&self) -> &'static str {
-        ID
+impl System for Crew2d6 {
+    const ID: &'static str = ID;
+    const TITLE: &'static str =
+        "Traveller (Mongoose 2nd edition) space combat, house rules with Alderson points";
+    const DESCRIPTION: &'static str = "crew positions make 2D task checks against 8+; chained Effects, reactions by initiative, missile salvos, range bands and critical hits";
+    const EMBEDDED: &'static [(&'static str, &'static str)] = broadside_data::embed!(
+        "../../rulesets/crew-2d6":
+        "checks.toml",
+        "tasks.toml",
+        "ranges.toml",
+        "weapons.toml",
+        "criticals.toml",
+        "rules.toml",
+        "ships.toml",
+    );
+    const RESOLVE_OPTIONS: &'static [OptionSpec] = RESOLVE_OPTIONS;
+    const BATTLE_OPTIONS: &'static [OptionSpec] = BATTLE_OPTIONS;
+    const SIDE_OPTIONS: &'static [OptionSpec] = SIDE_OPTIONS;
+    const LOSSES: &'static [Loss] = &[Loss::Destroyed, Loss::Disarmed];
+    const ESCAPES: bool = true;
+
+    type ShipSheet = ClassSheet;
+    type Report = ResolveReport;
+    type Setup = Fleets;
+
+    fn from_files(files: &[SourceFile]) -> Result<Crew2d6, DataErrors> {
+        Crew2d6::load(files)
     }
 
-    fn title(&self) -> &'static str {
-        "Traveller (Mongoose 2nd edition) space combat, house rules with Alderson points"
-    }
-
-    fn description(&self) -> &'static str {
-        "crew positions make 2D task checks against 8+; chained Effects, reactions by initiative, missile salvos, range bands and critical hits"
-    }
-
-    fn ships(&self) -> Vec<Box<dyn ShipSheet>> {
+    fn ship_sheets(&self) -> Vec<ClassSheet> {
         self.rules
             .ships
             .iter()
-            .map(|class| Box::new(ClassSheet::of(&self.rules, class)) as Box<dyn ShipSheet>)
+            .map(|class| ClassSheet::of(&self.rules, class))
             .collect()
     }
 
-    fn tables(&self) -> Vec<TableView> {
-        self.table_views()
+    fn table_views(&self) -> Vec<TableView> {
+        self.tables_of_the_data()
     }
 
-    fn resolve_options(&self) -> &'static [OptionSpec] {
-        RESOLVE_OPTIONS
-    }
-
-    fn resolve(
-        &self,
-        request: &ResolveRequest,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<Box<dyn Sheet>, ResolveError> {
+    fn declare(&self, request: &ResolveRequest) -> Result<(Battle, Attack), ResolveError> {
         let prepared = self.prepare_resolve(request)?;
         let mut battle = prepared.battle;
         // The report prints the attack's and the reactions' faces.
         battle.reported = true;
-        let hull_before = battle.ship(ShipId(1)).hull;
-        let outcome = self.resolve_attack(&mut battle, &prepared.attack, dice, sink)?;
-        let flight = self.rules.band(prepared.band).missile_flight;
-        Ok(Box::new(self.report(
+        Ok((battle, prepared.attack))
+    }
+
+    fn report(
+        &self,
+        request: &ResolveRequest,
+        resolved: Resolved<Crew2d6>,
+        _sink: &mut dyn EventSink,
+    ) -> ResolveReport {
+        let Resolved {
+            before,
+            board: battle,
+            attack,
+            outcome,
+        } = resolved;
+        let (attacker, target) = (ShipId(0), ShipId(1));
+        let band = before.band(attacker, target);
+        let mount = match attack.weaponry {
+            Weaponry::Direct { mount, .. } => mount,
+            // As `prepare_resolve` reads it: the first mount of the weapon.
+            Weaponry::Salvo { weapon, .. } => {
+                let class = before.ship(attacker).class(&self.rules);
+                (class.slots.iter().find(|s| s.weapon == weapon)).map_or(0, |s| s.mount)
+            }
+        };
+        let weapon = request.options.text("weapon").unwrap_or_default();
+        let flight = self.rules.band(band).missile_flight;
+        let hull_before = before.ship(target).hull;
+        self.report(
             request,
-            prepared.weapon,
-            prepared.band,
-            prepared.mount,
+            weapon,
+            band,
+            mount,
             &battle,
             &outcome,
             hull_before,
             flight,
-        )))
+        )
     }
 
     /// Played in steps: the attack up to its hull damage, then each piece
@@ -1087,7 +1121,7 @@ impl Ruleset for Crew2d6 {
     /// step only the target changes, so a state is the target alone, and
     /// the work the report can never read is not done (see
     /// [`Crew2d6::unread_by_the_report`]).
-    fn resolve_exact(
+    fn exact_resolve(
         &self,
         request: &ResolveRequest,
         max_paths: u64,
@@ -1173,16 +1207,8 @@ impl Ruleset for Crew2d6 {
         )
     }
 
-    fn battle_options(&self) -> &'static [OptionSpec] {
-        BATTLE_OPTIONS
-    }
-
-    fn side_options(&self) -> &'static [OptionSpec] {
-        SIDE_OPTIONS
-    }
-
-    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
-        crate::engagement::prepare(self, request)
+    fn battle_setup(&self, request: &BattleRequest) -> Result<Fleets, ResolveError> {
+        self.fleets(request)
     }
 }
 
@@ -1222,21 +1248,15 @@ impl AttackState for Stepping {
 }
 
 /// A single attack set up from a request, not yet resolved.
-struct Prepared<'r> {
+struct Prepared {
     battle: Battle,
     attack: Attack,
-    band: Band,
-    mount: u8,
-    weapon: &'r str,
 }
 
 impl Crew2d6 {
     /// Sets up the single attack a request asks for, on fresh ships: its
     /// battle and attack, or why the rules refuse it.
-    fn prepare_resolve<'r>(
-        &self,
-        request: &'r ResolveRequest,
-    ) -> Result<Prepared<'r>, ResolveError> {
+    fn prepare_resolve(&self, request: &ResolveRequest) -> Result<Prepared, ResolveError> {
         let rules = &self.rules;
         let options = &request.options;
         let known_ships = || rules.ships.iter().map(|s| s.id.as_str());
@@ -1343,13 +1363,7 @@ impl Crew2d6 {
             weaponry,
             reactions,
         };
-        Ok(Prepared {
-            battle,
-            attack,
-            band,
-            mount,
-            weapon: weapon_name,
-        })
+        Ok(Prepared { battle, attack })
     }
 }
 

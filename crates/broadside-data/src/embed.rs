@@ -1,24 +1,19 @@
-//! A rule system's data of record, embedded at build time from `rulesets/<system>/`.
+//! A rule system's data files, embedded at build time from a folder beside its crate.
 
-/// The `(name, text)` pairs of a system's data files, read at build time
-/// from the workspace's `rulesets/<system>/` folder, for a
-/// [`Registration`](broadside_core::Registration)'s `embedded` list:
-/// `embedded!("percentile", "weapons.toml", "ships.toml")`.
+/// The `(name, text)` pairs of a system's data files, read at build time for
+/// [`System::EMBEDDED`](broadside_core::kit::System::EMBEDDED): a folder
+/// relative to the calling crate's manifest, then the files' names.
 ///
-/// The path is built from the calling crate's manifest folder, so the macro
-/// serves any crate two folders below the workspace root.
+/// ```text
+/// const EMBEDDED: &'static [(&'static str, &'static str)] =
+///     broadside_data::embed!("../../rulesets/percentile": "weapons.toml", "ships.toml");
+/// ```
 #[macro_export]
-macro_rules! embedded {
-    ($system:literal $(, $file:literal)+ $(,)?) => {
+macro_rules! embed {
+    ($folder:literal: $($name:literal),+ $(,)?) => {
         &[$((
-            $file,
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../rulesets/",
-                $system,
-                "/",
-                $file
-            )),
+            $name,
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/", $folder, "/", $name)),
         )),+]
     };
 }

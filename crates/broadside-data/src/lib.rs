@@ -6,7 +6,7 @@
 //!   messages (core's [`broadside_core::KeyLines`]).
 //! - [`counted`] list entries (`torpedo x2`) and the [`unknown`]-name
 //!   message.
-//! - [`embedded!`]: the data of record, built into the crate.
+//! - [`embed!`]: a system's data files, built into the crate.
 //! - [`lookups!`] and [`index_of`]: entries found by their ids.
 //! - `testing` (behind the feature of that name): what the system crates'
 //!   tests and benchmarks share.

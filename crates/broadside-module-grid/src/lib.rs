@@ -60,7 +60,7 @@ impl ModuleGrid {
 
     /// The system loaded from its embedded data of record.
     pub fn embedded() -> Result<ModuleGrid, DataErrors> {
-        ModuleGrid::load(&REGISTRATION.embedded_sources())
+        broadside_core::kit::embedded()
     }
 
     /// A fresh ship of the class with this id.
@@ -71,18 +71,5 @@ impl ModuleGrid {
     }
 }
 
-/// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = broadside_data::embedded!(
-    "module-grid",
-    "modules.toml",
-    "ships.toml",
-    "rules.toml",
-    "hull-checks.toml",
-);
-
 /// How the CLI registers this system.
-pub const REGISTRATION: Registration = Registration {
-    id: ID,
-    embedded: EMBEDDED,
-    load: |files| ModuleGrid::load(files).map(|s| Box::new(s) as Box<dyn broadside_core::Ruleset>),
-};
+pub const REGISTRATION: Registration = broadside_core::kit::registration::<ModuleGrid>();

@@ -1,10 +1,12 @@
-//! The module-grid system behind core's object-safe `Ruleset`: ship sheets with layout pictures, tables, options and the resolve report.
+//! The module-grid system's face, through core's plug-in kit: ship sheets with layout pictures, tables, options and the resolve report.
 
 use std::sync::Arc;
 
+use broadside_core::kit::{Resolved, System};
+use broadside_core::montecarlo::Loss;
 use broadside_core::{
-    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, Event, EventSink, OptionKind,
-    OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView, TableView,
+    AttackOutcome, BattleRequest, DataErrors, Event, EventSink, OptionKind, OptionSpec,
+    ResolveError, ResolveRequest, Sheet, ShipSheet, SourceFile, TableRowView, TableView,
 };
 use serde::Serialize;
 
@@ -12,7 +14,7 @@ use crate::attack::{Board, Shot, ShotOutcome, Weapon};
 use crate::damage::list;
 use crate::model::{Function, Mode, ModuleIx, Rules, ShipClass, ShipSide, Square};
 use crate::picture::{self, Marks};
-use crate::{ID, ModuleGrid};
+use crate::{Duel, ID, ModuleGrid};
 
 const SIDES: &[&str] = &["fore", "aft", "port", "starboard"];
 
@@ -94,7 +96,7 @@ const DUEL_OPTIONS: &[OptionSpec] = &[
 
 /// A ship class as `broadside ships` lists it.
 #[derive(Debug, Serialize)]
-struct ClassSheet {
+pub struct ClassSheet {
     id: String,
     name: String,
     size: u8,
@@ -272,7 +274,7 @@ struct HullCheckReport {
 
 /// The result of `broadside resolve module-grid`.
 #[derive(Debug, Serialize)]
-struct ResolveReport {
+pub struct ResolveReport {
     attacker: String,
     target: String,
     cannon: Square,
@@ -658,41 +660,43 @@ impl ModuleGrid {
     }
 }
 
-impl Ruleset for ModuleGrid {
-    fn id(&self) -> &'static str {
-        ID
+impl System for ModuleGrid {
+    const ID: &'static str = ID;
+    const TITLE: &'static str = "Battlestations (second edition), Ship to Ship Combat";
+    const DESCRIPTION: &'static str = "module grids: a Gunnery check, 2d6 hit allocation, then Guns + Shields dice less the Shields highest laid along a row or column";
+    const EMBEDDED: &'static [(&'static str, &'static str)] = broadside_data::embed!(
+        "../../rulesets/module-grid":
+        "modules.toml",
+        "ships.toml",
+        "rules.toml",
+        "hull-checks.toml",
+    );
+    const RESOLVE_OPTIONS: &'static [OptionSpec] = RESOLVE_OPTIONS;
+    const BATTLE_OPTIONS: &'static [OptionSpec] = DUEL_OPTIONS;
+    const SIDE_OPTIONS: &'static [OptionSpec] = crate::placement::SIDE_OPTIONS;
+    const LOSSES: &'static [Loss] = &[Loss::Destroyed, Loss::Disarmed];
+
+    type ShipSheet = ClassSheet;
+    type Report = ResolveReport;
+    type Setup = Duel;
+
+    fn from_files(files: &[SourceFile]) -> Result<ModuleGrid, DataErrors> {
+        ModuleGrid::load(files)
     }
 
-    fn title(&self) -> &'static str {
-        "Battlestations (second edition), Ship to Ship Combat"
-    }
-
-    fn description(&self) -> &'static str {
-        "module grids: a Gunnery check, 2d6 hit allocation, then Guns + Shields dice less the Shields highest laid along a row or column"
-    }
-
-    fn ships(&self) -> Vec<Box<dyn ShipSheet>> {
+    fn ship_sheets(&self) -> Vec<ClassSheet> {
         self.rules
             .ships
             .iter()
-            .map(|class| Box::new(self.class_sheet(class)) as Box<dyn ShipSheet>)
+            .map(|class| self.class_sheet(class))
             .collect()
     }
 
-    fn tables(&self) -> Vec<TableView> {
+    fn table_views(&self) -> Vec<TableView> {
         tables(self)
     }
 
-    fn resolve_options(&self) -> &'static [OptionSpec] {
-        RESOLVE_OPTIONS
-    }
-
-    fn resolve(
-        &self,
-        request: &ResolveRequest,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<Box<dyn Sheet>, ResolveError> {
+    fn declare(&self, request: &ResolveRequest) -> Result<(Board, Shot), ResolveError> {
         let rules = &self.rules;
         let options = &request.options;
         let known = || rules.ships.iter().map(|s| s.id.as_str());
@@ -760,8 +764,7 @@ impl Ruleset for ModuleGrid {
             )));
         }
         let module = cannons.trailing_zeros() as ModuleIx;
-        let (guns_before, shields_before) = (attacker.guns, target.shields);
-        let mut board = Board {
+        let board = Board {
             ships: vec![attacker, target],
             names: Arc::from(vec![request.attacker.clone(), request.target.clone()]),
         };
@@ -775,32 +778,37 @@ impl Ruleset for ModuleGrid {
             scans,
             luck,
         };
-        let outcome = self.resolve_attack(&mut board, &shot, dice, sink)?;
+        Ok((board, shot))
+    }
+
+    fn report(
+        &self,
+        _request: &ResolveRequest,
+        resolved: Resolved<ModuleGrid>,
+        sink: &mut dyn EventSink,
+    ) -> ResolveReport {
+        let Resolved {
+            before,
+            board,
+            attack: shot,
+            outcome,
+        } = resolved;
         if board.ships[1].exploded {
             sink.emit(|| Event::Ruling {
                 text: "the explosion's blast on the attacker and anything else nearby is played out in engagements, where positions are known; a single resolution stops here".into(),
             });
         }
-        Ok(Box::new(self.resolve_report(
-            &board,
-            &shot,
-            mode,
-            guns_before,
-            shields_before,
-            &outcome,
-        )))
+        let mode = match shot.weapon {
+            Weapon::Cannon { mode, .. } => mode,
+            // A single resolution fires a Cannon (see `declare`).
+            Weapon::Missile { .. } | Weapon::Teleporter { .. } => Mode::Standard,
+        };
+        let (guns_before, shields_before) = (before.ships[0].guns, before.ships[1].shields);
+        self.resolve_report(&board, &shot, mode, guns_before, shields_before, &outcome)
     }
 
-    fn battle_options(&self) -> &'static [OptionSpec] {
-        DUEL_OPTIONS
-    }
-
-    fn side_options(&self) -> &'static [OptionSpec] {
-        crate::placement::SIDE_OPTIONS
-    }
-
-    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
-        Ok(Box::new(self.duel(request)?))
+    fn battle_setup(&self, request: &BattleRequest) -> Result<Duel, ResolveError> {
+        self.duel(request)
     }
 }
 

@@ -9,8 +9,8 @@
 use arrayvec::ArrayVec;
 use broadside_core::hex::{self, Direction, Hex};
 use broadside_core::{
-    BattleRequest, Dice, Die, Engagement, Event, EventSink, Loss, MAX_SIDE, ResolveError, Roster,
-    Setup, ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Event, EventSink, Loss, MAX_SIDE, ResolveError, Roster, Setup,
+    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
 };
 
 use crate::attack::{Board, IcmLaunch, IcmLaunches, Strike};
@@ -1361,14 +1361,6 @@ pub const DEFAULT_START_RANGE: u32 = 12;
 /// A start range as hex arithmetic takes it.
 fn start_range(range: u32) -> Result<i32, ResolveError> {
     i32::try_from(range).map_err(|_| ResolveError::bad_option("start-range", "too far"))
-}
-
-/// Sets up a battle from a request.
-pub(crate) fn prepare(
-    system: &Percentile,
-    request: &BattleRequest,
-) -> Result<Box<dyn Engagement>, ResolveError> {
-    Ok(Box::new(system.set_up(request)?))
 }
 
 impl Percentile {

@@ -79,7 +79,7 @@ impl Percentile {
 
     /// The system loaded from its embedded data of record.
     pub fn embedded() -> Result<Percentile, DataErrors> {
-        Percentile::load(&REGISTRATION.embedded_sources())
+        broadside_core::kit::embedded()
     }
 
     /// A fresh ship of the class with this id.
@@ -90,20 +90,5 @@ impl Percentile {
     }
 }
 
-/// The data of record, embedded at build time.
-const EMBEDDED: &[(&str, &str)] = broadside_data::embedded!(
-    "percentile",
-    "weapons.toml",
-    "defences.toml",
-    "combat-table.toml",
-    "damage-table.toml",
-    "ships.toml",
-    "rules.toml",
-);
-
 /// How the CLI registers this system.
-pub const REGISTRATION: Registration = Registration {
-    id: ID,
-    embedded: EMBEDDED,
-    load: |files| Percentile::load(files).map(|p| Box::new(p) as Box<dyn broadside_core::Ruleset>),
-};
+pub const REGISTRATION: Registration = broadside_core::kit::registration::<Percentile>();

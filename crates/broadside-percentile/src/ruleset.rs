@@ -1,11 +1,12 @@
-//! The percentile system behind core's object-safe `Ruleset`: ship sheets,
-//! tables, options and the resolve report.
+//! The percentile system's face, through core's plug-in kit (`System`): ship
+//! sheets, tables, options and the resolve report.
 
 use broadside_core::exact::{ExactAttack, ExactError, Prob, exact_attack};
+use broadside_core::montecarlo::Loss;
 use broadside_core::{
-    AttackOutcome, AttackResolution, BattleRequest, Dice, Engagement, EventSink, NullSink,
-    OptionKind, OptionSpec, ResolveError, ResolveRequest, Ruleset, Sheet, ShipSheet, TableRowView,
-    TableView,
+    AttackOutcome, AttackResolution, BattleRequest, DataErrors, EventSink, NullSink, OptionKind,
+    OptionSpec, ResolveError, ResolveRequest, Resolved, Sheet, ShipSheet, SourceFile, System,
+    TableRowView, TableView,
 };
 use std::sync::Arc;
 
@@ -15,7 +16,7 @@ use crate::attack::{Attack, Board, IcmLaunch, IcmLaunches};
 use crate::damage::SystemLost;
 use crate::model::{ClassId, Column, Defence, Effect, Rules, WeaponId};
 use crate::ship::Ship;
-use crate::{ID, Percentile};
+use crate::{ID, Percentile, PreparedBattle};
 
 const SCREENS: &[&str] = &["proton", "electron", "stasis"];
 
@@ -89,7 +90,7 @@ const BATTLE_OPTIONS: &[OptionSpec] = &[OptionSpec {
 
 /// A ship class as `broadside ships` lists it.
 #[derive(Debug, Serialize)]
-struct ClassSheet {
+pub struct ClassSheet {
     id: String,
     name: String,
     hull: i32,
@@ -271,7 +272,7 @@ struct ResolveView {
 /// enumeration resolves the attack once per dice path and reads only its
 /// outcome, so building a report copies no text but the board's names.
 #[derive(Debug)]
-struct ResolveReport {
+pub struct ResolveReport {
     labels: Arc<Labels>,
     weapon: WeaponId,
     range: u32,
@@ -502,20 +503,34 @@ fn shared_outcome(labels: &Labels, outcome: &crate::AttackOutcome) -> AttackOutc
 /// and the rules made it a normal hull hit.
 pub const HULL_HIT_INSTEAD: &str = "a hull hit instead";
 
-impl Ruleset for Percentile {
-    fn id(&self) -> &'static str {
-        ID
+impl System for Percentile {
+    const ID: &'static str = ID;
+    const TITLE: &'static str = "Star Frontiers: Knight Hawks, Advanced Game";
+    const DESCRIPTION: &'static str =
+        "percentile Combat Table to hit, then d100 + DTM on the Damage Table";
+    const EMBEDDED: &'static [(&'static str, &'static str)] = broadside_data::embed!(
+        "../../rulesets/percentile":
+        "weapons.toml",
+        "defences.toml",
+        "combat-table.toml",
+        "damage-table.toml",
+        "ships.toml",
+        "rules.toml",
+    );
+    const RESOLVE_OPTIONS: &'static [OptionSpec] = RESOLVE_OPTIONS;
+    const BATTLE_OPTIONS: &'static [OptionSpec] = BATTLE_OPTIONS;
+    const SIDE_OPTIONS: &'static [OptionSpec] = crate::setup::SIDE_OPTIONS;
+    const LOSSES: &'static [Loss] = &Loss::ALL;
+
+    type ShipSheet = ClassSheet;
+    type Report = ResolveReport;
+    type Setup = PreparedBattle;
+
+    fn from_files(files: &[SourceFile]) -> Result<Percentile, DataErrors> {
+        Percentile::load(files)
     }
 
-    fn title(&self) -> &'static str {
-        "Star Frontiers: Knight Hawks, Advanced Game"
-    }
-
-    fn description(&self) -> &'static str {
-        "percentile Combat Table to hit, then d100 + DTM on the Damage Table"
-    }
-
-    fn ships(&self) -> Vec<Box<dyn ShipSheet>> {
+    fn ship_sheets(&self) -> Vec<ClassSheet> {
         let rules = &self.rules;
         rules
             .ships
@@ -550,7 +565,7 @@ impl Ruleset for Percentile {
                         None => d.id().to_owned(),
                     })
                     .collect();
-                Box::new(ClassSheet {
+                ClassSheet {
                     id: class.id.clone(),
                     name: class.name.clone(),
                     hull: class.hull,
@@ -562,12 +577,12 @@ impl Ruleset for Percentile {
                     evasive: class.evasive,
                     source: class.source.clone(),
                     notes: class.notes.clone(),
-                }) as Box<dyn ShipSheet>
+                }
             })
             .collect()
     }
 
-    fn tables(&self) -> Vec<TableView> {
+    fn table_views(&self) -> Vec<TableView> {
         let rules = &self.rules;
         let columns: Vec<String> = Column::ALL.iter().map(|c| c.id().to_owned()).collect();
         let cell_rows = |skilled: bool| -> Vec<TableRowView> {
@@ -648,42 +663,42 @@ impl Ruleset for Percentile {
         ]
     }
 
-    fn resolve_options(&self) -> &'static [OptionSpec] {
-        RESOLVE_OPTIONS
+    fn declare(&self, request: &ResolveRequest) -> Result<(Board, Attack), ResolveError> {
+        self.resolve_setup(request)
     }
 
-    fn resolve(
+    fn report(
         &self,
-        request: &ResolveRequest,
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<Box<dyn Sheet>, ResolveError> {
-        let ResolveSetup {
-            mut board,
+        _request: &ResolveRequest,
+        resolved: Resolved<Percentile>,
+        _sink: &mut dyn EventSink,
+    ) -> ResolveReport {
+        let Resolved {
+            before,
+            board,
             attack,
-            weapon,
-        } = self.resolve_setup(request)?;
-        let outcome = self.resolve_attack(&mut board, &attack, dice, sink)?;
-        Ok(Box::new(ResolveReport {
+            outcome,
+        } = resolved;
+        ResolveReport {
             labels: Arc::clone(&self.labels),
-            weapon,
+            weapon: before.ships[attack.attacker].weapons[attack.mount].weapon,
             range: attack.range,
             outcome,
             board,
             icm_launcher: attack.icm_launcher,
-        }))
+        }
     }
 
     /// The board is set up once and copied back before each dice path, and
     /// each path's outcome is read without building a report.
-    fn resolve_exact(
+    fn exact_resolve(
         &self,
         request: &ResolveRequest,
         max_paths: u64,
         _min_probability: Prob,
     ) -> Result<ExactAttack, ExactError> {
         // Every path is followed whole: no state is carried, none dropped.
-        let ResolveSetup { board, attack, .. } = self.resolve_setup(request)?;
+        let (board, attack) = self.resolve_setup(request)?;
         let mut scratch = board.clone();
         exact_attack(max_paths, |dice| {
             // The attack changes ships, never names or the ships' number.
@@ -693,30 +708,14 @@ impl Ruleset for Percentile {
         })
     }
 
-    fn battle_options(&self) -> &'static [OptionSpec] {
-        BATTLE_OPTIONS
+    fn battle_setup(&self, request: &BattleRequest) -> Result<PreparedBattle, ResolveError> {
+        self.set_up(request)
     }
-
-    fn side_options(&self) -> &'static [OptionSpec] {
-        crate::setup::SIDE_OPTIONS
-    }
-
-    fn prepare_battle(&self, request: &BattleRequest) -> Result<Box<dyn Engagement>, ResolveError> {
-        crate::engagement::prepare(self, request)
-    }
-}
-
-/// A `resolve` request read into a board and an attack on it.
-struct ResolveSetup {
-    /// The attacker, the target and the hexmates, in that order.
-    board: Board,
-    attack: Attack,
-    weapon: WeaponId,
 }
 
 impl Percentile {
     /// Reads a `resolve` request: fresh ships, the weapon and the options.
-    fn resolve_setup(&self, request: &ResolveRequest) -> Result<ResolveSetup, ResolveError> {
+    fn resolve_setup(&self, request: &ResolveRequest) -> Result<(Board, Attack), ResolveError> {
         let rules = &self.rules;
         let options = &request.options;
         let known_ships = || rules.ships.iter().map(|s| s.id.as_str());
@@ -816,11 +815,7 @@ impl Percentile {
             icms,
             icm_launcher,
         };
-        Ok(ResolveSetup {
-            board,
-            attack,
-            weapon,
-        })
+        Ok((board, attack))
     }
 
     /// The hexmates `resolve --hexmate-icms` names: `SHIP:N` entries,
