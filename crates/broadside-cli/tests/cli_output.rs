@@ -123,22 +123,28 @@ fn check_fields(what: &str, found: &BTreeSet<String>, documented: &[String]) {
 }
 
 /// The documented CSV columns in order, each `<s>` block written out for
-/// side `a` and then side `b`.
+/// side `a` and then side `b`, and the columns listed after the block after
+/// both sides' blocks.
 fn documented_columns() -> Vec<String> {
     let listed = documented("CSV");
     let block_start = listed
         .iter()
         .position(|c| c.contains("<s>"))
         .expect("a per-side block");
-    let block = &listed[block_start..];
+    let block_end = listed[block_start..]
+        .iter()
+        .position(|c| !c.contains("<s>"))
+        .map_or(listed.len(), |at| block_start + at);
+    let (block, after) = (&listed[block_start..block_end], &listed[block_end..]);
     assert!(
-        block.iter().all(|c| c.contains("<s>")),
-        "the per-side block ends the table"
+        after.iter().all(|c| !c.contains("<s>")),
+        "one per-side block"
     );
     let mut columns = listed[..block_start].to_vec();
     for side in ["a", "b"] {
         columns.extend(block.iter().map(|c| c.replace("<s>", side)));
     }
+    columns.extend(after.iter().cloned());
     columns
 }
 
