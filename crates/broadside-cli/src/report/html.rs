@@ -709,10 +709,18 @@ impl Page<'_> {
                 cells
             })
             .collect();
+        // Escapes are named only where some system in the report has them.
+        let endings = if self.rows.iter().any(|row| row.escapes) {
+            "won, drawn or escaped"
+        } else {
+            "won or drawn"
+        };
         figure(
             "decided",
             "Decided by each turn",
-            "The share of all trials decided (won, drawn or escaped) by the end of each game turn, a line per system.",
+            &format!(
+                "The share of all trials decided ({endings}) by the end of each game turn, a line per system."
+            ),
             height,
             &svg,
             &table(&headers, body),
