@@ -560,19 +560,21 @@ impl Page<'_> {
                     .collect::<Vec<_>>()
             })
             .collect();
-        let mut numbers = table(&headers, body);
-        if self.some_cannot_end(&shown) {
-            numbers.push_str(&format!(
-                "<p class=\"run\">{NOT_IN_SYSTEM}: the system has no such ending (its sides cannot escape).</p>"
-            ));
-        }
+        // The dash is explained under the chart, where it is seen, for the
+        // chart and its numbers alike.
+        let note = if self.some_cannot_end(&shown) {
+            format!("{NOT_IN_SYSTEM}: the system has no such ending (its sides cannot escape).")
+        } else {
+            String::new()
+        };
         figure(
             "wins",
             "How each battle ends",
             "The share of trials ending in each way, per system, as bars, with each share's 95% interval as a whisker.",
             height,
             &svg,
-            &numbers,
+            &note,
+            &table(&headers, body),
         )
     }
 
@@ -723,6 +725,7 @@ impl Page<'_> {
             ),
             height,
             &svg,
+            "",
             &table(&headers, body),
         )
     }
@@ -859,6 +862,7 @@ impl Page<'_> {
             ),
             height,
             &svg,
+            "",
             &table(&headers, body),
         )
     }
@@ -1084,17 +1088,24 @@ fn legend(entries: &[(usize, String)], swatch: Swatch) -> Legend {
 }
 
 /// A chart in a figure: its caption, the SVG with a title and description
-/// for screen readers, and its numbers in a table under a disclosure.
+/// for screen readers, a note under it if any (text, escaped here), and its
+/// numbers in a table under a disclosure.
 fn figure(
     id: &str,
     caption: &str,
     description: &str,
     height: f64,
     svg: &str,
+    note: &str,
     numbers: &str,
 ) -> String {
+    let note = if note.is_empty() {
+        String::new()
+    } else {
+        format!("<p class=\"run\">{}</p>\n", escape(note))
+    };
     format!(
-        "<figure id=\"{id}\">\n<figcaption>{caption}</figcaption>\n<svg viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{caption}</title><desc id=\"{id}-desc\">{description}</desc>\n{svg}</svg>\n<details><summary>The numbers</summary><div class=\"table-wrap\">{numbers}</div></details>\n</figure>\n",
+        "<figure id=\"{id}\">\n<figcaption>{caption}</figcaption>\n<svg viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{caption}</title><desc id=\"{id}-desc\">{description}</desc>\n{svg}</svg>\n{note}<details><summary>The numbers</summary><div class=\"table-wrap\">{numbers}</div></details>\n</figure>\n",
         at(WIDTH),
         at(height),
         caption = escape(caption),
