@@ -805,21 +805,32 @@ pub fn compare_json(
     Ok(value)
 }
 
-/// The rows of a comparison: each battle of the scenario with its summary.
-pub fn compare_rows(scenario: &scenario::Scenario, summaries: Vec<Summary>) -> Vec<BattleRow> {
+/// The rows of a comparison: each battle of the scenario with its summary
+/// and what its system, one of `systems`, declares.
+pub fn compare_rows(
+    scenario: &scenario::Scenario,
+    systems: &[Box<dyn Ruleset>],
+    summaries: Vec<Summary>,
+) -> Result<Vec<BattleRow>, Failure> {
     scenario
         .battles
         .iter()
         .zip(summaries)
         .map(|(battle, summary)| {
             let roster = battle.engagement.roster();
-            BattleRow::new(
-                battle.system,
+            let system = systems
+                .iter()
+                .find(|system| system.id() == battle.system)
+                .ok_or_else(|| {
+                    Failure::Internal(format!("{}: played but not loaded", battle.system))
+                })?;
+            Ok(BattleRow::new(
+                system.as_ref(),
                 roster.label(Side::A),
                 roster.label(Side::B),
                 &battle.request,
                 summary,
-            )
+            ))
         })
         .collect()
 }
@@ -983,7 +994,7 @@ fn battle_command(
         // A shard: its tally is the output.
         return Ok(());
     };
-    let row = BattleRow::new(id, label_a, label_b, &request, summary);
+    let row = BattleRow::new(system.as_ref(), label_a, label_b, &request, summary);
     let rules = rules.map(|dir| dir.display().to_string());
     let run = Run {
         seed,
@@ -1339,7 +1350,7 @@ fn compare_command(
     let Some(summaries) = play_or_merge(m, &battles, run_of, merged, out)? else {
         return Ok(());
     };
-    let rows = compare_rows(&scenario, summaries);
+    let rows = compare_rows(&scenario, &systems, summaries)?;
     let run = Run {
         seed,
         max_turns,

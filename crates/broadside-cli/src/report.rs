@@ -8,10 +8,10 @@ use std::io::Write;
 
 use broadside_core::dice::GENERATOR;
 use broadside_core::montecarlo::{
-    DecidedBy, HullLeft, LossCounts, LossShares, Outcomes, Proportion, ShipsLost, SideHull,
+    DecidedBy, HullLeft, Loss, LossCounts, LossShares, Outcomes, Proportion, ShipsLost, SideHull,
     SidePair, Summary, TurnsToDecision,
 };
-use broadside_core::{BattleRequest, OptionValue, Options, Side};
+use broadside_core::{BattleRequest, OptionValue, Options, Ruleset, Side};
 use comfy_table::presets::{ASCII_MARKDOWN, UTF8_FULL_CONDENSED};
 use comfy_table::{ContentArrangement, Table};
 use serde::{Serialize, Serializer};
@@ -30,6 +30,10 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The most decimals a percentage is given, however narrow its interval.
 const MAX_DECIMALS: usize = 6;
+
+/// A cell of a figure the row's system cannot have (an escape where no side
+/// can leave), explained once under the table that shows it.
+pub const NOT_IN_SYSTEM: &str = "—";
 
 /// The most rows of the decided-by-turn table; longer battles are shown in
 /// spans of turns.
@@ -182,27 +186,52 @@ pub struct BattleRow {
     pub options: Options,
     /// Each side's set-up given.
     pub side_options: [Options; 2],
+    /// The ways the system's ships can be lost, in report order: the only
+    /// kinds text, markdown and HTML list.
+    pub loss_kinds: &'static [Loss],
+    /// Whether a side can leave the battle in this system: escapes are
+    /// listed only if it can.
+    pub escapes: bool,
     /// The figures.
     pub summary: Summary,
 }
 
 impl BattleRow {
-    /// The row of a battle played from `request`.
+    /// The row of a battle `system` played from `request`, with the kinds
+    /// of loss and the escapes it declares.
     pub fn new(
-        system: &str,
+        system: &dyn Ruleset,
         a: String,
         b: String,
         request: &BattleRequest,
         summary: Summary,
     ) -> Self {
         BattleRow {
-            system: system.to_owned(),
+            system: system.id().to_owned(),
             a,
             b,
             options: request.options.clone(),
             side_options: request.side_options.clone(),
+            loss_kinds: system.loss_kinds(),
+            escapes: system.escapes(),
             summary,
         }
+    }
+
+    /// The side's loss shares of the kinds the system declares, named as
+    /// the JSON names them, `lost` first.
+    fn declared_losses<'s>(&self, shares: &'s LossShares) -> Vec<(&'static str, &'s Proportion)> {
+        loss_list(shares)
+            .into_iter()
+            .filter(|(name, _)| {
+                *name == "lost" || self.loss_kinds.iter().any(|&kind| loss_key(kind) == *name)
+            })
+            .collect()
+    }
+
+    /// The kinds of loss the system declares, as the JSON names them.
+    fn loss_keys(&self) -> Vec<&'static str> {
+        self.loss_kinds.iter().map(|&kind| loss_key(kind)).collect()
     }
 
     fn json(&self) -> RowJson<'_> {
@@ -239,6 +268,8 @@ impl BattleRow {
             decided_by_turn: Rounded(&s.decided_by_turn),
             loss_shares: Rounded(&s.loss_shares),
             side_hull_left: Rounded(&s.side_hull),
+            loss_kinds: self.loss_keys(),
+            escapes: self.escapes,
         }
     }
 
@@ -322,6 +353,10 @@ impl BattleRow {
             r.hull(&format!("{k}_hull_left"), Some(&hull.overall));
             r.hull(&format!("{k}_win_hull_left"), hull.when_wins.as_ref());
         }
+        // What the system declares, after both sides' blocks: which of the
+        // columns above hold a zero it cannot help rather than one not seen.
+        r.put("loss_kinds", self.loss_keys().join(";"));
+        r.put("escapes", self.escapes);
         r.fields
     }
 
@@ -344,7 +379,8 @@ impl BattleRow {
         }
         for side in Side::BOTH {
             let shares = s.loss_shares.of(side);
-            let causes: Vec<String> = loss_list(shares)
+            let causes: Vec<String> = self
+                .declared_losses(shares)
                 .into_iter()
                 .skip(1)
                 .map(|(cause, x)| format!("{} {}", percent(x), cause.replace('_', " ")))
@@ -595,6 +631,15 @@ fn outcome_list(o: &Outcomes) -> [(&'static str, &Proportion); 6] {
     ]
 }
 
+/// A kind of loss as the JSON and CSV name it.
+fn loss_key(kind: Loss) -> &'static str {
+    match kind {
+        Loss::Destroyed => "destroyed",
+        Loss::BrokenApart => "broken_apart",
+        Loss::Disarmed => "disarmed",
+    }
+}
+
 /// A side's loss shares, named as the JSON names them, `lost` first.
 fn loss_list(shares: &LossShares) -> [(&'static str, &Proportion); 4] {
     [
@@ -769,6 +814,8 @@ struct RowJson<'a> {
     decided_by_turn: Rounded<&'a [DecidedBy]>,
     loss_shares: Rounded<&'a SidePair<LossShares>>,
     side_hull_left: Rounded<&'a SidePair<SideHull>>,
+    loss_kinds: Vec<&'static str>,
+    escapes: bool,
 }
 
 /// `battle --format json`.
@@ -903,7 +950,9 @@ pub fn battle(
     if o.draws.count > 0 {
         add("draw".into(), &o.draws);
     }
-    if o.a_escapes.count + o.b_escapes.count > 0 {
+    // A system whose sides can leave shows its escapes even when none was
+    // seen, so a zero reads as not seen; one whose sides cannot never does.
+    if row.escapes {
         add("A escaped".into(), &o.a_escapes);
         add("B escaped".into(), &o.b_escapes);
     }
@@ -979,7 +1028,10 @@ pub fn compare(
     if !title.description.is_empty() {
         style.line(out, title.description)?;
     }
-    let mut table = style.table(&[
+    // The escapes column only when some system in the table has escapes;
+    // a system that has none shows a dash there, not a 0 it could not help.
+    let escapes = rows.iter().any(|row| row.escapes);
+    let mut headers = vec![
         "system",
         "A",
         "B",
@@ -987,37 +1039,56 @@ pub fn compare(
         "P(B wins)",
         "P(undecided)",
         "P(draw)",
-        "P(escaped)",
+    ];
+    if escapes {
+        headers.push("P(escaped)");
+    }
+    headers.extend([
         "median turns",
         "winner hull left",
         "A ships lost",
         "B ships lost",
     ]);
+    let mut table = style.table(&headers);
     for row in rows {
         let s = &row.summary;
         let o = &s.outcomes;
-        let escaped = Proportion::of(o.a_escapes.count + o.b_escapes.count, s.trials);
-        style.row(
-            &mut table,
-            vec![
-                row.system.clone(),
-                row.a.clone(),
-                row.b.clone(),
-                percent_with_interval(&o.a_wins),
-                percent_with_interval(&o.b_wins),
-                percent_with_interval(&o.undecided),
-                percent(&o.draws),
-                percent(&escaped),
-                s.turns_to_decision
-                    .map_or_else(|| "-".into(), |t| t.median.to_string()),
-                s.winner_hull_left_pct
-                    .map_or_else(|| "-".into(), |h| format!("{h:.0}%")),
-                format!("{:.2}", s.ships_lost.mean(Side::A)),
-                format!("{:.2}", s.ships_lost.mean(Side::B)),
-            ],
-        );
+        let mut cells = vec![
+            row.system.clone(),
+            row.a.clone(),
+            row.b.clone(),
+            percent_with_interval(&o.a_wins),
+            percent_with_interval(&o.b_wins),
+            percent_with_interval(&o.undecided),
+            percent(&o.draws),
+        ];
+        if escapes {
+            cells.push(if row.escapes {
+                percent(&Proportion::of(
+                    o.a_escapes.count + o.b_escapes.count,
+                    s.trials,
+                ))
+            } else {
+                NOT_IN_SYSTEM.into()
+            });
+        }
+        cells.extend([
+            s.turns_to_decision
+                .map_or_else(|| "-".into(), |t| t.median.to_string()),
+            s.winner_hull_left_pct
+                .map_or_else(|| "-".into(), |h| format!("{h:.0}%")),
+            format!("{:.2}", s.ships_lost.mean(Side::A)),
+            format!("{:.2}", s.ships_lost.mean(Side::B)),
+        ]);
+        style.row(&mut table, cells);
     }
     style.put(out, &table)?;
+    if escapes && rows.iter().any(|row| !row.escapes) {
+        style.line(
+            out,
+            &format!("{NOT_IN_SYSTEM}: the system has no such ending (its sides cannot escape)"),
+        )?;
+    }
     for row in rows {
         writeln!(out)?;
         style.heading(

@@ -833,7 +833,7 @@ fn prepare_battle(shared: &Arc<Shared>, body: BattleBody) -> Result<(Job, u64), 
             .ok_or_else(|| ApiError::Internal("a battle without its summary".into()))?;
         let roster = engagement.roster();
         let row = BattleRow::new(
-            &id,
+            shared.system(&id)?,
             roster.label(Side::A),
             roster.label(Side::B),
             &request,
@@ -929,7 +929,7 @@ fn prepare_compare(shared: &Arc<Shared>, body: CompareBody) -> Result<(Job, u64)
             .map(|battle| (battle.system, &*battle.engagement))
             .collect();
         let summaries = control.play(&battles, seed, trials)?;
-        let rows = commands::compare_rows(&read, summaries);
+        let rows = commands::compare_rows(&read, &shared.systems, summaries)?;
         let run = shared.run(seed, max_turns);
         let title = ScenarioTitle {
             name: &read.name,

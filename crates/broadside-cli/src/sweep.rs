@@ -93,7 +93,7 @@ pub fn sweep_command(id: &str, m: &ArgMatches, out: &mut dyn Write) -> Result<()
         let progress = if label.is_empty() { id } else { label.as_str() };
         let summary = run_with_progress(progress, &**engagement, seed, trials)?;
         rows.push(BattleRow::new(
-            id,
+            system.as_ref(),
             roster.label(Side::A),
             roster.label(Side::B),
             request,

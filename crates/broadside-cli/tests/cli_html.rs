@@ -186,6 +186,50 @@ fn compare_page_draws_every_system() {
     );
 }
 
+/// Issue 17: the ending chart of a comparison shows escapes, since some
+/// system in it has them, and for a system that cannot escape draws no bar
+/// but a dash, in the chart and in its numbers, explained once under them.
+/// A battle of a system that cannot escape shows no escapes at all.
+#[test]
+fn pages_show_only_the_endings_each_system_declares() {
+    let page = check_page(COMPARE);
+    assert!(page.contains(">A escaped</text>"), "escapes charted");
+    for registration in broadside_cli::registry::RULESETS {
+        let system = registration
+            .load_embedded()
+            .expect("the built-in data loads");
+        let id = registration.id;
+        let marks = page
+            .matches(&format!("<title>{id}: no such ending</title>—</text>"))
+            .count();
+        let bars = page.matches(&format!("<title>{id}: A escaped ")).count();
+        if system.escapes() {
+            assert_eq!((marks, bars), (0, 1), "{id}: a bar for its escapes");
+        } else {
+            assert_eq!(
+                (marks, bars),
+                (2, 0),
+                "{id}: a dash for each side's escapes"
+            );
+        }
+    }
+    let note = "—: the system has no such ending (its sides cannot escape).";
+    assert_eq!(page.matches(note).count(), 1);
+    let battle = check_page(&[
+        "battle",
+        "module-grid",
+        "destroyer",
+        "frigate",
+        "--trials",
+        "30",
+        "--seed",
+        "7",
+        "--format",
+        "html",
+    ]);
+    assert!(!battle.contains("escape"), "no escapes in module-grid");
+}
+
 /// The review's worry for every format: text from a user's file may hold
 /// markup. Ids are kebab-case, so the scenario's name and description carry
 /// it here: `<` and `&` show as themselves, escaped, and no tag of theirs

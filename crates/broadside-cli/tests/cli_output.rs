@@ -8,7 +8,8 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{RulesetCopy, ScenarioFile, check_cli_error, cli_json, cli_ok};
+use broadside_core::Loss;
+use common::{RulesetCopy, ScenarioFile, check_cli, check_cli_error, cli_json, cli_ok};
 use serde_json::Value;
 
 /// A seeded duel in which each side wins some trials, with a system option
@@ -123,22 +124,28 @@ fn check_fields(what: &str, found: &BTreeSet<String>, documented: &[String]) {
 }
 
 /// The documented CSV columns in order, each `<s>` block written out for
-/// side `a` and then side `b`.
+/// side `a` and then side `b`, and the columns listed after the block after
+/// both sides' blocks.
 fn documented_columns() -> Vec<String> {
     let listed = documented("CSV");
     let block_start = listed
         .iter()
         .position(|c| c.contains("<s>"))
         .expect("a per-side block");
-    let block = &listed[block_start..];
+    let block_end = listed[block_start..]
+        .iter()
+        .position(|c| !c.contains("<s>"))
+        .map_or(listed.len(), |at| block_start + at);
+    let (block, after) = (&listed[block_start..block_end], &listed[block_end..]);
     assert!(
-        block.iter().all(|c| c.contains("<s>")),
-        "the per-side block ends the table"
+        after.iter().all(|c| !c.contains("<s>")),
+        "one per-side block"
     );
     let mut columns = listed[..block_start].to_vec();
     for side in ["a", "b"] {
         columns.extend(block.iter().map(|c| c.replace("<s>", side)));
     }
+    columns.extend(after.iter().cloned());
     columns
 }
 
@@ -452,4 +459,227 @@ fn formats_a_report_has_no_form_for_are_refused() {
             "--exact has no CSV, markdown or HTML report",
         );
     }
+}
+
+// ---------------------------------------------------------------------------
+// What each system declares
+// ---------------------------------------------------------------------------
+
+/// Every registered system with the kinds of loss it declares, named as the
+/// JSON and CSV name them, and whether a side can escape in it.
+fn declarations() -> Vec<(&'static str, Vec<&'static str>, bool)> {
+    broadside_cli::registry::RULESETS
+        .iter()
+        .map(|registration| {
+            let system = registration
+                .load_embedded()
+                .unwrap_or_else(|e| panic!("{}: {e}", registration.id));
+            let kinds = system
+                .loss_kinds()
+                .iter()
+                .map(|kind| match kind {
+                    Loss::Destroyed => "destroyed",
+                    Loss::BrokenApart => "broken_apart",
+                    Loss::Disarmed => "disarmed",
+                })
+                .collect();
+            (registration.id, kinds, system.escapes())
+        })
+        .collect()
+}
+
+/// Issue 17: each system declares its kinds of loss and escapes. JSON and
+/// CSV keep every field for every system and name what it declares, so a
+/// reader knows which zeros the system cannot help: a kind it does not
+/// declare is 0 in every row, and so are escapes where it has none. The
+/// default scenario holds systems with and without escapes and with and
+/// without every kind of loss, so each case is read.
+#[test]
+fn json_and_csv_name_what_each_system_declares() {
+    let declared = declarations();
+    assert!(declared.iter().any(|(_, _, escapes)| *escapes));
+    assert!(declared.iter().any(|(_, _, escapes)| !*escapes));
+    assert!(
+        declared
+            .iter()
+            .any(|(_, kinds, _)| kinds.len() < Loss::ALL.len())
+    );
+    let json = cli_json(&with(COMPARE, &["--format", "json"]));
+    let rows = json["rows"].as_array().expect("rows");
+    let csv = cli_ok(&with(COMPARE, &["--format", "csv"]));
+    let (header, csv_rows) = read_csv(&csv);
+    assert_eq!(rows.len(), declared.len(), "one row per system");
+    for ((row, csv_row), (id, kinds, escapes)) in rows.iter().zip(&csv_rows).zip(&declared) {
+        assert_eq!(row["system"], *id);
+        assert_eq!(row["loss_kinds"], serde_json::json!(kinds), "{id}");
+        assert_eq!(row["escapes"], *escapes, "{id}");
+        for side in ["a", "b"] {
+            for kind in ["destroyed", "broken_apart", "disarmed"] {
+                if !kinds.contains(&kind) {
+                    assert_eq!(count(row, &format!("/losses/{side}/{kind}")), 0, "{id}");
+                }
+            }
+            if !escapes {
+                assert_eq!(
+                    count(row, &format!("/outcomes/{side}_escapes/count")),
+                    0,
+                    "{id}"
+                );
+            }
+        }
+        let field = |name: &str| &csv_row[header.iter().position(|h| h == name).expect(name)];
+        assert_eq!(field("system"), id);
+        assert_eq!(field("loss_kinds"), &kinds.join(";"), "{id}");
+        assert_eq!(field("escapes"), &escapes.to_string(), "{id}");
+    }
+}
+
+/// The cells of a markdown table's row, trimmed.
+fn markdown_row(line: &str) -> Vec<&str> {
+    let line = line.trim().trim_start_matches('|').trim_end_matches('|');
+    line.split('|').map(str::trim).collect()
+}
+
+/// Issue 17, in markdown (the text report's lines and tables): `compare`
+/// shows the escapes column because some system in it has escapes, marks
+/// with a dash (explained once under the table) the systems that cannot
+/// escape rather than printing 0, and each system's losses name only the
+/// kinds it declares.
+#[test]
+fn compare_lists_only_what_each_system_declares() {
+    let markdown = cli_ok(&with(COMPARE, &["--format", "markdown"]));
+    let lines: Vec<&str> = markdown.lines().collect();
+    let header = lines
+        .iter()
+        .position(|l| l.starts_with("| system"))
+        .expect("the table");
+    let escaped = markdown_row(lines[header])
+        .iter()
+        .position(|&h| h == "P(escaped)")
+        .expect("an escapes column: some system has escapes");
+    let declared = declarations();
+    for (id, kinds, escapes) in &declared {
+        let row = lines[header + 2..]
+            .iter()
+            .map(|l| markdown_row(l))
+            .find(|cells| cells[0] == *id)
+            .unwrap_or_else(|| panic!("{id}: a row"));
+        assert_eq!(row[escaped] == "—", !escapes, "{id}: {row:?}");
+        // Its section: the heading, then its lines up to the next heading.
+        let start = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("**{id}: ")))
+            .unwrap_or_else(|| panic!("{id}: a section"));
+        let losses: Vec<&&str> = lines[start..]
+            .iter()
+            .take_while(|l| !l.starts_with("share of trials"))
+            .filter(|l| l.contains("ships lost:"))
+            .collect();
+        assert_eq!(losses.len(), 2, "{id}: a line per side");
+        for line in losses {
+            for kind in ["destroyed", "broken_apart", "disarmed"] {
+                let named = line.contains(&format!("% {}", kind.replace('_', " ")));
+                assert_eq!(named, kinds.contains(&kind), "{id}: {line}");
+            }
+        }
+    }
+    let note = "—: the system has no such ending (its sides cannot escape)";
+    assert_eq!(markdown.matches(note).count(), 1, "{markdown}");
+}
+
+/// A report of systems none of which can escape has no escapes at all:
+/// neither `compare`'s column and its note, nor `battle`'s rows.
+#[test]
+fn no_escapes_where_no_system_has_them() {
+    let declared = declarations();
+    let without: Vec<&str> = declared
+        .iter()
+        .filter(|(_, _, escapes)| !escapes)
+        .map(|(id, _, _)| *id)
+        .collect();
+    assert!(!without.is_empty(), "a system without escapes");
+    let scenario = ScenarioFile::new(
+        "no-escapes",
+        &without.iter().fold(
+            "name = \"destroyer against frigate\"\n".to_owned(),
+            |text, id| format!("{text}[systems.{id}]\na = \"destroyer\"\nb = \"frigate\"\n"),
+        ),
+    );
+    let text = cli_ok(&["compare", scenario.path(), "--trials", "30", "--seed", "7"]);
+    assert!(!text.contains("escape"), "{text}");
+    for id in without {
+        let text = cli_ok(&[
+            "battle",
+            id,
+            "destroyer",
+            "frigate",
+            "--trials",
+            "30",
+            "--seed",
+            "7",
+        ]);
+        assert!(!text.contains("escaped"), "{id}: {text}");
+    }
+}
+
+/// A system whose sides can escape lists its escapes in `battle` even when
+/// no trial saw one, so that 0% reads as not seen; the battles are the
+/// default scenario's.
+#[test]
+fn battle_lists_declared_escapes_even_unseen() {
+    let compare = cli_json(&with(COMPARE, &["--format", "json"]));
+    let with_escapes: Vec<&Value> = compare["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|row| row["escapes"] == true)
+        .collect();
+    assert!(!with_escapes.is_empty(), "a system with escapes");
+    for row in with_escapes {
+        let [id, a, b] = ["system", "a", "b"].map(|k| row[k].as_str().expect("text"));
+        let args = ["battle", id, a, b, "--trials", "20", "--seed", "7"];
+        let json = cli_json(&with(&args, &["--format", "json"]));
+        let text = cli_ok(&args);
+        for side in ["a", "b"] {
+            let label = format!("{} escaped", side.to_uppercase());
+            let cells: Vec<&str> = text
+                .lines()
+                .find(|l| l.contains(&label))
+                .unwrap_or_else(|| panic!("{id}: {label} listed:\n{text}"))
+                .split(['│', '┆'])
+                .map(str::trim)
+                .collect();
+            let seen = count(&json, &format!("/outcomes/{side}_escapes/count"));
+            if seen == 0 {
+                assert_eq!(cells[2], "0%", "{id}: {cells:?}");
+            }
+        }
+    }
+}
+
+/// The reports of issue 17 as a reader sees them: a module-grid battle
+/// (destroyed and disarmed, no escapes) and the default comparison in
+/// markdown (a dash where a system cannot escape, explained under the
+/// table).
+#[test]
+fn declared_endings_and_losses_snapshots() {
+    check_cli(
+        "cli_battle_module_grid_destroyer_frigate_seed_5_text",
+        "Issue 17: a module-grid battle lists only the endings and losses module-grid declares (destroyed and disarmed; no escapes, no breaking apart)",
+        &[
+            "battle",
+            "module-grid",
+            "destroyer",
+            "frigate",
+            "--trials",
+            "100",
+            "--seed",
+            "5",
+        ],
+    );
+    check_cli(
+        "cli_compare_default_seed_5_markdown",
+        "Issue 17: the default comparison in markdown, its escapes column shown because some system has escapes, a dash where a system cannot escape, and each system's losses of its declared kinds only",
+        &with(COMPARE, &["--format", "markdown"]),
+    );
 }

@@ -19,8 +19,8 @@ use broadside_core::dice::GENERATOR;
 use broadside_core::montecarlo::{HullLeft, Proportion};
 
 use super::{
-    BattleRow, Run, ScenarioTitle, TENTHS, VERSION, outcome_list, percent, percent_with_interval,
-    tenth_label, tenths,
+    BattleRow, NOT_IN_SYSTEM, Run, ScenarioTitle, TENTHS, VERSION, outcome_list, percent,
+    percent_with_interval, tenth_label, tenths,
 };
 use crate::Failure;
 
@@ -391,8 +391,10 @@ impl Page<'_> {
         )
     }
 
-    /// The outcomes shown: A's and B's wins always, the other endings when
-    /// some trial of some row ended so.
+    /// The outcomes shown: A's and B's wins always, the turn limit and a
+    /// draw when some trial of some row ended so, and escapes when some
+    /// row's system declares them (even if none was seen, so that a zero
+    /// reads as not seen).
     fn outcomes_shown(&self) -> Vec<(usize, &'static str)> {
         const LABELS: [&str; 6] = [
             "A wins",
@@ -403,15 +405,30 @@ impl Page<'_> {
             "B escaped",
         ];
         (0..LABELS.len())
-            .filter(|&k| {
-                k < 2
-                    || self
-                        .rows
-                        .iter()
-                        .any(|row| outcome_list(&row.summary.outcomes)[k].1.count > 0)
+            .filter(|&k| match k {
+                0 | 1 => true,
+                2 | 3 => self
+                    .rows
+                    .iter()
+                    .any(|row| outcome_list(&row.summary.outcomes)[k].1.count > 0),
+                _ => self.rows.iter().any(|row| row.escapes),
             })
             .map(|k| (k, LABELS[k]))
             .collect()
+    }
+
+    /// Whether a row's system can end a battle in the way `outcome_list`
+    /// lists at `k`: every system can but for escapes.
+    fn can_end(row: &BattleRow, k: usize) -> bool {
+        k < 4 || row.escapes
+    }
+
+    /// Whether some row's system cannot end a battle in some way shown, so
+    /// that its cells need [`NOT_IN_SYSTEM`] explained.
+    fn some_cannot_end(&self, shown: &[(usize, &str)]) -> bool {
+        self.rows
+            .iter()
+            .any(|row| shown.iter().any(|&(k, _)| !Self::can_end(row, k)))
     }
 
     /// Each system's odds of each ending as a bar, its 95% interval as a
@@ -482,6 +499,18 @@ impl Page<'_> {
                     at(x0 - 6.0),
                     at(mid + 4.0)
                 ));
+                if !Self::can_end(row, k) {
+                    // No bar for an ending the system cannot have: a mark
+                    // where its share would be, explained under the table.
+                    svg.push_str(&format!(
+                        "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\"><title>{}: no such ending</title>{NOT_IN_SYSTEM}</text>\n",
+                        at(WIDTH - 4.0),
+                        at(mid + 4.0),
+                        escape(&row.system)
+                    ));
+                    y += bar_row;
+                    continue;
+                }
                 svg.push_str(&format!(
                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"14\" fill=\"{}\" stroke=\"{}\"><title>{}: {label} {}</title></rect>",
                     at(x0),
@@ -519,23 +548,32 @@ impl Page<'_> {
                     .iter()
                     .map(|&(k, label)| {
                         let x = outcomes[k].1;
-                        vec![
-                            Cell::Html(self.system_cell(i)),
-                            Cell::text(label),
-                            Cell::number(percent(x)),
-                            Cell::number(super::interval(x)),
-                            Cell::number(x.count.to_string()),
-                        ]
+                        let figures = if Self::can_end(row, k) {
+                            [percent(x), super::interval(x), x.count.to_string()]
+                        } else {
+                            [(); 3].map(|()| NOT_IN_SYSTEM.to_owned())
+                        };
+                        let mut cells = vec![Cell::Html(self.system_cell(i)), Cell::text(label)];
+                        cells.extend(figures.map(Cell::number));
+                        cells
                     })
                     .collect::<Vec<_>>()
             })
             .collect();
+        // The dash is explained under the chart, where it is seen, for the
+        // chart and its numbers alike.
+        let note = if self.some_cannot_end(&shown) {
+            format!("{NOT_IN_SYSTEM}: the system has no such ending (its sides cannot escape).")
+        } else {
+            String::new()
+        };
         figure(
             "wins",
             "How each battle ends",
             "The share of trials ending in each way, per system, as bars, with each share's 95% interval as a whisker.",
             height,
             &svg,
+            &note,
             &table(&headers, body),
         )
     }
@@ -673,12 +711,21 @@ impl Page<'_> {
                 cells
             })
             .collect();
+        // Escapes are named only where some system in the report has them.
+        let endings = if self.rows.iter().any(|row| row.escapes) {
+            "won, drawn or escaped"
+        } else {
+            "won or drawn"
+        };
         figure(
             "decided",
             "Decided by each turn",
-            "The share of all trials decided (won, drawn or escaped) by the end of each game turn, a line per system.",
+            &format!(
+                "The share of all trials decided ({endings}) by the end of each game turn, a line per system."
+            ),
             height,
             &svg,
+            "",
             &table(&headers, body),
         )
     }
@@ -815,6 +862,7 @@ impl Page<'_> {
             ),
             height,
             &svg,
+            "",
             &table(&headers, body),
         )
     }
@@ -1040,17 +1088,24 @@ fn legend(entries: &[(usize, String)], swatch: Swatch) -> Legend {
 }
 
 /// A chart in a figure: its caption, the SVG with a title and description
-/// for screen readers, and its numbers in a table under a disclosure.
+/// for screen readers, a note under it if any (text, escaped here), and its
+/// numbers in a table under a disclosure.
 fn figure(
     id: &str,
     caption: &str,
     description: &str,
     height: f64,
     svg: &str,
+    note: &str,
     numbers: &str,
 ) -> String {
+    let note = if note.is_empty() {
+        String::new()
+    } else {
+        format!("<p class=\"run\">{}</p>\n", escape(note))
+    };
     format!(
-        "<figure id=\"{id}\">\n<figcaption>{caption}</figcaption>\n<svg viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{caption}</title><desc id=\"{id}-desc\">{description}</desc>\n{svg}</svg>\n<details><summary>The numbers</summary><div class=\"table-wrap\">{numbers}</div></details>\n</figure>\n",
+        "<figure id=\"{id}\">\n<figcaption>{caption}</figcaption>\n<svg viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\"><title id=\"{id}-title\">{caption}</title><desc id=\"{id}-desc\">{description}</desc>\n{svg}</svg>\n{note}<details><summary>The numbers</summary><div class=\"table-wrap\">{numbers}</div></details>\n</figure>\n",
         at(WIDTH),
         at(height),
         caption = escape(caption),
