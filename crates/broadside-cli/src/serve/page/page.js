@@ -388,7 +388,10 @@ async function run() {
 
 // ---- results.
 
-const OUTCOMES = ['a_wins', 'b_wins', 'undecided', 'draws', 'a_escapes', 'b_escapes'];
+const ENDINGS = ['a_wins', 'b_wins', 'undecided', 'draws'];
+// Escapes are counted only for systems that declare them (`escapes` in the
+// report); the others cannot have one, which a dash says rather than a 0.
+const ESCAPES = ['a_escapes', 'b_escapes'];
 
 function showRun(result, request) {
   const report = result.report;
@@ -407,16 +410,24 @@ function showRun(result, request) {
   figures.innerHTML = result.figures;
   box.append(figures);
   const table = el('table', { id: 'numbers' });
-  table.append(el('tr', {}, ...['system', 'trials', ...OUTCOMES].map((h) => el('th', {}, h))));
+  const shown = rows.some((row) => row.escapes) ? [...ENDINGS, ...ESCAPES] : ENDINGS;
+  table.append(el('tr', {}, ...['system', 'trials', ...shown].map((h) => el('th', {}, h))));
   for (const row of rows) {
     const tr = el('tr', { 'data-system': row.system });
     tr.append(el('td', {}, row.system), el('td', { class: 'n', 'data-field': 'trials' }, String(row.trials)));
-    for (const o of OUTCOMES) {
-      tr.append(el('td', { class: 'n', 'data-field': o }, String(row.outcomes[o].count)));
+    for (const o of shown) {
+      if (ESCAPES.includes(o) && !row.escapes) {
+        tr.append(el('td', { class: 'n' }, '—'));
+      } else {
+        tr.append(el('td', { class: 'n', 'data-field': o }, String(row.outcomes[o].count)));
+      }
     }
     table.append(tr);
   }
   box.append(el('h2', {}, 'Counts of each ending'), el('div', { class: 'table-wrap' }, table));
+  if (shown.length > ENDINGS.length && rows.some((row) => !row.escapes)) {
+    box.append(el('p', { class: 'note' }, '— : the system has no escapes.'));
+  }
   lastBattle = { rows, request, trials, maxTurns: report.max_turns };
   const pick = el('select', { id: 'replay-system', 'aria-label': 'which battle' },
     ...rows.map((row) => el('option', { value: row.system }, row.system)));
