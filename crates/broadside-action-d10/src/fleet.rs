@@ -438,7 +438,7 @@ impl ActionD10 {
     /// any number of times.
     pub fn set_up(&self, request: &BattleRequest) -> Result<BattleSetup, ResolveError> {
         let (start, roster, setups) = self.battle_of(request)?;
-        Ok(Frame::new(
+        Ok(Frame::from_parts(
             self.clone(),
             start,
             roster,

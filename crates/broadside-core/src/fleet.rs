@@ -336,7 +336,7 @@ pub struct Frame<R: FrameRules> {
 impl<R: FrameRules> Frame<R> {
     /// A battle of `roster`'s ships starting at `start`, undecided after
     /// `max_turns` game turns, each side playing by its default `tactics`.
-    pub fn new(
+    pub fn from_parts(
         rules: R,
         start: R::State,
         roster: Roster,

@@ -2161,7 +2161,7 @@ impl Crew2d6 {
                 },
             },
         };
-        Ok(Frame::new(
+        Ok(Frame::from_parts(
             encounter,
             start,
             request.roster(),

@@ -1308,7 +1308,7 @@ impl ModuleGrid {
             objects,
             fire_steps,
         };
-        Ok(Frame::new(
+        Ok(Frame::from_parts(
             arena,
             start,
             roster,

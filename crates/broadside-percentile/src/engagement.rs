@@ -1344,7 +1344,7 @@ impl Percentile {
         ];
         let roster = request.roster();
         let start = self.battle_of(&roster, &setups)?;
-        Ok(Frame::new(
+        Ok(Frame::from_parts(
             self.clone(),
             start,
             roster,
