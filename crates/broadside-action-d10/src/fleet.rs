@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    BattleRequest, Dice, EventSink, Loss, OptionKind, OptionSpec, Options, ResolveError, Roster,
-    RosterShip, Setup, ShipFate, Side, TrialOutcome,
+    BattleRequest, Frame, FrameRules, Loss, OptionKind, OptionSpec, Options, ResolveError, Roster,
+    RosterShip, ShipFate, Side,
 };
 
 use crate::ActionD10;
@@ -438,81 +438,37 @@ impl ActionD10 {
     /// any number of times.
     pub fn set_up(&self, request: &BattleRequest) -> Result<BattleSetup, ResolveError> {
         let (start, roster, setups) = self.battle_of(request)?;
-        Ok(BattleSetup {
-            system: self.clone(),
+        Ok(Frame::from_parts(
+            self.clone(),
             start,
             roster,
-            max_turns: request.max_turns,
-            tactics: setups.map(|s| DefaultTactics {
+            request.max_turns,
+            setups.map(|s| DefaultTactics {
                 escape_below: s.escape_below,
             }),
-        })
+        ))
     }
 }
 
 /// A battle set up once and played many times.
-pub struct BattleSetup {
-    system: ActionD10,
-    start: Battle,
-    roster: Roster,
-    max_turns: u32,
-    tactics: [DefaultTactics; 2],
-}
+pub type BattleSetup = Frame<ActionD10>;
 
-impl BattleSetup {
-    /// Plays one trial with the given tactics for both sides, returning the
-    /// final battle too.
-    pub fn play_with(
-        &self,
-        tactics: [&(dyn ActionTactics + 'static); 2],
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<(TrialOutcome, Battle), ResolveError> {
-        broadside_core::play_setup(self, tactics, dice, sink)
-    }
-
-    /// The battle at the start of every trial.
-    pub fn start(&self) -> &Battle {
-        &self.start
-    }
-
-    /// The default tactics each side plays by.
-    pub fn default_tactics(&self) -> &[DefaultTactics; 2] {
-        &self.tactics
-    }
-}
-
-impl Setup for BattleSetup {
+impl FrameRules for ActionD10 {
     type State = Battle;
     type Tactics = dyn ActionTactics;
+    type DefaultTactics = DefaultTactics;
     type Sequence<'a> = Sequence<'a>;
 
-    fn sequence(&self) -> Sequence<'_> {
-        Sequence::for_battle(&self.system, &self.start)
+    fn sequence(frame: &BattleSetup) -> Sequence<'_> {
+        Sequence::for_battle(frame.rules(), frame.start())
     }
 
-    fn roster(&self) -> &Roster {
-        &self.roster
+    fn as_tactics(tactics: &DefaultTactics) -> &(dyn ActionTactics + 'static) {
+        tactics
     }
 
-    fn max_turns(&self) -> u32 {
-        self.max_turns
-    }
-
-    fn tactics(&self) -> [&(dyn ActionTactics + 'static); 2] {
-        [&self.tactics[0], &self.tactics[1]]
-    }
-
-    fn begin(
-        &self,
-        _dice: &mut dyn Dice,
-        _sink: &mut dyn EventSink,
-    ) -> Result<Battle, ResolveError> {
-        Ok(self.start.clone())
-    }
-
-    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
-        let rules = &self.system.rules;
+    fn fates(&self, _roster: &Roster, battle: &Battle) -> Vec<ShipFate> {
+        let rules = &self.rules;
         battle
             .board
             .ships

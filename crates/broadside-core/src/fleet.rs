@@ -8,9 +8,9 @@
 
 use serde::Serialize;
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Die};
 use crate::error::ResolveError;
-use crate::event::EventSink;
+use crate::event::{Event, EventSink};
 use crate::exact::{ExactError, ExactOdds, exact_battle};
 use crate::montecarlo::{Engagement, ShipFate, TrialOutcome};
 use crate::rules::{Side, TurnSequence, play};
@@ -211,6 +211,8 @@ impl Roster {
 /// A system implements this and gets [`Engagement`] for free: core makes the
 /// fresh state, plays the turn sequence to a verdict and turns every ship's
 /// fate into the trial's outcome. The system keeps only its own rules.
+/// A system with tactics rarely writes it by hand: [`Frame`] is a `Setup`
+/// for any [`FrameRules`].
 ///
 /// # Contract for implementors
 /// - [`Setup::begin`] returns the state at the start of a trial, making any
@@ -278,6 +280,171 @@ pub fn play_setup<S: Setup + ?Sized>(
         )));
     }
     Ok((TrialOutcome::from_fates(verdict, turns, fates), state))
+}
+
+/// What a system writes for a battle its sides play by tactics: its turn
+/// sequence, how tactics are given, what happens before the first turn and
+/// what became of each ship. Core's [`Frame`] holds the rest (the roster,
+/// the turn limit, the state every trial starts from and each side's default
+/// tactics) and is the system's [`Setup`].
+///
+/// The implementor is the part of the set-up that is the system's own: the
+/// system itself, or the system with what a battle adds to it (objects on
+/// the map, a set-up phase's options). A frame dereferences to it.
+pub trait FrameRules: Send + Sync + Sized {
+    /// Everything that changes during the battle.
+    type State: Clone + Eq + std::hash::Hash + Send + Sync;
+    /// The system's tactics trait object type.
+    type Tactics: ?Sized;
+    /// The tactics each side plays by unless told otherwise.
+    type DefaultTactics: Send + Sync;
+    /// The system's turn sequence, usually a borrow of the system.
+    type Sequence<'a>: TurnSequence<State = Self::State, Tactics = Self::Tactics>
+    where
+        Self: 'a;
+
+    /// The turn sequence to play a frame's battle by.
+    fn sequence(frame: &Frame<Self>) -> Self::Sequence<'_>;
+    /// The default tactics as the tactics trait object.
+    fn as_tactics(tactics: &Self::DefaultTactics) -> &Self::Tactics;
+    /// Any roll the rules make before the first turn (who moves first), on
+    /// a copy of the start state. By default there is none.
+    fn before_first_turn(
+        &self,
+        state: &mut Self::State,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
+        let _ = (state, dice, sink);
+        Ok(())
+    }
+    /// What became of every ship, in roster order.
+    fn fates(&self, roster: &Roster, state: &Self::State) -> Vec<ShipFate>;
+}
+
+/// A battle set up once and played many times: the system's own part, the
+/// state every trial starts from, the roster, the turn limit and the
+/// tactics each side plays by in a Monte Carlo run.
+pub struct Frame<R: FrameRules> {
+    rules: R,
+    start: R::State,
+    roster: Roster,
+    max_turns: u32,
+    tactics: [R::DefaultTactics; 2],
+}
+
+impl<R: FrameRules> Frame<R> {
+    /// A battle of `roster`'s ships starting at `start`, undecided after
+    /// `max_turns` game turns, each side playing by its default `tactics`.
+    pub fn from_parts(
+        rules: R,
+        start: R::State,
+        roster: Roster,
+        max_turns: u32,
+        tactics: [R::DefaultTactics; 2],
+    ) -> Frame<R> {
+        Frame {
+            rules,
+            start,
+            roster,
+            max_turns,
+            tactics,
+        }
+    }
+
+    /// Plays one trial with the given tactics for both sides, returning the
+    /// final state too.
+    pub fn play_with(
+        &self,
+        tactics: [&R::Tactics; 2],
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(TrialOutcome, R::State), ResolveError> {
+        play_setup(self, tactics, dice, sink)
+    }
+
+    /// The system's own part of the set-up.
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// The state at the start of every trial, before any roll.
+    pub fn start(&self) -> &R::State {
+        &self.start
+    }
+
+    /// The default tactics each side plays by.
+    pub fn default_tactics(&self) -> &[R::DefaultTactics; 2] {
+        &self.tactics
+    }
+}
+
+impl<R: FrameRules> std::ops::Deref for Frame<R> {
+    type Target = R;
+
+    fn deref(&self) -> &R {
+        &self.rules
+    }
+}
+
+impl<R: FrameRules> Setup for Frame<R> {
+    type State = R::State;
+    type Tactics = R::Tactics;
+    type Sequence<'a>
+        = R::Sequence<'a>
+    where
+        R: 'a;
+
+    fn sequence(&self) -> R::Sequence<'_> {
+        R::sequence(self)
+    }
+
+    fn roster(&self) -> &Roster {
+        &self.roster
+    }
+
+    fn max_turns(&self) -> u32 {
+        self.max_turns
+    }
+
+    fn tactics(&self) -> [&R::Tactics; 2] {
+        self.tactics.each_ref().map(R::as_tactics)
+    }
+
+    fn begin(
+        &self,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<R::State, ResolveError> {
+        let mut state = self.start.clone();
+        self.rules.before_first_turn(&mut state, dice, sink)?;
+        Ok(state)
+    }
+
+    fn fates(&self, state: &R::State) -> Vec<ShipFate> {
+        self.rules.fates(&self.roster, state)
+    }
+}
+
+/// Rolls one `die` for which side goes first, neither favoured: side A on
+/// the lower half of its faces, side B on the upper. The roll is logged with
+/// `purpose`, given the side that won.
+pub fn roll_first(
+    die: Die,
+    dice: &mut dyn Dice,
+    sink: &mut dyn EventSink,
+    purpose: impl FnOnce(Side) -> String,
+) -> Result<Side, ResolveError> {
+    let check = dice.check(die, (die.sides() / 2) as i32)?;
+    let roll = check.face;
+    let first = if check.passed { Side::A } else { Side::B };
+    sink.emit(|| Event::Roll {
+        purpose: purpose(first),
+        dice: die.to_string(),
+        faces: vec![roll],
+        total: roll as i32,
+    });
+    Ok(first)
 }
 
 impl<S: Setup> Engagement for S {
@@ -373,6 +540,33 @@ mod tests {
         assert_eq!(roster.side_len(Side::A), 2);
         assert_eq!(roster.label(Side::A), "carrier");
         assert_eq!(roster.ids(Side::A), ["carrier"]);
+    }
+
+    /// Rolls for the first side with one scripted face, returning the side
+    /// and the line the log shows.
+    fn check_first(die: Die, face: u32) -> (Side, String) {
+        let mut dice = crate::dice::ScriptedDice::new([face]);
+        let mut log = crate::event::EventLog::default();
+        let first = roll_first(die, &mut dice, &mut log, |side| {
+            format!("side {side} first")
+        })
+        .expect("a face the die can show");
+        assert_eq!(log.events.len(), 1, "one roll logged");
+        (first, log.events[0].to_string())
+    }
+
+    #[test]
+    fn the_lower_half_of_the_die_gives_side_a_the_first_move() {
+        assert_eq!(
+            check_first(Die::D10, 5),
+            (Side::A, "side A first: rolled d10 = 5".to_owned())
+        );
+        assert_eq!(
+            check_first(Die::D10, 6),
+            (Side::B, "side B first: rolled d10 = 6".to_owned())
+        );
+        assert_eq!(check_first(Die::D6, 3).0, Side::A);
+        assert_eq!(check_first(Die::D6, 4).0, Side::B);
     }
 
     proptest::proptest! {

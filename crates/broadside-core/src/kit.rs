@@ -20,7 +20,7 @@ use crate::dice::Dice;
 use crate::error::{DataErrors, ResolveError};
 use crate::event::{EventSink, NullSink};
 use crate::exact::{ExactAttack, ExactError, ExactOdds, Prob, exact_attack};
-use crate::fleet::{Roster, Setup};
+use crate::fleet::{Frame, FrameRules, Roster, Setup};
 use crate::montecarlo::{Engagement, Loss, ShipFate, TrialOutcome};
 use crate::rules::{AttackResolution, TurnSequence, Verdict};
 use crate::ruleset::{
@@ -361,30 +361,36 @@ pub trait PlainBattle: Clone + Send + Sync + 'static {
     fn fates(&self, roster: &Roster, state: &Self::State) -> Vec<ShipFate>;
 }
 
-/// A [`PlainBattle`] set up once: the system, the state every trial starts
-/// from, the roster and the turn limit.
-pub struct Prepared<S: PlainBattle> {
-    system: S,
-    start: S::State,
-    roster: Roster,
-    max_turns: u32,
-}
+/// A [`PlainBattle`] set up once: core's [`Frame`] of it, with no tactics.
+pub type Prepared<S> = Frame<Plain<S>>;
+
+/// A [`PlainBattle`] as the system's own part of a [`Frame`].
+pub struct Plain<S>(S);
 
 impl<S: PlainBattle> Prepared<S> {
     /// Checks the request ([`BattleRequest::check`]) and sets the battle up.
     pub fn new(system: &S, request: &BattleRequest) -> Result<Prepared<S>, ResolveError> {
         request.check()?;
         let roster = request.roster();
-        Ok(Prepared {
-            start: system.start(request, &roster)?,
-            system: system.clone(),
+        let start = system.start(request, &roster)?;
+        Ok(Frame::from_parts(
+            Plain(system.clone()),
+            start,
             roster,
-            max_turns: request.max_turns,
-        })
+            request.max_turns,
+            [(), ()],
+        ))
     }
 }
 
-impl<S: PlainBattle> TurnSequence for &Prepared<S> {
+/// A [`PlainBattle`]'s turn sequence: its phases by name, played on the
+/// roster's ships.
+pub struct PlainSequence<'a, S> {
+    system: &'a S,
+    roster: &'a Roster,
+}
+
+impl<S: PlainBattle> TurnSequence for PlainSequence<'_, S> {
     type State = S::State;
     type Phase = &'static str;
     type Tactics = ();
@@ -402,41 +408,33 @@ impl<S: PlainBattle> TurnSequence for &Prepared<S> {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
-        self.system.play(phase, &self.roster, state, dice, sink)
+        self.system.play(phase, self.roster, state, dice, sink)
     }
 
     fn verdict(&self, state: &S::State) -> Option<Verdict> {
-        self.system.verdict(&self.roster, state)
+        self.system.verdict(self.roster, state)
     }
 }
 
-impl<S: PlainBattle> Setup for Prepared<S> {
+impl<S: PlainBattle> FrameRules for Plain<S> {
     type State = S::State;
     type Tactics = ();
-    type Sequence<'a> = &'a Prepared<S>;
+    type DefaultTactics = ();
+    type Sequence<'a> = PlainSequence<'a, S>;
 
-    fn sequence(&self) -> &Prepared<S> {
-        self
+    fn sequence(frame: &Prepared<S>) -> PlainSequence<'_, S> {
+        PlainSequence {
+            system: &frame.rules().0,
+            roster: Setup::roster(frame),
+        }
     }
 
-    fn roster(&self) -> &Roster {
-        &self.roster
+    fn as_tactics(tactics: &()) -> &() {
+        tactics
     }
 
-    fn max_turns(&self) -> u32 {
-        self.max_turns
-    }
-
-    fn tactics(&self) -> [&(); 2] {
-        [&(), &()]
-    }
-
-    fn begin(&self, _: &mut dyn Dice, _: &mut dyn EventSink) -> Result<S::State, ResolveError> {
-        Ok(self.start.clone())
-    }
-
-    fn fates(&self, state: &S::State) -> Vec<ShipFate> {
-        self.system.fates(&self.roster, state)
+    fn fates(&self, roster: &Roster, state: &S::State) -> Vec<ShipFate> {
+        self.0.fates(roster, state)
     }
 }
 

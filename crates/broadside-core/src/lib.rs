@@ -24,7 +24,9 @@ pub use dice::{
 };
 pub use error::{DataError, DataErrors, DataProblems, ResolveError, did_you_mean, line_at};
 pub use event::{Emit, Event, EventLog, EventSink, NullSink};
-pub use fleet::{MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup};
+pub use fleet::{
+    Frame, FrameRules, MAX_SIDE, Roster, RosterShip, Setup, parse_side, play_setup, roll_first,
+};
 pub use kit::{Resolved, System};
 pub use montecarlo::{
     Engagement, Loss, Shard, ShipFate, ShipHull, ShipsLost, Summary, Tally, TrialOutcome,

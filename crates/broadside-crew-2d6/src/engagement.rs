@@ -12,8 +12,8 @@
 //! against the rules and resolves them.
 
 use broadside_core::{
-    BattleRequest, Dice, Die, Event, EventSink, Loss, Options, ResolveError, Roster, ShipFate,
-    Side, TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Event, EventSink, Frame, FrameRules, Loss, Options, ResolveError,
+    Roster, ShipFate, Side, TurnSequence, Verdict,
 };
 
 use crate::Crew2d6;
@@ -2000,79 +2000,44 @@ impl TurnSequence for Sequence<'_> {
 }
 
 /// A battle of two fleets set up once and played many times.
+pub type Fleets = Frame<Encounter>;
+
+/// The crew-2d6 system's own part of a battle set up: the rules and the
+/// setup every trial begins with.
 #[derive(Debug, Clone)]
-pub struct Fleets {
+pub struct Encounter {
     system: Crew2d6,
-    start: Battle,
-    roster: Roster,
     setup: Setup,
-    max_turns: u32,
-    tactics: [DefaultTactics; 2],
 }
 
-impl Fleets {
-    /// Plays one trial with the given tactics for the two sides; also
-    /// returns the final state.
-    pub fn play_with(
-        &self,
-        tactics: [&(dyn CrewTactics + 'static); 2],
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<(TrialOutcome, Battle), ResolveError> {
-        broadside_core::play_setup(self, tactics, dice, sink)
-    }
-
-    /// The battle at the start of every trial.
-    pub fn start(&self) -> &Battle {
-        &self.start
-    }
-
+impl Encounter {
     /// The setup every trial begins with.
     pub fn setup(&self) -> &Setup {
         &self.setup
     }
-
-    /// Each side's default tactics, as its set-up chose them.
-    pub fn default_tactics(&self) -> [DefaultTactics; 2] {
-        self.tactics
-    }
 }
 
-impl broadside_core::Setup for Fleets {
+impl FrameRules for Encounter {
     type State = Battle;
     type Tactics = dyn CrewTactics;
+    type DefaultTactics = DefaultTactics;
     type Sequence<'a> = Sequence<'a>;
 
-    fn sequence(&self) -> Sequence<'_> {
+    fn sequence(frame: &Fleets) -> Sequence<'_> {
+        let encounter = frame.rules();
         Sequence {
-            system: &self.system,
-            setup: &self.setup,
-            ships: self.start.ids().count() as u32,
-            last_turn: self.max_turns,
+            system: &encounter.system,
+            setup: &encounter.setup,
+            ships: frame.start().ids().count() as u32,
+            last_turn: broadside_core::Setup::max_turns(frame),
         }
     }
 
-    fn roster(&self) -> &Roster {
-        &self.roster
+    fn as_tactics(tactics: &DefaultTactics) -> &(dyn CrewTactics + 'static) {
+        tactics
     }
 
-    fn max_turns(&self) -> u32 {
-        self.max_turns
-    }
-
-    fn tactics(&self) -> [&(dyn CrewTactics + 'static); 2] {
-        [&self.tactics[0], &self.tactics[1]]
-    }
-
-    fn begin(
-        &self,
-        _dice: &mut dyn Dice,
-        _sink: &mut dyn EventSink,
-    ) -> Result<Battle, ResolveError> {
-        Ok(self.start.clone())
-    }
-
-    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
+    fn fates(&self, _roster: &Roster, battle: &Battle) -> Vec<ShipFate> {
         let rules = &self.system.rules;
         battle
             .ids()
@@ -2183,10 +2148,8 @@ impl Crew2d6 {
             let side = start.side_of(ship);
             start.state_mut(ship).at_jump_point = jump_points[side.index()];
         }
-        Ok(Fleets {
+        let encounter = Encounter {
             system: self.clone(),
-            start,
-            roster: request.roster(),
             setup: Setup {
                 start_band,
                 near_object,
@@ -2197,9 +2160,14 @@ impl Crew2d6 {
                     echelon
                 },
             },
-            max_turns: request.max_turns,
+        };
+        Ok(Frame::from_parts(
+            encounter,
+            start,
+            request.roster(),
+            request.max_turns,
             tactics,
-        })
+        ))
     }
 }
 

@@ -31,7 +31,7 @@ pub use attack::{
 pub use battle::{Battle, Pair, Salvo, ShipId, ShipState};
 pub use check::{CheckResult, Checker, Label};
 pub use damage::{Applied, Cause, CriticalHit, Hit};
-pub use engagement::{Fleets, Initiative, Overcharged, Phase, Sequence, Setup};
+pub use engagement::{Encounter, Fleets, Initiative, Overcharged, Phase, Sequence, Setup};
 pub use model::{Band, Rules};
 pub use ship::{Condition, Ship};
 pub use tactics::{

@@ -29,8 +29,8 @@ use std::sync::Arc;
 
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    BattleRequest, Dice, Die, Event, EventSink, Loss, ResolveError, Roster, Setup, ShipFate, Side,
-    TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Event, EventSink, Frame, FrameRules, Loss, ResolveError, Roster,
+    ShipFate, Side, TurnSequence, Verdict, roll_first,
 };
 
 use crate::ModuleGrid;
@@ -1161,85 +1161,61 @@ impl TurnSequence for Sequence<'_> {
 
 /// A battle set up once and played many times: one ship a side (a duel) or
 /// fleets.
-pub struct Duel {
+pub type Duel = Frame<Arena>;
+
+/// The module-grid system's own part of a battle set up: the rules, the
+/// objects on the map and each ship's fire steps.
+pub struct Arena {
     system: ModuleGrid,
-    start: Battle,
-    roster: Roster,
     objects: Vec<MapObject>,
-    max_turns: u32,
-    tactics: DefaultTactics,
     /// Each ship's fire steps, in board order (see [`Sequence::fire_steps`]).
     fire_steps: Vec<u8>,
 }
 
-impl Duel {
-    /// Plays one trial with the given tactics for both sides.
-    pub fn play_with(
-        &self,
-        tactics: [&(dyn ModuleGridTactics + 'static); 2],
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<(TrialOutcome, Battle), ResolveError> {
-        broadside_core::play_setup(self, tactics, dice, sink)
-    }
-
-    /// The battle at the start of every trial.
-    pub fn start(&self) -> &Battle {
-        &self.start
-    }
-
+impl Arena {
     /// The objects on the map.
     pub fn objects(&self) -> &[MapObject] {
         &self.objects
     }
 }
 
-impl Setup for Duel {
+impl FrameRules for Arena {
     type State = Battle;
     type Tactics = dyn ModuleGridTactics;
+    type DefaultTactics = DefaultTactics;
     type Sequence<'a> = Sequence<'a>;
 
-    fn sequence(&self) -> Sequence<'_> {
+    fn sequence(frame: &Duel) -> Sequence<'_> {
+        let arena = frame.rules();
         Sequence {
-            system: &self.system,
-            objects: &self.objects,
-            fire_steps: &self.fire_steps,
+            system: &arena.system,
+            objects: &arena.objects,
+            fire_steps: &arena.fire_steps,
         }
     }
 
-    fn roster(&self) -> &Roster {
-        &self.roster
+    fn as_tactics(tactics: &DefaultTactics) -> &(dyn ModuleGridTactics + 'static) {
+        tactics
     }
 
-    fn max_turns(&self) -> u32 {
-        self.max_turns
-    }
-
-    fn tactics(&self) -> [&(dyn ModuleGridTactics + 'static); 2] {
-        [&self.tactics, &self.tactics]
-    }
-
-    fn begin(&self, dice: &mut dyn Dice, sink: &mut dyn EventSink) -> Result<Battle, ResolveError> {
-        let mut battle = self.start.clone();
+    fn before_first_turn(
+        &self,
+        battle: &mut Battle,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
         // Who acts first on turn 1 is rolled for; it alternates after, so
         // neither side is favoured.
         // Only which half the die falls in is read.
-        let check = dice.check(Die::D6, 3)?;
-        let roll = check.face;
-        battle.first = if check.passed { Side::A } else { Side::B };
-        sink.emit(|| Event::Roll {
-            purpose: format!(
-                "who acts first: 1-3 side A, 4-6 side B; side {} acts first on turn 1, then the sides alternate",
-                battle.first
-            ),
-            dice: Die::D6.to_string(),
-            faces: vec![roll],
-            total: roll as i32,
-        });
-        Ok(battle)
+        battle.first = roll_first(Die::D6, dice, sink, |first| {
+            format!(
+                "who acts first: 1-3 side A, 4-6 side B; side {first} acts first on turn 1, then the sides alternate"
+            )
+        })?;
+        Ok(())
     }
 
-    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
+    fn fates(&self, roster: &Roster, battle: &Battle) -> Vec<ShipFate> {
         let rules = &self.system.rules;
         battle
             .board
@@ -1249,7 +1225,7 @@ impl Setup for Duel {
             .map(|(i, ship)| {
                 let hull = i32::from(rules.class(ship.class).hull);
                 ShipFate {
-                    side: self.roster.side(i),
+                    side: roster.side(i),
                     loss: if ship.is_destroyed() {
                         Some(Loss::Destroyed)
                     } else if !ship.is_armed(rules) {
@@ -1327,15 +1303,18 @@ impl ModuleGrid {
                     .saturating_mul(PARTS_PER_SHOT)
             })
             .collect();
-        Ok(Duel {
-            fire_steps,
+        let arena = Arena {
             system: self.clone(),
-            roster,
-            start,
             objects,
-            max_turns: request.max_turns,
-            tactics: DefaultTactics,
-        })
+            fire_steps,
+        };
+        Ok(Frame::from_parts(
+            arena,
+            start,
+            roster,
+            request.max_turns,
+            [DefaultTactics; 2],
+        ))
     }
 
     /// Reads hexes written `Q,R` separated by spaces or semicolons as objects

@@ -33,7 +33,7 @@ pub use attack::{
     AllocationRoll, AllocationView, Board, Reroll, RerollWith, Shot, ShotOutcome, SkillRoll, Weapon,
 };
 pub use damage::{Applied, Cause, Hit, HullCheck, Placed};
-pub use engagement::{Battle, Duel, Pose};
+pub use engagement::{Arena, Battle, Duel, Pose};
 pub use explosion::{BlastResult, BlastStrike, Bystander};
 pub use model::{Mode, Rules, ShipSide, Square};
 pub use ship::Ship;

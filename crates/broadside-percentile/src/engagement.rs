@@ -9,8 +9,8 @@
 use arrayvec::ArrayVec;
 use broadside_core::hex::{self, Direction, Hex};
 use broadside_core::{
-    BattleRequest, Dice, Die, Event, EventSink, Loss, MAX_SIDE, ResolveError, Roster, Setup,
-    ShipFate, Side, TrialOutcome, TurnSequence, Verdict,
+    BattleRequest, Dice, Die, Event, EventSink, Frame, FrameRules, Loss, MAX_SIDE, ResolveError,
+    Roster, ShipFate, Side, TurnSequence, Verdict, roll_first,
 };
 
 use crate::attack::{Board, IcmLaunch, IcmLaunches, Strike};
@@ -1264,75 +1264,39 @@ impl TurnSequence for Sequence<'_> {
 
 /// A battle set up once and played many times: the system, the battle as
 /// every trial starts it, its roster and turn limit.
-pub struct PreparedBattle {
-    system: Percentile,
-    start: Battle,
-    roster: Roster,
-    max_turns: u32,
-    tactics: DefaultTactics,
-}
+pub type PreparedBattle = Frame<Percentile>;
 
-impl PreparedBattle {
-    /// Plays one trial with the given tactics for both sides.
-    pub fn play_with(
-        &self,
-        tactics: [&(dyn PercentileTactics + 'static); 2],
-        dice: &mut dyn Dice,
-        sink: &mut dyn EventSink,
-    ) -> Result<(TrialOutcome, Battle), ResolveError> {
-        broadside_core::play_setup(self, tactics, dice, sink)
-    }
-
-    /// The battle at the start of every trial.
-    pub fn start(&self) -> &Battle {
-        &self.start
-    }
-}
-
-impl Setup for PreparedBattle {
+impl FrameRules for Percentile {
     type State = Battle;
     type Tactics = dyn PercentileTactics;
+    type DefaultTactics = DefaultTactics;
     type Sequence<'a> = Sequence<'a>;
 
-    fn sequence(&self) -> Sequence<'_> {
+    fn sequence(frame: &PreparedBattle) -> Sequence<'_> {
         Sequence {
-            system: &self.system,
+            system: frame.rules(),
         }
     }
 
-    fn roster(&self) -> &Roster {
-        &self.roster
+    fn as_tactics(tactics: &DefaultTactics) -> &(dyn PercentileTactics + 'static) {
+        tactics
     }
 
-    fn max_turns(&self) -> u32 {
-        self.max_turns
-    }
-
-    fn tactics(&self) -> [&(dyn PercentileTactics + 'static); 2] {
-        [&self.tactics, &self.tactics]
-    }
-
-    fn begin(&self, dice: &mut dyn Dice, sink: &mut dyn EventSink) -> Result<Battle, ResolveError> {
-        let mut battle = self.start.clone();
+    fn before_first_turn(
+        &self,
+        battle: &mut Battle,
+        dice: &mut dyn Dice,
+        sink: &mut dyn EventSink,
+    ) -> Result<(), ResolveError> {
         // Who moves first is rolled for, so that neither side is favoured.
         // Only the side matters, so the roll is one check: 1-5 passes.
-        let check = dice.check(Die::D10, 5)?;
-        let roll = check.face;
-        battle.first = if check.passed { Side::A } else { Side::B };
-        sink.emit(|| Event::Roll {
-            purpose: format!(
-                "who moves first: 1-5 side A, 6-10 side B; side {} moves first",
-                battle.first
-            ),
-            dice: Die::D10.to_string(),
-            faces: vec![roll],
-            total: roll as i32,
-        });
-        Ok(battle)
+        battle.first = roll_first(Die::D10, dice, sink, |first| {
+            format!("who moves first: 1-5 side A, 6-10 side B; side {first} moves first")
+        })?;
+        Ok(())
     }
 
-    fn fates(&self, battle: &Battle) -> Vec<ShipFate> {
-        let system = &self.system;
+    fn fates(&self, _roster: &Roster, battle: &Battle) -> Vec<ShipFate> {
         battle
             .board
             .ships
@@ -1349,7 +1313,7 @@ impl Setup for PreparedBattle {
                 } else {
                     None
                 },
-                hull: (ship.hull, system.rules.class(ship.class).hull),
+                hull: (ship.hull, self.rules.class(ship.class).hull),
             })
             .collect()
     }
@@ -1379,12 +1343,13 @@ impl Percentile {
             SideSetup::read(Side::B, request.side_options(Side::B), range)?,
         ];
         let roster = request.roster();
-        Ok(PreparedBattle {
-            system: self.clone(),
-            start: self.battle_of(&roster, &setups)?,
+        let start = self.battle_of(&roster, &setups)?;
+        Ok(Frame::from_parts(
+            self.clone(),
+            start,
             roster,
-            max_turns: request.max_turns,
-            tactics: DefaultTactics,
-        })
+            request.max_turns,
+            [DefaultTactics; 2],
+        ))
     }
 }
