@@ -304,39 +304,17 @@ fn numbered_events(out: &mut String, events: &[Event]) {
     }
 }
 
-fn dice_text(dice: &[u32]) -> String {
-    let shown: Vec<String> = dice.iter().map(u32::to_string).collect();
-    shown.join(", ")
-}
-
-/// Asserts that a script was used up exactly: a rulebook example whose dice
-/// are left over, or run short, is a wrong script or a wrong procedure.
-fn assert_all_used(dice: &ScriptedDice, what: &str) {
-    assert!(
-        dice.remaining().is_empty(),
-        "{what}: scripted dice left unused: {:?}",
-        dice.remaining()
-    );
-}
+// A rulebook example whose dice are left over, or run short, is a wrong
+// script or a wrong procedure: the shared check says which.
+use broadside_data::testing::{assert_all_used, dice_text};
 
 // ---------------------------------------------------------------------------
 // Resolving attacks through the object-safe Ruleset
 // ---------------------------------------------------------------------------
 
-/// A flag option (`--head-on`).
-pub fn flag() -> OptionValue {
-    OptionValue::Flag
-}
-
-/// A number option (`--range 3`).
-pub fn num(n: i64) -> OptionValue {
-    OptionValue::Number(n)
-}
-
-/// A text option (`--weapon torpedo`).
-pub fn text(t: &str) -> OptionValue {
-    OptionValue::Text(t.to_owned())
-}
+/// Options as the command line gives them: a flag (`--head-on`), a number
+/// (`--range 3`), a text (`--weapon torpedo`).
+pub use broadside_data::testing::{flag, num, text};
 
 /// What one `Ruleset::resolve` call produced.
 #[derive(Debug)]

@@ -10,17 +10,13 @@
 
 #![allow(
     dead_code,
+    unused_imports,
     reason = "each test binary uses a different part of the helpers"
 )]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
-use broadside_core::{
-    BattleRequest, Event, EventLog, OptionValue, Options, TrialOutcome, play_trial,
-};
-use broadside_percentile::{Percentile, PreparedBattle};
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
@@ -334,83 +330,10 @@ impl Drop for ScenarioFile {
 // The library, to hold the binary's figures to
 // ---------------------------------------------------------------------------
 
-/// The percentile system, loaded once from its embedded data of record.
-pub fn percentile() -> &'static Percentile {
-    static SYSTEM: OnceLock<Percentile> = OnceLock::new();
-    SYSTEM.get_or_init(|| match Percentile::embedded() {
-        Ok(system) => system,
-        Err(errors) => panic!("the embedded percentile data does not load:\n{errors}"),
-    })
-}
-
-/// A duel as `broadside duel percentile A B --start-range R --max-turns T`
-/// sets it up.
-pub fn duel(a: &str, b: &str, start_range: u32, max_turns: u32) -> PreparedBattle {
-    percentile()
-        .set_up(&BattleRequest::duel(
-            a,
-            b,
-            max_turns,
-            Options::new().with("start-range", OptionValue::Number(start_range.into())),
-        ))
-        .unwrap_or_else(|e| panic!("cannot set up the duel {a} against {b}: {e}"))
-}
-
-/// Plays one seeded trial of a battle, keeping every event.
-pub fn duel_trial(duel: &PreparedBattle, seed: u64, trial: u64) -> (TrialOutcome, Vec<Event>) {
-    let mut log = EventLog::default();
-    let outcome = play_trial(duel, seed, trial, &mut log)
-        .unwrap_or_else(|e| panic!("seed {seed} trial {trial} failed: {e}"));
-    (outcome, log.events)
-}
-
-/// One side's set-up, as `--a-NAME VALUE` flags give it: each `(name,
-/// value)` a number when the option takes one, text otherwise.
-fn side_setup(options: &[(&str, &str)]) -> Options {
-    let mut set = Options::new();
-    for &(name, value) in options {
-        let number = matches!(name, "spacing" | "speed")
-            .then(|| value.parse::<i64>().ok())
-            .flatten();
-        set.set(
-            name,
-            number.map_or_else(|| OptionValue::Text(value.to_owned()), OptionValue::Number),
-        );
-    }
-    set
-}
-
-/// A battle of two fleets as `broadside battle percentile A B` sets it up,
-/// with `--start-range`, at most `max_turns` turns and each side's set-up.
-pub fn fleet_request(
-    a: &[&str],
-    b: &[&str],
-    start_range: u32,
-    max_turns: u32,
-    setups: [&[(&str, &str)]; 2],
-) -> BattleRequest {
-    let mut request = BattleRequest::fleets(
-        a,
-        b,
-        max_turns,
-        Options::new().with("start-range", OptionValue::Number(start_range.into())),
-    );
-    request.side_options = setups.map(side_setup);
-    request
-}
-
-/// [`fleet_request`], set up.
-pub fn fleet(
-    a: &[&str],
-    b: &[&str],
-    start_range: u32,
-    max_turns: u32,
-    setups: [&[(&str, &str)]; 2],
-) -> PreparedBattle {
-    percentile()
-        .set_up(&fleet_request(a, b, start_range, max_turns, setups))
-        .unwrap_or_else(|e| panic!("cannot set up {a:?} against {b:?}: {e}"))
-}
+// The tests package's helpers, shared rather than copied: the percentile
+// system, duels and fleets as the command sets them up, and one trial's log.
+pub use broadside_tests::engagement::{duel, duel_trial, fleet, fleet_request};
+pub use broadside_tests::percentile;
 
 /// The settings of a generated-input harness: `cases` inputs from a fixed
 /// seed, so a CI run is repeatable, or `BROADSIDE_FUZZ_CASES` inputs from a
