@@ -255,47 +255,29 @@ fn crew_2d6_conforms() {
 
 #[test]
 fn percentile_attack_and_damage_go_through_the_traits() {
-    use broadside_percentile::{Attack, Board, Hit, Percentile};
-    let system = Percentile::embedded().expect("the data loads");
+    use broadside_percentile::{Attack, Hit};
+    use broadside_tests::{attack, board, percentile, ship, weapon_mount};
+    let system = percentile();
     let rules = &system.rules;
-    let ship = |id: &str| system.ship(id).expect("a ship of the data");
     let frigate = ship("frigate");
-    let mount = |weapon: &str| {
-        frigate
-            .weapons
-            .iter()
-            .position(|m| rules.weapon(m.weapon).id == weapon)
-            .expect("the frigate carries it")
-    };
-    let board = Board {
-        ships: vec![frigate, ship("destroyer")],
-        names: vec!["frigate".into(), "destroyer".into()],
-    };
-    let at = |mount: usize, range: u32| Attack {
-        attacker: 0,
-        mount,
-        target: 1,
-        range,
-        head_on: false,
-        icms: 0,
-        icm_launcher: None,
-    };
-    let on_board = |attack: Attack| (board.clone(), attack);
+    let (battery, cannon) = (
+        weapon_mount(&frigate, "laser-battery"),
+        weapon_mount(&frigate, "laser-cannon"),
+    );
+    let fresh = board(vec![("frigate", frigate), ("destroyer", ship("destroyer"))]);
+    let on_board = |declared: Attack| (fresh.clone(), declared);
     check_attack_resolution(
         "percentile",
-        &system,
-        &[
-            on_board(at(mount("laser-battery"), 3)),
-            on_board(at(mount("laser-cannon"), 2)),
-        ],
+        system,
+        &[on_board(attack(battery, 3)), on_board(attack(cannon, 2))],
         // Beyond the laser battery's reach.
-        &[on_board(at(mount("laser-battery"), 20))],
+        &[on_board(attack(battery, 20))],
     );
     let hit =
         |weapon: &str| Hit::from_weapon(rules, rules.weapon_id(weapon).expect("a weapon"), false);
     check_damage_allocation(
         "percentile",
-        &system,
+        system,
         &ship("destroyer"),
         &[
             hit("laser-battery"),

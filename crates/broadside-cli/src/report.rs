@@ -644,9 +644,9 @@ fn loss_key(kind: Loss) -> &'static str {
 fn loss_list(shares: &LossShares) -> [(&'static str, &Proportion); 4] {
     [
         ("lost", &shares.lost),
-        ("destroyed", &shares.destroyed),
-        ("broken_apart", &shares.broken_apart),
-        ("disarmed", &shares.disarmed),
+        (loss_key(Loss::Destroyed), &shares.destroyed),
+        (loss_key(Loss::BrokenApart), &shares.broken_apart),
+        (loss_key(Loss::Disarmed), &shares.disarmed),
     ]
 }
 

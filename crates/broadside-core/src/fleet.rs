@@ -426,9 +426,10 @@ impl<R: FrameRules> Setup for Frame<R> {
     }
 }
 
-/// Rolls one `die` for which side goes first, neither favoured: side A on
-/// the lower half of its faces, side B on the upper. The roll is logged with
-/// `purpose`, given the side that won.
+/// Rolls one `die` for which side goes first: side A on the lower half of
+/// its faces, side B on the upper, so neither is favoured on a die with an
+/// even number of faces (the d6 and d10 the systems roll). The roll is
+/// logged with `purpose`, given the side that won.
 pub fn roll_first(
     die: Die,
     dice: &mut dyn Dice,
