@@ -236,7 +236,15 @@ fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<Value, Failure> {
 pub fn systems_json(systems: &[Box<dyn Ruleset>]) -> Value {
     let list: Vec<Value> = systems
         .iter()
-        .map(|s| json!({"id": s.id(), "title": s.title(), "description": s.description()}))
+        .map(|s| {
+            json!({
+                "id": s.id(),
+                "title": s.title(),
+                "description": s.description(),
+                "loss_kinds": s.loss_kinds().iter().map(|&kind| report::loss_key(kind)).collect::<Vec<_>>(),
+                "escapes": s.escapes(),
+            })
+        })
         .collect();
     Value::Array(list)
 }
@@ -249,9 +257,19 @@ fn systems_command(
     if format(m) == "json" {
         return json_line(out, &systems_json(systems));
     }
-    let mut table = text_table(&["system", "game", "combat"]);
+    // Which endings a system can reach, so that a reader knows why its
+    // reports leave the others out.
+    let mut table = text_table(&["system", "game", "combat", "ships are lost", "escapes"]);
     for s in systems {
-        table.add_row(vec![s.id(), s.title(), s.description()]);
+        let losses: Vec<&str> = s.loss_kinds().iter().map(|&kind| kind.text()).collect();
+        let escapes = if s.escapes() { "yes" } else { "no" };
+        table.add_row(vec![
+            s.id(),
+            s.title(),
+            s.description(),
+            &losses.join(", "),
+            escapes,
+        ]);
     }
     writeln!(out, "{table}")?;
     Ok(())
@@ -972,12 +990,7 @@ fn battle_command(
             outcome.turns
         )?;
         for (i, fate) in outcome.ships.iter().enumerate() {
-            let state = match fate.loss {
-                Some(Loss::Destroyed) => "destroyed",
-                Some(Loss::BrokenApart) => "broken apart",
-                Some(Loss::Disarmed) => "disarmed",
-                None => "in the fight",
-            };
+            let state = fate.loss.map_or("in the fight", Loss::text);
             writeln!(
                 out,
                 "  {}: {state}, hull {} of {}",

@@ -632,7 +632,7 @@ fn outcome_list(o: &Outcomes) -> [(&'static str, &Proportion); 6] {
 }
 
 /// A kind of loss as the JSON and CSV name it.
-fn loss_key(kind: Loss) -> &'static str {
+pub(crate) fn loss_key(kind: Loss) -> &'static str {
     match kind {
         Loss::Destroyed => "destroyed",
         Loss::BrokenApart => "broken_apart",

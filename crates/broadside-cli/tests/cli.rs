@@ -50,6 +50,12 @@ fn systems_json_lists_percentile() {
         "Star Frontiers: Knight Hawks, Advanced Game"
     );
     assert!(percentile["description"].is_string());
+    // Knight Hawks ships can break apart but have no jump out of a battle.
+    assert_eq!(
+        percentile["loss_kinds"],
+        serde_json::json!(["destroyed", "broken_apart", "disarmed"])
+    );
+    assert_eq!(percentile["escapes"], false);
 }
 
 #[test]

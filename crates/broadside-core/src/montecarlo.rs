@@ -35,6 +35,15 @@ impl Loss {
     const fn index(self) -> usize {
         self as usize
     }
+
+    /// The loss in plain words, as reports and traces print it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Loss::Destroyed => "destroyed",
+            Loss::BrokenApart => "broken apart",
+            Loss::Disarmed => "disarmed",
+        }
+    }
 }
 
 /// What one trial of an engagement came to.
