@@ -631,6 +631,127 @@ mod tests {
     }
 
     #[test]
+    fn the_provided_calls_read_the_script_as_plain_rolls() {
+        // Each provided call of a plain source is rolls of single dice, in
+        // order: nothing skipped, nothing read twice.
+        let mut dice = ScriptedDice::new([3, 4, 5, 6, 1, 2, 6, 9, 2, 5]);
+        assert!(!dice.enumerates());
+        assert!(
+            !Dice::enumerates(&&mut dice),
+            "a reference enumerates as its source"
+        );
+        assert_eq!(
+            dice.check(Die::D10, 3),
+            Ok(Check {
+                face: 3,
+                passed: true
+            })
+        );
+        assert_eq!(dice.pool(2, Die::D6).map(|p| p.to_vec()), Ok(vec![4, 5]));
+        assert_eq!(dice.total(3, Die::D6), Ok(6 + 1 + 2));
+        assert_eq!(dice.total_band(1, Die::D6, &[3]), Ok(6));
+        assert_eq!(dice.band(Die::D10, &[5]), Ok(9));
+        let pool = dice.read_pool(2, Die::D6, Order::Ignored, &mut |faces| u64::from(faces[0]));
+        assert_eq!(pool.map(|p| p.to_vec()), Ok(vec![2, 5]));
+        assert_eq!(dice.used(), 10);
+    }
+
+    #[test]
+    fn a_pool_holds_up_to_its_capacity_and_may_be_empty() {
+        let full = ScriptedDice::new(vec![1; Pool::CAPACITY]).pool(Pool::CAPACITY as u32, Die::D6);
+        assert_eq!(
+            full.map(|p| (p.len(), p.is_empty())),
+            Ok((Pool::CAPACITY, false))
+        );
+        let over = ScriptedDice::new(vec![1; Pool::CAPACITY + 1]).pool(49, Die::D6);
+        assert_eq!(
+            over,
+            Err(DiceError::PoolTooLarge {
+                count: 49,
+                max: Pool::CAPACITY
+            })
+        );
+        let none = ScriptedDice::new([]).pool(0, Die::D6).unwrap();
+        assert!(none.is_empty());
+        assert_eq!((none.len(), none.total()), (0, 0));
+    }
+
+    /// A source whose every call answers something no other call does, so
+    /// that a forwarding wrapper that answers for itself is seen.
+    struct Marked;
+
+    impl Dice for Marked {
+        fn roll(&mut self, _: Die) -> Result<u32, DiceError> {
+            Ok(7)
+        }
+        fn check(&mut self, _: Die, _: i32) -> Result<Check, DiceError> {
+            Ok(Check {
+                face: 8,
+                passed: false,
+            })
+        }
+        fn pool(&mut self, _: u32, _: Die) -> Result<Pool, DiceError> {
+            let mut pool = Pool::default();
+            pool.push(2);
+            Ok(pool)
+        }
+        fn enumerates(&self) -> bool {
+            true
+        }
+        fn total(&mut self, _: u32, _: Die) -> Result<u32, DiceError> {
+            Ok(31)
+        }
+        fn total_band(&mut self, _: u32, _: Die, _: &[u32]) -> Result<u32, DiceError> {
+            Ok(32)
+        }
+        fn band(&mut self, _: Die, _: &[u32]) -> Result<u32, DiceError> {
+            Ok(33)
+        }
+        fn read_pool(
+            &mut self,
+            _: u32,
+            _: Die,
+            _: Order,
+            _: &mut dyn FnMut(&[u32]) -> u64,
+        ) -> Result<Pool, DiceError> {
+            let mut pool = Pool::default();
+            pool.push(4);
+            Ok(pool)
+        }
+    }
+
+    /// Every call made through `&mut D` against the same call on `D`.
+    fn check_forwarding(dice: &mut Marked) {
+        let mut by_ref = &mut *dice;
+        let forwarded = (
+            Dice::roll(&mut by_ref, Die::D10),
+            Dice::check(&mut by_ref, Die::D10, 5),
+            Dice::pool(&mut by_ref, 1, Die::D6),
+            Dice::enumerates(&by_ref),
+            Dice::total(&mut by_ref, 2, Die::D6),
+            Dice::total_band(&mut by_ref, 2, Die::D6, &[6]),
+            Dice::band(&mut by_ref, Die::D6, &[3]),
+            Dice::read_pool(&mut by_ref, 1, Die::D6, Order::Read, &mut |_| 0),
+        );
+        let direct = (
+            dice.roll(Die::D10),
+            dice.check(Die::D10, 5),
+            dice.pool(1, Die::D6),
+            dice.enumerates(),
+            dice.total(2, Die::D6),
+            dice.total_band(2, Die::D6, &[6]),
+            dice.band(Die::D6, &[3]),
+            dice.read_pool(1, Die::D6, Order::Read, &mut |_| 0),
+        );
+        assert_eq!(forwarded, direct);
+    }
+
+    #[test]
+    fn a_forwarding_reference_answers_as_its_source_does() {
+        check_forwarding(&mut Marked);
+    }
+
+    #[test]
     fn seeded_dice_are_value_stable() {
         // These values pin the generator: if they change, every published seed
         // changes meaning, which is a breaking change to announce, not to accept.
