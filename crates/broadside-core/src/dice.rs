@@ -720,7 +720,9 @@ mod tests {
         }
     }
 
-    /// Every call made through `&mut D` against the same call on `D`.
+    /// Every call made through `&mut D` against the same call on `D`, named
+    /// in full: method lookup on a `&mut Marked` would reach the forwarding
+    /// impl for `&self` methods.
     fn check_forwarding(dice: &mut Marked) {
         let mut by_ref = &mut *dice;
         let forwarded = (
@@ -734,14 +736,14 @@ mod tests {
             Dice::read_pool(&mut by_ref, 1, Die::D6, Order::Read, &mut |_| 0),
         );
         let direct = (
-            dice.roll(Die::D10),
-            dice.check(Die::D10, 5),
-            dice.pool(1, Die::D6),
-            dice.enumerates(),
-            dice.total(2, Die::D6),
-            dice.total_band(2, Die::D6, &[6]),
-            dice.band(Die::D6, &[3]),
-            dice.read_pool(1, Die::D6, Order::Read, &mut |_| 0),
+            Marked::roll(dice, Die::D10),
+            Marked::check(dice, Die::D10, 5),
+            Marked::pool(dice, 1, Die::D6),
+            Marked::enumerates(dice),
+            Marked::total(dice, 2, Die::D6),
+            Marked::total_band(dice, 2, Die::D6, &[6]),
+            Marked::band(dice, Die::D6, &[3]),
+            Marked::read_pool(dice, 1, Die::D6, Order::Read, &mut |_| 0),
         );
         assert_eq!(forwarded, direct);
     }
