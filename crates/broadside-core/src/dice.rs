@@ -802,6 +802,10 @@ mod tests {
         }
         assert!("d10".parse::<DiceExpr>().is_err());
         assert!("2d1".parse::<DiceExpr>().is_err());
+        // No dice, or more than a pool holds, is no expression.
+        assert!("0d10".parse::<DiceExpr>().is_err());
+        assert!("49d6".parse::<DiceExpr>().is_err());
+        assert!("48d6".parse::<DiceExpr>().is_ok());
     }
 
     proptest::proptest! {
