@@ -6,45 +6,23 @@
 //! outcomes gathered into their distribution.
 
 use broadside_action_d10::ActionD10;
-use broadside_core::exact::{ExactAttack, exact_attack};
-use broadside_core::{NullSink, OptionValue, Options, ResolveError, ResolveRequest, Ruleset};
-use divan::counter::ItemsCount;
-use divan::{Bencher, black_box};
+use broadside_core::ResolveRequest;
+use broadside_data::testing::{self, flag, num, text};
+use divan::Bencher;
 
 broadside_data::bench_main!();
 
-/// The budget of `resolve --exact`.
-const MAX_PATHS: u64 = 2_000_000;
-
 fn request(attacker: &str, target: &str, weapon: &str, range: i64, locked: bool) -> ResolveRequest {
-    let mut options = Options::new()
-        .with("weapon", OptionValue::Text(weapon.into()))
-        .with("range", OptionValue::Number(range));
+    let mut pairs = vec![("weapon", text(weapon)), ("range", num(range))];
     if locked {
-        options.set("locked", OptionValue::Flag);
+        pairs.push(("locked", flag()));
     }
-    ResolveRequest {
-        attacker: attacker.into(),
-        target: target.into(),
-        options,
-    }
-}
-
-fn exact(system: &ActionD10, request: &ResolveRequest) -> ExactAttack {
-    exact_attack(MAX_PATHS, |dice| {
-        system
-            .resolve(request, dice, &mut NullSink)?
-            .attack_outcome()
-            .ok_or_else(|| ResolveError::Internal("no attack outcome".into()))
-    })
-    .expect("the attack enumerates within the budget")
+    testing::request(attacker, target, &pairs)
 }
 
 fn bench_exact(bencher: Bencher<'_, '_>, request: ResolveRequest) {
     let system = ActionD10::embedded().expect("the embedded action-d10 data is valid");
-    bencher
-        .counter(ItemsCount::new(1u32))
-        .bench_local(|| black_box(exact(&system, black_box(&request))));
+    testing::bench_exact_attack(bencher, &system, &request);
 }
 
 /// A destroyer's seeker salvo against a destroyer at range 3: the lock is

@@ -8,7 +8,7 @@
 mod common;
 
 use broadside_core::{BattleRequest, OptionValue};
-use common::{Edit, check_exact_battle, check_steps, edited_system, fleet_request};
+use common::{Edit, check_exact_battle, check_steps, edited_system, fleet_request, num};
 
 /// Two gunboats cut down to one heavy laser and the track `UA.A`, in one
 /// hex: every hit (2 boxes) marks the U and an A, and the U's Surface
@@ -94,7 +94,7 @@ fn the_actions_phase_in_steps_is_the_phase_played_whole() {
         (&["carrier"], &["cruiser"]),
         (&["frigate", "destroyer"], &["carrier"]),
     ] {
-        let request = fleet_request(a, b, 20, &[("start-range", 6)], [&[], &[]]);
+        let request = fleet_request(a, b, 20, &[("start-range", num(6))], [&[], &[]]);
         for trial in 0..3 {
             check_steps(&format!("{a:?} against {b:?}"), &request, 9, trial);
         }

@@ -12,7 +12,7 @@ use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
     Event, Loss, NullSink, ResolveError, Ruleset, Setup, Side, TurnSequence, Verdict,
 };
-use common::{Script, fleet, fleet_request, place, system};
+use common::{Script, fleet, fleet_request, num, place, system};
 use serde_json::json;
 
 /// The seed file every test below cites.
@@ -863,7 +863,7 @@ fn each_side_takes_its_own_set_up() {
         &["frigate", "frigate", "escort"],
         &["carrier", "frigate"],
         5,
-        &[("start-range", 10)],
+        &[("start-range", num(10))],
         [&column, &stack],
     );
     let (battle, ..) = system().battle_of(&request).expect("the fleets set up");
@@ -897,7 +897,7 @@ fn escape_below_is_set_per_side() {
         &["frigate"],
         &["frigate"],
         5,
-        &[("escape-below", 10)],
+        &[("escape-below", num(10))],
         [&own, &[]],
     );
     let setup = system().set_up(&request).expect("the fleets set up");

@@ -17,7 +17,7 @@ use broadside_core::{
     run_trials,
 };
 use broadside_data::testing;
-use common::system;
+use common::{num, system};
 use proptest::prelude::*;
 
 const SHIPS: [&str; 6] = [
@@ -184,7 +184,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let s = system();
-        let request = common::duel_request(SHIPS[a], SHIPS[b], 20, &[("start-range", range)]);
+        let request = common::duel_request(SHIPS[a], SHIPS[b], 20, &[("start-range", num(range))]);
         let duel = s.set_up(&request).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let tactics = DefaultTactics::default();
         let (outcome, battle) = duel
@@ -225,7 +225,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let ids = |side: &[usize]| side.iter().map(|&k| SHIPS[k]).collect::<Vec<_>>();
-        let request = common::fleet_request(&ids(&a), &ids(&b), 8, &[("start-range", range)], [&[], &[]]);
+        let request = common::fleet_request(&ids(&a), &ids(&b), 8, &[("start-range", num(range))], [&[], &[]]);
         let engagement = system()
             .prepare_battle(&request)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -266,7 +266,7 @@ fn a_fleet_run_tallies_the_same_on_one_thread_and_on_two() {
         &["gunboat", "escort"],
         &["escort", "gunboat"],
         1,
-        &[("start-range", 4)],
+        &[("start-range", num(4))],
         [&[], &[]],
     );
     let engagement = system()

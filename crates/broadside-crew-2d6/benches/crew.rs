@@ -8,12 +8,10 @@
 //! allocations per iteration, which is how an allocation on the hot path
 //! shows up.
 
-use broadside_core::{
-    BattleRequest, Dice, Die, OptionValue, Options, ResolveRequest, Ruleset, SeededDice,
-};
+use broadside_core::{BattleRequest, Dice, Die, Options, Ruleset, SeededDice};
 use broadside_crew_2d6::model::Band;
 use broadside_crew_2d6::{Attack, Battle, Crew2d6, Reactions, ShipId, Weaponry};
-use broadside_data::testing;
+use broadside_data::testing::{self, flag, text};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 
@@ -105,14 +103,12 @@ mod resolve_attack {
 fn ruleset_resolve_beam_lasers(bencher: Bencher<'_, '_>) {
     let system = system();
     let ruleset: &dyn Ruleset = &system;
-    let request = ResolveRequest {
-        attacker: "corvette".into(),
-        target: "trader".into(),
-        options: Options::new()
-            .with("weapon", OptionValue::Text("beam-laser".into()))
-            .with("range-band", OptionValue::Text("short".into()))
-            .with("dodge", OptionValue::Flag),
-    };
+    let options = [
+        ("weapon", text("beam-laser")),
+        ("range-band", text("short")),
+        ("dodge", flag()),
+    ];
+    let request = testing::request("corvette", "trader", &options);
     testing::bench_ruleset_resolve(bencher, ruleset, &request, SEED);
 }
 

@@ -1,45 +1,26 @@
-//! Benchmarks of exact single attacks: the rules code run over every outcome of its dice, as `resolve --exact` runs it.
+//! Benchmarks of exact single attacks: the rules code run over every outcome of its dice, path by path (`resolve --exact` plays them in steps instead).
 //!
 //! Run with `cargo bench -p broadside-crew-2d6 --bench exact`. Each
 //! iteration enumerates every dice path of one attack on the data of
 //! record and gathers the distribution; the attacks are ones whose chains
 //! of critical hits stay within the command line's budget of paths.
 
-use broadside_core::exact::{ExactAttack, exact_attack};
-use broadside_core::{NullSink, OptionValue, Options, ResolveRequest, Ruleset};
 use broadside_crew_2d6::Crew2d6;
-use divan::{Bencher, black_box};
-
-/// The command line's budget of paths for one attack.
-const MAX_PATHS: u64 = 2_000_000;
+use broadside_data::testing::{self, text};
+use divan::Bencher;
 
 fn main() {
     divan::main();
 }
 
-fn request(attacker: &str, target: &str, weapon: &str, band: &str) -> ResolveRequest {
-    let options = Options::new()
-        .with("weapon", OptionValue::Text(weapon.into()))
-        .with("range-band", OptionValue::Text(band.into()));
-    ResolveRequest {
-        attacker: attacker.into(),
-        target: target.into(),
-        options,
-    }
-}
-
-fn exact(system: &Crew2d6, request: &ResolveRequest) -> ExactAttack {
-    exact_attack(MAX_PATHS, |dice| {
-        let report = system.resolve(request, dice, &mut NullSink)?;
-        Ok(report.attack_outcome().unwrap_or_default())
-    })
-    .expect("the attack fits the budget")
-}
-
 fn bench_exact(bencher: Bencher<'_, '_>, attacker: &str, target: &str, weapon: &str, band: &str) {
     let system = Crew2d6::embedded().expect("the embedded crew-2d6 data is valid");
-    let request = request(attacker, target, weapon, band);
-    bencher.bench_local(|| black_box(exact(&system, black_box(&request))));
+    let pairs = [("weapon", text(weapon)), ("range-band", text(band))];
+    testing::bench_exact_attack(
+        bencher,
+        &system,
+        &testing::request(attacker, target, &pairs),
+    );
 }
 
 /// The corvette's twin pulse lasers at the escort at Long range: few hits

@@ -10,7 +10,9 @@ mod common;
 
 use broadside_core::{DamageAllocation, NullSink, ScriptedDice};
 use broadside_crew_2d6::{Crew2d6, Hit};
-use common::{assert_all_used, edited, load, num, resolve_in, sources, system, text, weapon};
+use common::{
+    assert_all_used, edited, event_lines, load, num, resolve_in, sources, system, text, weapon,
+};
 
 /// The data with `from` replaced by `to` in `file`.
 fn custom(file: &str, from: &str, to: &str) -> Crew2d6 {
@@ -117,7 +119,7 @@ fn an_effect_equal_to_the_missiles_is_not_capped() {
         (Some(2), Some(2))
     );
     assert_eq!(r.json["damage"], 6);
-    let events: Vec<String> = r.events.iter().map(ToString::to_string).collect();
+    let events = event_lines(&r.events);
     assert!(
         !events.iter().any(|e| e.contains("never beyond")),
         "{events:#?}"

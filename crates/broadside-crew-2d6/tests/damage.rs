@@ -15,7 +15,7 @@ use broadside_core::{DamageAllocation, EventLog, NullSink, ScriptedDice};
 use broadside_crew_2d6::damage::{Pending, Work};
 use broadside_crew_2d6::model::Band;
 use broadside_crew_2d6::{Applied, Cause, Hit, Ship};
-use common::{assert_all_used, battle, location, system, weapon};
+use common::{assert_all_used, battle, event_lines, location, system, weapon};
 
 /// A fresh ship of the data of record.
 fn fresh(id: &str) -> Ship {
@@ -57,7 +57,7 @@ fn check_logged(
         .allocate(hit, &mut ship, &mut scripted, &mut log)
         .unwrap_or_else(|e| panic!("{case}: {e}"));
     assert_all_used(&scripted, case);
-    let events = log.events.iter().map(ToString::to_string).collect();
+    let events = event_lines(&log.events);
     (ship, applied, events)
 }
 

@@ -8,9 +8,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use broadside_core::exact::{
-    DROP_NONE, ExactAttack, ExactError, Prob, enumerate, exact_attack, exact_battle,
-};
+use broadside_core::exact::{DROP_NONE, ExactAttack, ExactError, Prob, enumerate, exact_battle};
 use broadside_core::{
     Dice, EventSink, ResolveError, Roster, Ruleset, ScriptedDice, SeededDice, Setup, ShipFate,
 };
@@ -19,8 +17,9 @@ use broadside_crew_2d6::model::BAND_IDS;
 use broadside_crew_2d6::model::Position;
 use broadside_crew_2d6::{Action, Battle, CrewTactics, Fleets, Order, Sequence};
 use common::{
-    ScriptedTactics, attack_criticals_only, check_exact_against, every_hit_critical, every_roll,
-    exact_in, flag, fleet_request, num, outcome_of, resolve_request, sums, text, without_criticals,
+    EXACT_ATTACK_PATHS, Sampled, ScriptedTactics, attack_criticals_only, attack_outcome,
+    check_exact_against, every_hit_critical, every_roll, exact_every_path, exact_in, flag,
+    fleet_request, num, resolve_request, sample_attack, sums, text, without_criticals,
 };
 use proptest::prelude::*;
 
@@ -153,14 +152,6 @@ fn a_salvo_of_two_against_point_defence() {
 const SHIPS: [&str; 4] = ["scout", "trader", "corvette", "escort"];
 const TRIALS: u64 = 3000;
 
-/// Counts of a Monte Carlo run of one attack.
-#[derive(Default)]
-struct Counts {
-    hits: u64,
-    damage: f64,
-    results: BTreeMap<String, u64>,
-}
-
 /// Asserts that a proportion from `TRIALS` trials lies within 4 standard
 /// errors of the exact probability, give or take one trial: counts are
 /// whole, so a result rarer than one in `TRIALS` may still turn up once
@@ -181,7 +172,7 @@ fn within(what: &str, exact: f64, count: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn compare(exact: &ExactAttack, counts: &Counts) -> Result<(), TestCaseError> {
+fn compare(exact: &ExactAttack, counts: &Sampled) -> Result<(), TestCaseError> {
     within("P(hit)", exact.p_hit, counts.hits)?;
     let variance: f64 = exact
         .hull_damage
@@ -189,7 +180,7 @@ fn compare(exact: &ExactAttack, counts: &Counts) -> Result<(), TestCaseError> {
         .map(|&(d, p)| p * (f64::from(d) - exact.mean_hull_damage).powi(2))
         .sum();
     let se = (variance / TRIALS as f64).sqrt();
-    let mean = counts.damage / TRIALS as f64;
+    let mean = counts.hull_damage as f64 / TRIALS as f64;
     prop_assert!(
         (mean - exact.mean_hull_damage).abs() <= 4.0 * se + 1e-9,
         "mean hull damage: exact {}, Monte Carlo {mean} (SE {se})",
@@ -265,23 +256,11 @@ proptest! {
         prop_assume!(request.is_ok());
         let request = request.unwrap();
         // Only attacks the rules allow: a refusal rolls nothing.
-        prop_assume!(outcome_of(system, &request, &mut SeededDice::new(seed)).is_ok());
-        let exact = exact_attack(PROPERTY_PATHS, |dice| outcome_of(system, &request, dice));
+        prop_assume!(attack_outcome(system, &request, &mut SeededDice::new(seed)).is_ok());
+        let exact = exact_every_path(system, &request, PROPERTY_PATHS);
         prop_assume!(!matches!(exact, Err(ExactError::TooManyPaths { .. })));
         let exact = exact.unwrap();
-        let mut counts = Counts::default();
-        for trial in 0..TRIALS {
-            let outcome = outcome_of(system, &request, &mut SeededDice::for_trial(seed, trial)).unwrap();
-            counts.hits += u64::from(outcome.hit);
-            counts.damage += f64::from(outcome.hull_damage);
-            let mut seen: Vec<&String> = Vec::new();
-            for result in &outcome.results {
-                if !seen.contains(&result) {
-                    seen.push(result);
-                    *counts.results.entry(result.clone()).or_insert(0) += 1;
-                }
-            }
-        }
+        let counts = sample_attack(seed, TRIALS, |dice| attack_outcome(system, &request, dice)).unwrap();
         compare(&exact, &counts)?;
     }
 }
@@ -383,7 +362,8 @@ impl Setup for Scripted {
 #[test]
 fn a_trader_jumping_away_from_an_escort() {
     let request = fleet_request(
-        [&["trader"], &["escort"]],
+        &["trader"],
+        &["escort"],
         1,
         &[],
         [&[("jump-point", flag())], &[]],
@@ -465,7 +445,8 @@ fn an_attack_played_in_steps_has_the_odds_of_every_path() {
         let case = format!("{attacker} at {target} with {pairs:?}");
         let request = resolve_request(system, attacker, target, &pairs).unwrap();
         let every_path = exact_in(system, attacker, target, &pairs).unwrap();
-        let stepped = Ruleset::resolve_exact(system, &request, 2_000_000, DROP_NONE).unwrap();
+        let stepped =
+            Ruleset::resolve_exact(system, &request, EXACT_ATTACK_PATHS, DROP_NONE).unwrap();
         assert_eq!(stepped.fractions, every_path.fractions, "{case}");
         unread_work_reached |= stepped.results.iter().any(|(name, p)| {
             *p > 0.0
@@ -500,7 +481,8 @@ fn a_salvo_at_a_small_hull_drops_its_least_likely_states_and_says_how_much() {
         ("range-band", text("short")),
     ];
     let request = resolve_request(system, "corvette", "scout", &pairs).unwrap();
-    let exact = Ruleset::resolve_exact(system, &request, 2_000_000, Prob::new(1, 10_000)).unwrap();
+    let exact =
+        Ruleset::resolve_exact(system, &request, EXACT_ATTACK_PATHS, Prob::new(1, 10_000)).unwrap();
     assert!(exact.pruned > 0.0, "nothing dropped");
     let held: f64 = exact.hull_damage.iter().map(|(_, p)| p).sum();
     assert!(
@@ -508,12 +490,11 @@ fn a_salvo_at_a_small_hull_drops_its_least_likely_states_and_says_how_much() {
         "held {held}, dropped {}",
         exact.pruned
     );
-    let (mut hits, mut wrecks) = (0u64, 0u64);
-    for trial in 0..TRIALS {
-        let outcome = outcome_of(system, &request, &mut SeededDice::for_trial(7, trial)).unwrap();
-        hits += u64::from(outcome.hit);
-        wrecks += u64::from(outcome.results.iter().any(|r| r == "wrecked"));
-    }
+    let sampled = sample_attack(7, TRIALS, |dice| attack_outcome(system, &request, dice)).unwrap();
+    let (hits, wrecks) = (
+        sampled.hits,
+        sampled.results.get("wrecked").copied().unwrap_or(0),
+    );
     let wrecked = exact
         .results
         .iter()

@@ -29,8 +29,8 @@ use broadside_crew_2d6::{
     Action, Battle, CrewTactics, DefaultTactics, Focus, Order, Reactions, Sequence, Setup, ShipId,
 };
 use common::{
-    PerShip, ScriptedTactics, check_named, fleet, fleet_request, mount, numbered, system, text,
-    weapon,
+    PerShip, ScriptedTactics, check_named, event_lines, fleet, fleet_request, mount, numbered,
+    system, text, weapon,
 };
 use serde_json::json;
 
@@ -50,11 +50,6 @@ fn orders(battle: &Battle, given: &[(ShipId, Vec<Order>)]) -> PerShip {
         per[ship.index()].actions = list.clone();
     }
     PerShip(per)
-}
-
-/// Text of every event of a log.
-fn texts(log: &EventLog) -> Vec<String> {
-    log.events.iter().map(ToString::to_string).collect()
 }
 
 /// Seed 004 line 13, "Initiative Step: {2d6} + {the Pilot's skill} + {roll
@@ -80,7 +75,7 @@ fn every_ship_rolls_initiative_into_one_order() {
     let reactions: Vec<u8> = b.states.iter().map(|s| s.reactions).collect();
     assert_eq!(reactions, [3, 4, 3, 3]);
     assert!(
-        texts(&log)
+        event_lines(&log.events)
             .iter()
             .any(|e| e.contains("initiative tie at 12") && e.contains("side B's tied ships"))
     );
@@ -327,7 +322,7 @@ fn aim_counts_against_the_same_target_only() {
         (1, scout)
     );
     assert!(
-        texts(&log)
+        event_lines(&log.events)
             .iter()
             .any(|e| e.contains("its 2 aim(s) at another ship are lost"))
     );
@@ -487,7 +482,7 @@ fn jamming_targets_one_ship_and_the_strongest_counts() {
     sys.end_of_round(&mut b, &mut NullSink);
     assert_eq!(b.state(trader).jam_sensors, -5);
     assert!(
-        texts(&log)
+        event_lines(&log.events)
             .iter()
             .any(|e| e.contains("a stronger jamming (-5) already counts"))
     );
@@ -558,7 +553,7 @@ fn salvos_of_two_ships_stay_separate() {
         .expect("the salvos strike");
     assert_eq!(b.ship(trader).hull, 77);
     assert_eq!(dice.used(), 12);
-    let attacks = texts(&log)
+    let attacks = event_lines(&log.events)
         .iter()
         .filter(|e| e.starts_with("salvo attack: rolled"))
         .count();
@@ -596,7 +591,7 @@ fn a_salvo_whose_target_is_gone_is_lost() {
     assert!(b.salvos.is_empty());
     assert_eq!(b.ship(trader).hull, 80);
     assert!(
-        texts(&log)
+        event_lines(&log.events)
             .iter()
             .any(|e| e.contains("salvo finds no target: the scout (B) is out of the fight"))
     );
@@ -643,7 +638,7 @@ fn an_order_at_a_ship_already_wrecked_is_lost() {
     assert!(b.ship(trader).is_wrecked());
     assert_eq!(dice.used(), 3);
     assert!(
-        texts(&log)
+        event_lines(&log.events)
             .iter()
             .any(|e| e.contains("Rafe Dunmore's action is lost: the trader (B) is out"))
     );
@@ -754,7 +749,7 @@ fn reactions_are_the_attacked_ships_own() {
 #[test]
 fn the_verdict_weighs_whole_sides() {
     let sys = system();
-    let request = fleet_request([&["corvette", "scout"], &["trader"]], 10, &[], [&[], &[]]);
+    let request = fleet_request(&["corvette", "scout"], &["trader"], 10, &[], [&[], &[]]);
     let fleets = sys.fleets(&request).expect("the battle is set up");
     let setup = Setup::default();
     let sequence = Sequence {
@@ -844,7 +839,8 @@ fn default_tactics_close_on_their_target() {
 fn seeded_fleet_log() {
     let ruleset: &dyn Ruleset = system();
     let request = fleet_request(
-        [&["scout", "scout"], &["trader"]],
+        &["scout", "scout"],
+        &["trader"],
         2,
         &[("start-band", text("medium"))],
         [&[], &[]],
@@ -874,7 +870,8 @@ fn side_set_up_is_checked() {
     let ruleset: &dyn Ruleset = system();
     let echelon = |value: &str| {
         let request = fleet_request(
-            [&["corvette", "corvette"], &["escort"]],
+            &["corvette", "corvette"],
+            &["escort"],
             5,
             &[],
             [&[("echelon", text(value))], &[]],
@@ -895,7 +892,8 @@ fn side_set_up_is_checked() {
         assert!(specs.iter().any(|s| s.name == name), "{name}");
     }
     let request = fleet_request(
-        [&["trader", "trader"], &["corvette"]],
+        &["trader", "trader"],
+        &["corvette"],
         5,
         &[],
         [&[("jump-point", common::flag())], &[]],
@@ -954,7 +952,13 @@ fn phases_played_ship_by_ship_are_the_phases_played_whole() {
             "long",
         ),
     ] {
-        let request = fleet_request(sides, 8, &[("start-band", text(band))], [&[], &[]]);
+        let request = fleet_request(
+            sides[0],
+            sides[1],
+            8,
+            &[("start-band", text(band))],
+            [&[], &[]],
+        );
         let fleets = sys.fleets(&request).expect("the battle is set up");
         for trial in 0..12 {
             let mut whole_log = EventLog::default();

@@ -293,7 +293,7 @@ proptest! {
         if let Some(band) = band {
             pairs.push(("start-band", text(BAND_IDS[band])));
         }
-        let request = fleet_request([&a, &b], 8, &pairs, [&set_a, &set_b]);
+        let request = fleet_request(&a, &b, 8, &pairs, [&set_a, &set_b]);
         let battle = ruleset.prepare_battle(&request).unwrap();
         let roster = battle.roster().clone();
         prop_assert_eq!(roster.len(), a.len() + b.len());
@@ -329,7 +329,8 @@ proptest! {
 fn a_fleet_runs_the_same_on_any_number_of_threads() {
     let ruleset: &dyn Ruleset = system();
     let request = fleet_request(
-        [&["scout", "scout"], &["trader"]],
+        &["scout", "scout"],
+        &["trader"],
         10,
         &[("start-band", text("short"))],
         [&[], &[]],

@@ -12,8 +12,8 @@ use broadside_crew_2d6::{
 };
 use broadside_data::testing;
 use common::{
-    A, B, Script, ScriptedTactics, battle, battle_in, check_refused, edited, flag, load, location,
-    mount, num, resolve, resolve_in, sources, system, text, weapon,
+    A, B, Script, ScriptedTactics, battle, battle_in, check_refused, edited, event_lines, flag,
+    load, location, mount, num, resolve, resolve_in, sources, system, text, weapon,
 };
 
 /// Bad input: a salvo larger than the magazine is refused, and
@@ -1017,7 +1017,7 @@ fn a_repaired_weapon_is_back_in_action() {
     )
     .expect("repair");
     assert_eq!(b.ship(A).weapons[0], broadside_crew_2d6::Condition::Ready);
-    let text: Vec<String> = log.events.iter().map(ToString::to_string).collect();
+    let text = event_lines(&log.events);
     assert!(
         text.iter().any(|e| e.contains("repaired: back in action")),
         "{text:?}"

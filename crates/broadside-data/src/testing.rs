@@ -1,14 +1,17 @@
-//! What the system crates' tests share: loading the data of record once, editing copies of it, reading load problems and the documented ranges, resolving attacks through the object-safe `Ruleset`, snapshots, trials on one thread and two, and the benchmarks' measuring loops.
+//! What the system crates' tests share: loading the data of record once, editing copies of it, reading load problems and the documented ranges, requests by option name, resolving attacks through the object-safe `Ruleset`, one attack's exact odds path by path and its seeded sample, snapshots, trials on one thread and two, and the benchmarks' measuring loops.
 //!
 //! Behind the `testing` feature, so that only the system crates' tests and
 //! benchmarks (as a dev-dependency) build it: the loaders never do.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use broadside_core::exact::{ExactAttack, ExactError, exact_attack};
 use broadside_core::{
-    AttackResolution, Bound, DataErrors, DataRange, Dice, Die, Engagement, Event, EventLog,
-    EventSink, NullSink, OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice,
-    SeededDice, SourceFile, TableView, Tally, ranges_markdown, run_trials,
+    AttackOutcome, AttackResolution, BattleRequest, Bound, DataErrors, DataRange, Dice, Die,
+    Engagement, Event, EventLog, EventSink, NullSink, OptionValue, Options, ResolveError,
+    ResolveRequest, Ruleset, ScriptedDice, SeededDice, SourceFile, TableView, Tally,
+    ranges_markdown, run_trials,
 };
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
@@ -243,6 +246,11 @@ pub fn check_dice_key(
     }
 }
 
+/// Each event as its line of text, for searching a log.
+pub fn event_lines(events: &[Event]) -> Vec<String> {
+    events.iter().map(ToString::to_string).collect()
+}
+
 /// Appends the events to a transcript, numbered.
 pub fn numbered(out: &mut String, events: &[Event]) {
     out.push_str("events:\n");
@@ -291,6 +299,54 @@ pub fn options(pairs: &[(&str, OptionValue)]) -> Options {
     options
 }
 
+/// A resolve request as the command line builds it: the two ships and
+/// the options from `(name, value)` pairs, not yet checked.
+pub fn request(attacker: &str, target: &str, pairs: &[(&str, OptionValue)]) -> ResolveRequest {
+    ResolveRequest {
+        attacker: attacker.to_owned(),
+        target: target.to_owned(),
+        options: options(pairs),
+    }
+}
+
+/// The [`request`] of one attack, its options checked against `system`'s
+/// specs as the command line checks them.
+pub fn resolve_request(
+    system: &dyn Ruleset,
+    attacker: &str,
+    target: &str,
+    pairs: &[(&str, OptionValue)],
+) -> Result<ResolveRequest, ResolveError> {
+    let request = request(attacker, target, pairs);
+    request.options.validate(system.resolve_options())?;
+    Ok(request)
+}
+
+/// A duel request: one ship a side, the battle's options from
+/// `(name, value)` pairs, no set-up for either side.
+pub fn duel_request(
+    a: &str,
+    b: &str,
+    max_turns: u32,
+    pairs: &[(&str, OptionValue)],
+) -> BattleRequest {
+    BattleRequest::duel(a, b, max_turns, options(pairs))
+}
+
+/// A request of two fleets (ship ids, counts expanded), with the battle's
+/// options and each side's set-up from `(name, value)` pairs.
+pub fn fleet_request(
+    a: &[&str],
+    b: &[&str],
+    max_turns: u32,
+    pairs: &[(&str, OptionValue)],
+    side_pairs: [&[(&str, OptionValue)]; 2],
+) -> BattleRequest {
+    let mut request = BattleRequest::fleets(a, b, max_turns, options(pairs));
+    request.side_options = side_pairs.map(options);
+    request
+}
+
 /// What one [`Ruleset::resolve`] call produced.
 #[derive(Debug)]
 pub struct Resolution {
@@ -326,13 +382,7 @@ pub fn resolve(
     pairs: &[(&str, OptionValue)],
     dice: &mut dyn Dice,
 ) -> Result<Resolution, ResolveError> {
-    let options = options(pairs);
-    options.validate(system.resolve_options())?;
-    let request = ResolveRequest {
-        attacker: attacker.to_owned(),
-        target: target.to_owned(),
-        options,
-    };
+    let request = resolve_request(system, attacker, target, pairs)?;
     let mut log = EventLog::default();
     let report = system.resolve(&request, dice, &mut log)?;
     let json = serde_json::to_value(&*report).expect("a report serialises to JSON");
@@ -341,6 +391,101 @@ pub fn resolve(
         json,
         events: log.events,
     })
+}
+
+/// What one resolution of `request` came to, in the terms every system
+/// shares; events are discarded.
+pub fn attack_outcome(
+    system: &dyn Ruleset,
+    request: &ResolveRequest,
+    dice: &mut dyn Dice,
+) -> Result<AttackOutcome, ResolveError> {
+    let report = system.resolve(request, dice, &mut NullSink)?;
+    report
+        .attack_outcome()
+        .ok_or_else(|| ResolveError::Internal("the report has no attack outcome".into()))
+}
+
+/// The most dice paths one exact attack may take, as `resolve --exact`
+/// allows.
+pub const EXACT_ATTACK_PATHS: u64 = 2_000_000;
+
+/// The exact distribution of one attack, path by path: [`Ruleset::resolve`]
+/// run over every path of its dice to the end, within `max_paths`, reading
+/// each report's [`attack_outcome`]. This is the distribution by definition,
+/// whatever shortcut a system's own `resolve_exact` takes.
+pub fn exact_every_path(
+    system: &dyn Ruleset,
+    request: &ResolveRequest,
+    max_paths: u64,
+) -> Result<ExactAttack, ExactError> {
+    exact_attack(max_paths, |dice| attack_outcome(system, request, dice))
+}
+
+/// What seeded resolutions of one attack came to, counted as an exact
+/// distribution counts it.
+#[derive(Debug, Clone, Default)]
+pub struct Sampled {
+    /// Attacks resolved.
+    pub trials: u64,
+    /// Attacks that hit.
+    pub hits: u64,
+    /// Hull damage summed over the attacks.
+    pub hull_damage: i64,
+    /// Attacks by the hull damage they did.
+    pub damage: BTreeMap<i32, u64>,
+    /// Attacks that rolled each result, once per attack however often it
+    /// was rolled.
+    pub results: BTreeMap<String, u64>,
+    /// Each system or module destroyed: the times it was, summed over the
+    /// attacks.
+    pub destroyed: BTreeMap<String, u64>,
+    /// The same, each attack's count squared before summing: with
+    /// `destroyed`, the spread of a thing destroyed more than once.
+    pub destroyed_squares: BTreeMap<String, u64>,
+}
+
+impl Sampled {
+    /// Counts one attack's outcome.
+    pub fn add(&mut self, outcome: &AttackOutcome) {
+        self.trials += 1;
+        self.hits += u64::from(outcome.hit);
+        self.hull_damage += i64::from(outcome.hull_damage);
+        *self.damage.entry(outcome.hull_damage).or_default() += 1;
+        let mut seen: Vec<&str> = Vec::new();
+        for result in &outcome.results {
+            if !seen.contains(&result.as_str()) {
+                seen.push(result);
+                *self.results.entry(result.clone()).or_default() += 1;
+            }
+        }
+        let mut times: BTreeMap<&str, u64> = BTreeMap::new();
+        for destroyed in &outcome.destroyed {
+            *times.entry(destroyed).or_default() += 1;
+        }
+        for (destroyed, n) in times {
+            *self.destroyed.entry(destroyed.to_owned()).or_default() += n;
+            *self
+                .destroyed_squares
+                .entry(destroyed.to_owned())
+                .or_default() += n * n;
+        }
+    }
+}
+
+/// Resolves one attack `trials` times with `outcome`, trial `i` on stream
+/// `i` of `seed` as the Monte Carlo runner draws them, and counts what the
+/// attacks came to; the first failure stops the run.
+pub fn sample_attack(
+    seed: u64,
+    trials: u64,
+    mut outcome: impl FnMut(&mut dyn Dice) -> Result<AttackOutcome, ResolveError>,
+) -> Result<Sampled, ResolveError> {
+    let mut sampled = Sampled::default();
+    for trial in 0..trials {
+        sampled.add(&outcome(&mut SeededDice::for_trial(seed, trial))?);
+    }
+    Ok(sampled)
 }
 
 /// The tally of `trials` trials of `engagement` from `seed`, played on
@@ -442,6 +587,19 @@ pub fn bench_ruleset_resolve(
     });
 }
 
+/// Benchmarks one attack's exact distribution, [`exact_every_path`] within
+/// [`EXACT_ATTACK_PATHS`]: each iteration is one whole enumeration.
+pub fn bench_exact_attack(
+    bencher: Bencher<'_, '_>,
+    system: &dyn Ruleset,
+    request: &ResolveRequest,
+) {
+    bencher.counter(ItemsCount::new(1u32)).bench_local(|| {
+        let exact = exact_every_path(system, black_box(request), EXACT_ATTACK_PATHS);
+        black_box(exact.expect("the attack enumerates within the budget"))
+    });
+}
+
 /// Benchmarks whole trials of `engagement`, one per iteration on its own
 /// stream of the run `seed`, as the Monte Carlo runner plays them.
 pub fn bench_trials(bencher: Bencher<'_, '_>, engagement: &dyn Engagement, seed: u64) {
@@ -512,6 +670,56 @@ mod tests {
         let table = ranges_markdown(&[RANGE]);
         let doc = format!("# Rules\n\n## Data ranges\n\nIntro.\n\n{table}\n## Next\n| x |\n");
         assert_ranges_documented(&doc, "doc", &[RANGE]);
+    }
+
+    #[test]
+    fn a_sample_counts_results_once_an_attack_and_destruction_each_time() {
+        let outcome =
+            |hit: bool, hull_damage: i32, results: &[&str], destroyed: &[&str]| AttackOutcome {
+                hit,
+                results: results.iter().map(|r| (*r).to_owned()).collect(),
+                hull_damage,
+                destroyed: destroyed.iter().map(|d| (*d).to_owned()).collect(),
+            };
+        let mut outcomes = vec![
+            outcome(true, 3, &["engine", "engine"], &["gun", "gun"]),
+            outcome(false, 0, &[], &[]),
+            outcome(true, 3, &["engine"], &["gun"]),
+        ]
+        .into_iter();
+        let sampled = sample_attack(1, 3, |_| Ok(outcomes.next().expect("an outcome")))
+            .expect("every trial resolves");
+        assert_eq!(
+            (sampled.trials, sampled.hits, sampled.hull_damage),
+            (3, 2, 6)
+        );
+        assert_eq!(sampled.damage, BTreeMap::from([(0, 1), (3, 2)]));
+        assert_eq!(sampled.results, BTreeMap::from([("engine".to_owned(), 2)]));
+        assert_eq!(sampled.destroyed, BTreeMap::from([("gun".to_owned(), 3)]));
+        assert_eq!(
+            sampled.destroyed_squares,
+            BTreeMap::from([("gun".to_owned(), 5)])
+        );
+    }
+
+    #[test]
+    fn battle_requests_take_their_options_by_name() {
+        let duel = duel_request("frigate", "scout", 5, &[("start-range", num(4))]);
+        assert_eq!(
+            duel.sides,
+            [vec!["frigate".to_owned()], vec!["scout".to_owned()]]
+        );
+        assert_eq!(duel.options.number("start-range").ok(), Some(Some(4)));
+        let fleets = fleet_request(
+            &["a", "b"],
+            &["c"],
+            3,
+            &[],
+            [&[("formation", text("column"))], &[]],
+        );
+        assert_eq!(fleets.sides[0].len(), 2);
+        assert_eq!(fleets.side_options[0].text("formation"), Some("column"));
+        assert_eq!(fleets.side_options[1].text("formation"), None);
     }
 
     #[test]

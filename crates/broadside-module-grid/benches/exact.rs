@@ -8,11 +8,8 @@
 //! tests and the one-turn duel of two scouts of the data of record, the
 //! largest of its battles that fits whole.
 
-use broadside_core::exact::{ExactAttack, exact_attack};
-use broadside_core::{
-    BattleRequest, Engagement, NullSink, OptionValue, Options, ResolveError, ResolveRequest,
-    Ruleset,
-};
+use broadside_core::{BattleRequest, Engagement, Options};
+use broadside_data::testing::{self, num, text};
 use broadside_module_grid::{ModuleGrid, REGISTRATION};
 use divan::black_box;
 
@@ -20,58 +17,28 @@ fn main() {
     divan::main();
 }
 
-/// The budget of paths `resolve --exact` allows.
-const MAX_PATHS: u64 = 2_000_000;
-
 fn system() -> ModuleGrid {
     ModuleGrid::embedded().expect("the embedded module-grid data is valid")
-}
-
-fn request(attacker: &str, target: &str, options: &[(&str, OptionValue)]) -> ResolveRequest {
-    let mut opts = Options::new();
-    for (name, value) in options {
-        opts.set(name, value.clone());
-    }
-    ResolveRequest {
-        attacker: attacker.to_owned(),
-        target: target.to_owned(),
-        options: opts,
-    }
-}
-
-fn exact(system: &dyn Ruleset, request: &ResolveRequest) -> ExactAttack {
-    exact_attack(MAX_PATHS, |dice| {
-        let report = system.resolve(request, dice, &mut NullSink)?;
-        report
-            .attack_outcome()
-            .ok_or_else(|| ResolveError::Internal("no attack outcome".into()))
-    })
-    .expect("the attack fits the budget")
 }
 
 /// A scout's Multi shot at a scout a hex away: three dice keeping the
 /// lowest, 21 paths.
 #[divan::bench]
 fn scout_multi_at_scout(bencher: divan::Bencher<'_, '_>) {
-    let system = system();
-    let request = request(
+    let request = testing::request(
         "scout",
         "scout",
-        &[
-            ("range", OptionValue::Number(1)),
-            ("mode", OptionValue::Text("multi".into())),
-        ],
+        &[("range", num(1)), ("mode", text("multi"))],
     );
-    bencher.bench_local(|| black_box(exact(&system, black_box(&request))));
+    testing::bench_exact_attack(bencher, &system(), &request);
 }
 
 /// A scout's Standard shot at a scout a hex away: four dice keeping the
 /// lowest two, 76 paths.
 #[divan::bench(sample_count = 10)]
 fn scout_standard_at_scout(bencher: divan::Bencher<'_, '_>) {
-    let system = system();
-    let request = request("scout", "scout", &[("range", OptionValue::Number(1))]);
-    bencher.bench_local(|| black_box(exact(&system, black_box(&request))));
+    let request = testing::request("scout", "scout", &[("range", num(1))]);
+    testing::bench_exact_attack(bencher, &system(), &request);
 }
 
 /// One turn of the drone duel of the exact tests, every outcome of its dice.
@@ -93,11 +60,8 @@ fn drone_duel_one_turn(bencher: divan::Bencher<'_, '_>) {
         }
     }
     let system = ModuleGrid::load(&files).expect("the trimmed data loads");
-    let mut options = Options::new();
-    options.set("start-range", OptionValue::Number(1));
-    let duel = system
-        .duel(&BattleRequest::duel("drone", "drone", 1, options))
-        .expect("the duel sets up");
+    let request = testing::duel_request("drone", "drone", 1, &[("start-range", num(1))]);
+    let duel = system.duel(&request).expect("the duel sets up");
     bencher.bench_local(|| black_box(duel.exact(200_000, 20_000_000).expect("the duel fits")));
 }
 

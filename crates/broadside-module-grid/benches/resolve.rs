@@ -11,9 +11,7 @@
 
 use std::sync::Arc;
 
-use broadside_core::{
-    BattleRequest, Die, Engagement, OptionValue, Options, ResolveRequest, Ruleset,
-};
+use broadside_core::{BattleRequest, Die, Engagement, Options, Ruleset};
 use broadside_data::testing;
 use broadside_module_grid::model::{Function, Mode, ShipSide};
 use broadside_module_grid::{Board, ModuleGrid, REGISTRATION, Shot, Weapon};
@@ -102,11 +100,7 @@ fn ruleset_resolve_cruiser_vs_cruiser_range_2(bencher: Bencher<'_, '_>) {
     let ruleset: Box<dyn Ruleset> = REGISTRATION
         .load_embedded()
         .expect("the embedded module-grid data is valid");
-    let request = ResolveRequest {
-        attacker: "cruiser".into(),
-        target: "cruiser".into(),
-        options: Options::new().with("range", OptionValue::Number(2)),
-    };
+    let request = testing::request("cruiser", "cruiser", &[("range", testing::num(2))]);
     testing::bench_ruleset_resolve(bencher, &*ruleset, &request, SEED);
 }
 

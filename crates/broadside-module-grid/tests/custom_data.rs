@@ -12,7 +12,7 @@ use broadside_core::{AttackResolution, DamageAllocation, EventLog, ScriptedDice}
 use broadside_module_grid::damage::{Applied, Cause, Hit};
 use broadside_module_grid::model::{Mode, ShipSide};
 use broadside_module_grid::{Board, ModuleGrid, Shot, ShotOutcome, Weapon};
-use common::{assert_all_used, board, edited, module, shot_at, system};
+use common::{assert_all_used, board, edited, event_lines, module, shot_at, system};
 
 /// The data with `from` in rules.toml replaced by `to`; `from` must be
 /// there exactly once, so that a change of the data of record cannot void
@@ -300,7 +300,7 @@ fn logged_hit(
     grid.allocate(hit, &mut target, &mut scripted, &mut log)
         .unwrap_or_else(|e| panic!("the hit allocates: {e}"));
     assert_all_used(&scripted, "hit");
-    (log.events.iter().map(ToString::to_string).collect(), target)
+    (event_lines(&log.events), target)
 }
 
 /// `shields.drop-per-strike` at 0 (a legal value: Shields that never drop):

@@ -6,7 +6,7 @@ use broadside_core::{EventLog, SeededDice, TurnSequence};
 use broadside_module_grid::engagement::{Maneuver, Phase, Sequence};
 use broadside_module_grid::model::Function;
 use broadside_module_grid::{Battle, ModuleGrid};
-use common::system;
+use common::{event_lines, system};
 
 /// A frigate (A) against a scout (B) two hexes apart.
 fn battle() -> Battle {
@@ -45,7 +45,7 @@ fn power_phase(grid: &ModuleGrid, battle: &mut Battle) -> Vec<String> {
             &mut log,
         )
         .expect("the power phase plays");
-    log.events.iter().map(ToString::to_string).collect()
+    event_lines(&log.events)
 }
 
 /// Power is reallocated only with a working Engine; Shields come back only

@@ -20,16 +20,12 @@ use broadside_module_grid::model::{Mode, ShipSide};
 use broadside_module_grid::placement::Placement;
 use broadside_module_grid::{DefaultTactics, ModuleGridTactics, Sight, Weapon};
 use common::{
-    Script, cannon, check_procedure, fleet, fleet_request, module, num, play_phase, system, text,
+    Script, cannon, check_procedure, event_lines, fleet, fleet_request, module, num, play_phase,
+    system, text,
 };
 
 const EAST: Direction = Direction::EAST;
 const WEST: Direction = Direction::WEST;
-
-/// Each event on a line, for transcripts and searches.
-fn lines(events: &[broadside_core::Event]) -> Vec<String> {
-    events.iter().map(ToString::to_string).collect()
-}
 
 /// Seed 003 line 13: "Starbases, ships, fighters, missiles, spacewalkers do
 /// not block line of sight. Asteroids, moons, planets and stars block line
@@ -88,7 +84,7 @@ fn ships_never_block_a_line_of_sight() {
     );
     assert_eq!(battle.board.ships[3].hull_damage, 0, "the enemy beside it");
     assert!(
-        lines(&events)
+        event_lines(&events)
             .iter()
             .any(|e| e.contains("fires its Cannon at 1,2 in Standard mode at the scout #1 (B)"))
     );
@@ -140,7 +136,7 @@ fn shields_drop_with_every_strike_whoever_fires() {
     assert_eq!(script.left(), 0);
     let scout = &battle.board.ships[2];
     assert_eq!((scout.hull_damage, scout.shields), (6, 0));
-    let pools: Vec<String> = lines(&events)
+    let pools: Vec<String> = event_lines(&events)
         .into_iter()
         .filter(|e| e.starts_with("Standard Cannon shot damage"))
         .collect();

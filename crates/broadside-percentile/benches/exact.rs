@@ -7,16 +7,14 @@
 //! through `Engagement::exact` as `broadside battle --exact` does.
 
 use broadside_core::exact::DROP_NONE;
-use broadside_core::{BattleRequest, Engagement, OptionValue, Options, ResolveRequest, Ruleset};
+use broadside_core::{BattleRequest, Engagement, Options, ResolveRequest, Ruleset};
+use broadside_data::testing::{self, num, text};
 use broadside_percentile::{Percentile, REGISTRATION};
 use divan::{Bencher, black_box};
 
 fn main() {
     divan::main();
 }
-
-/// The most dice paths an exact attack may take, as the command line allows.
-const ATTACK_PATHS: u64 = 2_000_000;
 
 /// The most dice paths and states an exact battle may take, as the command
 /// line allows by default.
@@ -25,14 +23,12 @@ const BATTLE_STATES: usize = 200_000;
 
 /// The torpedo attack of both benchmarks, as a request.
 fn torpedo_request() -> ResolveRequest {
-    ResolveRequest {
-        attacker: "frigate".into(),
-        target: "destroyer".into(),
-        options: Options::new()
-            .with("weapon", OptionValue::Text("torpedo".into()))
-            .with("range", OptionValue::Number(3))
-            .with("icm", OptionValue::Number(2)),
-    }
+    let options = [
+        ("weapon", text("torpedo")),
+        ("range", num(3)),
+        ("icm", num(2)),
+    ];
+    testing::request("frigate", "destroyer", &options)
 }
 
 /// A frigate's torpedo against a destroyer launching 2 ICMs, at range 3,
@@ -46,7 +42,7 @@ fn torpedo_vs_destroyer_2_icms_range_3(bencher: Bencher<'_, '_>) {
     bencher.bench_local(|| {
         black_box(
             ruleset
-                .resolve_exact(black_box(&request), ATTACK_PATHS, DROP_NONE)
+                .resolve_exact(black_box(&request), testing::EXACT_ATTACK_PATHS, DROP_NONE)
                 .expect("the attack has exact odds"),
         )
     });

@@ -10,10 +10,8 @@
 //! The allocation profiler counts heap allocations per iteration, which is
 //! how an allocation on the hot path shows up.
 
-use broadside_core::{
-    Die, EventSink, NullSink, OptionValue, Options, ResolveRequest, Ruleset, SeededDice,
-};
-use broadside_data::testing;
+use broadside_core::{Die, EventSink, NullSink, ResolveRequest, Ruleset, SeededDice};
+use broadside_data::testing::{self, num, text};
 use broadside_percentile::{Attack, Board, Hit, Percentile, REGISTRATION};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
@@ -172,31 +170,22 @@ mod ruleset_resolve {
         testing::bench_ruleset_resolve(bencher, &*ruleset, &request, SEED);
     }
 
-    fn request(attacker: &str, target: &str, options: Options) -> ResolveRequest {
-        ResolveRequest {
-            attacker: attacker.to_owned(),
-            target: target.to_owned(),
-            options,
-        }
-    }
-
     /// A frigate's laser battery against a frigate at range 3.
     #[divan::bench]
     fn laser_battery_vs_frigate_range_3(bencher: Bencher<'_, '_>) {
-        let options = Options::new()
-            .with("weapon", OptionValue::Text("laser-battery".into()))
-            .with("range", OptionValue::Number(3));
-        bench_request(bencher, request("frigate", "frigate", options));
+        let options = [("weapon", text("laser-battery")), ("range", num(3))];
+        bench_request(bencher, testing::request("frigate", "frigate", &options));
     }
 
     /// A frigate's torpedo against a destroyer launching 2 ICMs, at range 3.
     #[divan::bench]
     fn torpedo_vs_destroyer_2_icms_range_3(bencher: Bencher<'_, '_>) {
-        let options = Options::new()
-            .with("weapon", OptionValue::Text("torpedo".into()))
-            .with("range", OptionValue::Number(3))
-            .with("icm", OptionValue::Number(2));
-        bench_request(bencher, request("frigate", "destroyer", options));
+        let options = [
+            ("weapon", text("torpedo")),
+            ("range", num(3)),
+            ("icm", num(2)),
+        ];
+        bench_request(bencher, testing::request("frigate", "destroyer", &options));
     }
 }
 

@@ -25,6 +25,11 @@ use broadside_core::{
     SourceFile, TableView, TurnSequence, Verdict,
 };
 use broadside_data::testing::{self, numbered};
+#[allow(
+    unused_imports,
+    reason = "each test binary uses a different part of the helpers"
+)]
+pub use broadside_data::testing::{Sampled, duel_request, fleet_request, num};
 use serde_json::{Value, json};
 
 /// The system, loaded once from its embedded data of record.
@@ -237,14 +242,10 @@ impl Resolve<'_> {
     }
 }
 
-/// The most dice paths one exact attack may take, as `resolve --exact`
-/// allows.
-pub const MAX_EXACT_PATHS: u64 = 2_000_000;
-
 /// The exact distribution of an attack: the rules run over every outcome
 /// of its dice.
 pub fn exact(case: &Resolve<'_>) -> Result<ExactAttack, ExactError> {
-    exact_attack(MAX_EXACT_PATHS, |dice| case.outcome(dice))
+    exact_attack(testing::EXACT_ATTACK_PATHS, |dice| case.outcome(dice))
 }
 
 /// Checks an attack's exact distribution against figures worked out apart
@@ -274,58 +275,10 @@ pub fn check_exact(case: Resolve<'_>, expected: &[(&str, Prob)]) -> ExactAttack 
     exact
 }
 
-/// What a seeded run of one attack came to, counted as the exact
-/// distribution counts it.
-#[derive(Debug, Clone, Default)]
-pub struct Sampled {
-    /// Attacks resolved.
-    pub trials: u64,
-    /// Attacks that hit.
-    pub hits: u64,
-    /// Sum of the hull damage, and of its square.
-    pub hull: (u64, u64),
-    /// Attacks that rolled each result at least once.
-    pub results: BTreeMap<String, u64>,
-    /// Each system destroyed: the sum over attacks of the times it was
-    /// destroyed, and of its square.
-    pub destroyed: BTreeMap<String, (u64, u64)>,
-    /// Attacks by hull damage.
-    pub damage: BTreeMap<i32, u64>,
-}
-
 /// Resolves an attack `trials` times with seeded dice, trial `i` on stream
-/// `i` of `seed`.
+/// `i` of `seed`, counted as the exact distribution counts it.
 pub fn sample(case: &Resolve<'_>, seed: u64, trials: u64) -> Result<Sampled, ResolveError> {
-    let mut sampled = Sampled {
-        trials,
-        ..Sampled::default()
-    };
-    for trial in 0..trials {
-        let mut dice = SeededDice::for_trial(seed, trial);
-        let outcome = case.outcome(&mut dice)?;
-        sampled.hits += u64::from(outcome.hit);
-        let hull = u64::try_from(outcome.hull_damage.max(0)).unwrap_or(0);
-        sampled.hull.0 += hull;
-        sampled.hull.1 += hull * hull;
-        *sampled.damage.entry(outcome.hull_damage).or_default() += 1;
-        let mut seen: Vec<&str> = Vec::new();
-        for result in &outcome.results {
-            if !seen.contains(&result.as_str()) {
-                seen.push(result);
-                *sampled.results.entry(result.clone()).or_default() += 1;
-            }
-        }
-        let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
-        for system in &outcome.destroyed {
-            *counts.entry(system).or_default() += 1;
-        }
-        for (system, n) in counts {
-            let entry = sampled.destroyed.entry(system.to_owned()).or_default();
-            entry.0 += n;
-            entry.1 += n * n;
-        }
-    }
-    Ok(sampled)
+    testing::sample_attack(seed, trials, |dice| case.outcome(dice))
 }
 
 /// How many standard errors a sampled figure may stray from the exact one.
@@ -363,7 +316,7 @@ pub fn sampled_agrees(exact: &ExactAttack, sampled: &Sampled) -> Result<(), Stri
         "mean hull damage".into(),
         exact.mean_hull_damage,
         second - exact.mean_hull_damage * exact.mean_hull_damage,
-        sampled.hull.0 as f64 / n,
+        sampled.hull_damage as f64 / n,
     );
     let mut damages: Vec<i32> = exact.hull_damage.iter().map(|(d, _)| *d).collect();
     damages.extend(sampled.damage.keys());
@@ -401,7 +354,8 @@ pub fn sampled_agrees(exact: &ExactAttack, sampled: &Sampled) -> Result<(), Stri
             .iter()
             .find(|(s, _)| s == system)
             .map_or(0.0, |(_, p)| *p);
-        let (sum, squares) = sampled.destroyed.get(system).copied().unwrap_or((0, 0));
+        let sum = sampled.destroyed.get(system).copied().unwrap_or(0);
+        let squares = sampled.destroyed_squares.get(system).copied().unwrap_or(0);
         let got = sum as f64 / n;
         // A system may be destroyed more than once in one attack (two U
         // boxes, two sensors), so the spread is the larger of a single
@@ -489,20 +443,6 @@ pub fn cell(table: &str, row: &str, column: Option<&str>) -> Result<String, Reso
     t.cell(row, column).map(str::to_owned)
 }
 
-/// A duel request with options.
-pub fn duel_request(a: &str, b: &str, max_turns: u32, options: &[(&str, i64)]) -> BattleRequest {
-    let mut o = Options::new();
-    for (name, value) in options {
-        o.set(name, OptionValue::Number(*value));
-    }
-    BattleRequest {
-        sides: [vec![a.into()], vec![b.into()]],
-        max_turns,
-        options: o,
-        ..Default::default()
-    }
-}
-
 /// Plays one seeded trial of a duel and snapshots its whole log.
 pub fn check_duel_log(name: &str, a: &str, b: &str, seed: u64, trial: u64, max_turns: u32) {
     let request = duel_request(a, b, max_turns, &[]);
@@ -523,27 +463,6 @@ pub fn check_duel_log(name: &str, a: &str, b: &str, seed: u64, trial: u64, max_t
         &inputs,
         &out,
     );
-}
-
-/// A fleet battle request: each side's ship ids (counts expanded), battle
-/// options and each side's set-up, as the command line would give them.
-pub fn fleet_request(
-    a: &[&str],
-    b: &[&str],
-    max_turns: u32,
-    options: &[(&str, i64)],
-    side_options: [&[(&str, OptionValue)]; 2],
-) -> BattleRequest {
-    let mut request = BattleRequest::fleets(a, b, max_turns, Options::new());
-    for (name, value) in options {
-        request.options.set(name, OptionValue::Number(*value));
-    }
-    for (side, given) in side_options.iter().enumerate() {
-        for (name, value) in *given {
-            request.side_options[side].set(name, value.clone());
-        }
-    }
-    request
 }
 
 /// A fleet battle set up through the fleet set-up (side A's lead at the

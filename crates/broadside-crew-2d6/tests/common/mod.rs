@@ -13,10 +13,9 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use broadside_core::exact::{ExactAttack, exact_attack};
+use broadside_core::exact::ExactAttack;
 use broadside_core::{
-    AttackOutcome, BattleRequest, Dice, Event, EventLog, EventSink, NullSink, OptionValue,
-    ResolveError, ResolveRequest, Ruleset, ScriptedDice, SourceFile,
+    Dice, Event, EventLog, EventSink, OptionValue, ResolveError, ScriptedDice, SourceFile,
 };
 use broadside_crew_2d6::{
     Battle, CombatManeuver, Crew2d6, CrewTactics, Incoming, Maneuver, Order, Orders, REGISTRATION,
@@ -28,7 +27,9 @@ use broadside_data::testing;
     reason = "each test file uses a different part of the helpers"
 )]
 pub use broadside_data::testing::{
-    Resolution, assert_all_used, dice_text, flag, num, options, text,
+    EXACT_ATTACK_PATHS, Resolution, Sampled, assert_all_used, attack_outcome, dice_text,
+    duel_request, event_lines, exact_every_path, flag, fleet_request, num, options,
+    resolve_request, sample_attack, text,
 };
 use serde_json::{Value, json};
 
@@ -409,41 +410,9 @@ impl CrewTactics for PerShip {
     }
 }
 
-/// A battle request of the data of record: two fleets, battle options and
-/// each side's set-up.
-pub fn fleet_request(
-    sides: [&[&str]; 2],
-    max_turns: u32,
-    pairs: &[(&str, OptionValue)],
-    side_pairs: [&[(&str, OptionValue)]; 2],
-) -> BattleRequest {
-    let mut request = BattleRequest::fleets(sides[0], sides[1], max_turns, options(pairs));
-    request.side_options = side_pairs.map(options);
-    request
-}
-
-/// A duel request of the data of record.
-pub fn duel_request(
-    a: &str,
-    b: &str,
-    max_turns: u32,
-    pairs: &[(&str, OptionValue)],
-) -> BattleRequest {
-    BattleRequest {
-        sides: [vec![a.to_owned()], vec![b.to_owned()]],
-        max_turns,
-        options: options(pairs),
-        ..Default::default()
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Exact odds
 // ---------------------------------------------------------------------------
-
-/// The most dice paths an exact attack of the tests may take, as on the
-/// command line.
-pub const MAX_PATHS: u64 = 2_000_000;
 
 /// The data of record with critical hits switched off: no Effect reaches
 /// 30, and only the whole hull lost is the next "10%" (a wrecked ship takes
@@ -495,23 +464,6 @@ pub fn attack_criticals_only() -> &'static Crew2d6 {
     })
 }
 
-/// The request of one attack, its options checked as the command line
-/// checks them.
-pub fn resolve_request(
-    system: &Crew2d6,
-    attacker: &str,
-    target: &str,
-    pairs: &[(&str, OptionValue)],
-) -> Result<ResolveRequest, ResolveError> {
-    let options = options(pairs);
-    options.validate(Ruleset::resolve_options(system))?;
-    Ok(ResolveRequest {
-        attacker: attacker.to_owned(),
-        target: target.to_owned(),
-        options,
-    })
-}
-
 /// The exact distribution of one attack of `system`, path by path: the
 /// rules code run over every path of its dice to the end, reading each
 /// report's shared outcome (`resolve --exact` plays it in steps instead).
@@ -522,20 +474,7 @@ pub fn exact_in(
     pairs: &[(&str, OptionValue)],
 ) -> Result<ExactAttack, ResolveError> {
     let request = resolve_request(system, attacker, target, pairs)?;
-    exact_attack(MAX_PATHS, |dice| outcome_of(system, &request, dice)).map_err(ResolveError::from)
-}
-
-/// What one resolution of a request came to, in the terms every system
-/// shares.
-pub fn outcome_of(
-    system: &Crew2d6,
-    request: &ResolveRequest,
-    dice: &mut dyn Dice,
-) -> Result<AttackOutcome, ResolveError> {
-    let report = Ruleset::resolve(system, request, dice, &mut NullSink)?;
-    report
-        .attack_outcome()
-        .ok_or_else(|| ResolveError::Internal("a resolve report without an outcome".into()))
+    exact_every_path(system, &request, EXACT_ATTACK_PATHS).map_err(ResolveError::from)
 }
 
 /// Asserts that an exact distribution matches one reckoned in the test:

@@ -10,14 +10,14 @@
     reason = "each test file uses a different part of the helpers"
 )]
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use broadside_core::exact::{ExactAttack, Prob, exact_attack};
+use broadside_core::exact::{ExactAttack, Prob};
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    BattleRequest, Dice, Event, EventLog, NullSink, OptionValue, Options, ResolveError,
-    ResolveRequest, Roster, Ruleset, ScriptedDice, SeededDice, Side, SourceFile, TurnSequence,
+    BattleRequest, Dice, Event, EventLog, OptionValue, ResolveError, Roster, Ruleset, ScriptedDice,
+    SeededDice, Side, SourceFile, TurnSequence,
 };
 use broadside_data::testing;
 #[allow(
@@ -25,7 +25,8 @@ use broadside_data::testing;
     reason = "each test file uses a different part of the helpers"
 )]
 pub use broadside_data::testing::{
-    Resolution, assert_all_used, dice_text, num, numbered as numbered_events, options, text,
+    Resolution, Sampled, assert_all_used, dice_text, duel_request, event_lines, fleet_request, num,
+    numbered as numbered_events, options, text,
 };
 use broadside_module_grid::engagement::{FireOptions, Maneuver, Phase, Sequence, ShotChoice};
 use broadside_module_grid::model::{Mode, ModuleIx, ShipClass, ShipSide, Square};
@@ -154,14 +155,6 @@ pub fn assert_named(name: &str, source: &str, inputs: &Value, transcript: &str) 
 // Resolving attacks through the object-safe Ruleset
 // ---------------------------------------------------------------------------
 
-fn request(attacker: &str, target: &str, pairs: &[(&str, OptionValue)]) -> ResolveRequest {
-    ResolveRequest {
-        attacker: attacker.to_owned(),
-        target: target.to_owned(),
-        options: options(pairs),
-    }
-}
-
 /// Resolves one attack from fresh ships with any dice, checking the options
 /// against the system's specs first, as the CLI does.
 pub fn resolve_with(
@@ -201,8 +194,7 @@ pub fn check_resolve(
         Ok(r) => r,
         Err(e) => panic!("{name}: resolution failed: {e}"),
     };
-    let shown: Vec<String> = request(attacker, target, options)
-        .options
+    let shown: Vec<String> = testing::options(options)
         .iter()
         .map(|(k, v)| match v {
             OptionValue::Flag => format!("--{k}"),
@@ -231,25 +223,14 @@ pub fn check_resolve(
 // Exact odds of one attack, and the same attack sampled
 // ---------------------------------------------------------------------------
 
-/// The most dice paths one exact attack may take, as `resolve --exact`
-/// allows.
-pub const EXACT_PATHS: u64 = 2_000_000;
-
 /// The exact distribution of one attack from fresh ships, the rules code run
 /// over every dice path as `resolve --exact` runs it.
 pub fn exact(attacker: &str, target: &str, options: &[(&str, OptionValue)]) -> ExactAttack {
     let system: &dyn Ruleset = system();
-    let request = request(attacker, target, options);
-    if let Err(e) = request.options.validate(system.resolve_options()) {
-        panic!("{attacker} against {target}: options refused: {e}");
-    }
-    let exact = exact_attack(EXACT_PATHS, |dice| {
-        let report = system.resolve(&request, dice, &mut NullSink)?;
-        report
-            .attack_outcome()
-            .ok_or_else(|| ResolveError::Internal("the report has no attack outcome".into()))
-    });
-    exact.unwrap_or_else(|e| panic!("{attacker} against {target}: {e}"))
+    let request = testing::resolve_request(system, attacker, target, options)
+        .unwrap_or_else(|e| panic!("{attacker} against {target}: options refused: {e}"));
+    testing::exact_every_path(system, &request, testing::EXACT_ATTACK_PATHS)
+        .unwrap_or_else(|e| panic!("{attacker} against {target}: {e}"))
 }
 
 /// Asserts one exact figure (`p_hit`, `mean_hull_damage`, `result NAME`,
@@ -258,23 +239,6 @@ pub fn check_fraction(exact: &ExactAttack, figure: &str, expected: Prob) {
     let want = format!("{}/{}", expected.numer(), expected.denom());
     let got = exact.fractions.get(figure).map_or("absent", String::as_str);
     assert_eq!(got, want, "{figure}");
-}
-
-/// What `trials` seeded resolves of one attack came to: hits, the hull
-/// damage summed, and how many attacks rolled each result and destroyed
-/// each module.
-#[derive(Debug, Default)]
-pub struct Sampled {
-    /// Resolves made.
-    pub trials: u64,
-    /// Resolves that hit.
-    pub hits: u64,
-    /// Hull damage summed over the resolves.
-    pub hull_damage: i64,
-    /// Attacks that rolled each result (once per attack).
-    pub results: BTreeMap<String, u64>,
-    /// Attacks that destroyed each module or ship.
-    pub destroyed: BTreeMap<String, u64>,
 }
 
 /// Resolves one attack `trials` times from fresh ships, trial `i` with
@@ -287,32 +251,11 @@ pub fn sample(
     trials: u64,
 ) -> Sampled {
     let system: &dyn Ruleset = system();
-    let request = request(attacker, target, options);
-    let mut sampled = Sampled {
-        trials,
-        ..Sampled::default()
-    };
-    for trial in 0..trials {
-        let mut dice = SeededDice::for_trial(seed, trial);
-        let outcome = system
-            .resolve(&request, &mut dice, &mut NullSink)
-            .ok()
-            .and_then(|report| report.attack_outcome())
-            .unwrap_or_else(|| panic!("{attacker} against {target}: trial {trial} failed"));
-        sampled.hits += u64::from(outcome.hit);
-        sampled.hull_damage += i64::from(outcome.hull_damage);
-        let mut seen: Vec<&String> = Vec::new();
-        for result in &outcome.results {
-            if !seen.contains(&result) {
-                seen.push(result);
-                *sampled.results.entry(result.clone()).or_default() += 1;
-            }
-        }
-        for system in &outcome.destroyed {
-            *sampled.destroyed.entry(system.clone()).or_default() += 1;
-        }
-    }
-    sampled
+    let request = testing::request(attacker, target, options);
+    testing::sample_attack(seed, trials, |dice| {
+        testing::attack_outcome(system, &request, dice)
+    })
+    .unwrap_or_else(|e| panic!("{attacker} against {target}: a trial failed: {e}"))
 }
 
 /// Whether a proportion seen in `n` trials lies within four standard errors
@@ -360,29 +303,6 @@ pub fn check_procedure(
 }
 
 // ---------------------------------------------------------------------------
-// Duels
-// ---------------------------------------------------------------------------
-
-/// A duel request with the system's options.
-pub fn duel_request(
-    a: &str,
-    b: &str,
-    max_turns: u32,
-    options: &[(&str, OptionValue)],
-) -> BattleRequest {
-    let mut opts = Options::new();
-    for (name, value) in options {
-        opts.set(name, value.clone());
-    }
-    BattleRequest {
-        sides: [vec![a.to_owned()], vec![b.to_owned()]],
-        max_turns,
-        options: opts,
-        ..Default::default()
-    }
-}
-
-// ---------------------------------------------------------------------------
 // Fleets
 // ---------------------------------------------------------------------------
 
@@ -404,27 +324,6 @@ pub fn fleet(a: &[Placed<'_>], b: &[Placed<'_>]) -> Battle {
         };
     }
     battle
-}
-
-/// A battle request of two fleets, with the battle's options and each
-/// side's set-up.
-pub fn fleet_request(
-    a: &[&str],
-    b: &[&str],
-    max_turns: u32,
-    options: &[(&str, OptionValue)],
-    sides: [&[(&str, OptionValue)]; 2],
-) -> BattleRequest {
-    let set = |given: &[(&str, OptionValue)]| {
-        let mut opts = Options::new();
-        for (name, value) in given {
-            opts.set(name, value.clone());
-        }
-        opts
-    };
-    let mut request = BattleRequest::fleets(a, b, max_turns, set(options));
-    request.side_options = [set(sides[0]), set(sides[1])];
-    request
 }
 
 /// Plays one phase of turn 1 with `first` acting first and scripted dice,
@@ -626,7 +525,7 @@ pub fn check_steps_play_as_phases(request: &BattleRequest, seed: u64) {
                 }
             }
         }
-        let events = log.events.iter().map(ToString::to_string).collect();
+        let events = event_lines(&log.events);
         (dice.faces, events, battle)
     };
     let (whole, stepped) = (play(false), play(true));
