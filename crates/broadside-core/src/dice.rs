@@ -808,6 +808,17 @@ mod tests {
         assert!("48d6".parse::<DiceExpr>().is_ok());
     }
 
+    #[test]
+    fn a_dice_expression_rolls_its_dice_and_adds_its_bonus() {
+        // "2d10+4" showing 3 and 5 comes to 12; "1d6-3" showing 1 to -2.
+        let expr: DiceExpr = "2d10+4".parse().unwrap();
+        let (pool, total) = expr.roll(&mut ScriptedDice::new([3, 5])).unwrap();
+        assert_eq!((pool.to_vec(), total), (vec![3, 5], 12));
+        let expr: DiceExpr = "1d6-3".parse().unwrap();
+        let (pool, total) = expr.roll(&mut ScriptedDice::new([1])).unwrap();
+        assert_eq!((pool.to_vec(), total), (vec![1], -2));
+    }
+
     proptest::proptest! {
         #[test]
         fn seeded_faces_are_always_on_the_die(seed: u64, sides in 2u32..=100) {
