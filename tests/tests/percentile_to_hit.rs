@@ -6,7 +6,7 @@
 //! "Fire" (range diffusion, head-on, evasive manoeuvres, ICMs from any ship in
 //! the target's hex) and seed 000, "Combat Control System Hit".
 
-use broadside_core::NullSink;
+use broadside_core::{Event, EventLog, NullSink};
 use broadside_percentile::model::{Column, Defence};
 use broadside_percentile::{Attack, Board, IcmLaunches, Percentile, ToHit};
 use broadside_tests::{
@@ -230,9 +230,15 @@ fn evasive_small_craft_against_torpedoes() {
         ("destroyer", destroyer),
         ("fighter", damaged_ship("fighter", &[Damage::Mr(5)])),
     ]);
-    assert_eq!(
-        percentile().to_hit(&b, &attack(t, 1), &mut NullSink).chance,
-        50
+    let mut log = EventLog::default();
+    assert_eq!(percentile().to_hit(&b, &attack(t, 1), &mut log).chance, 50);
+    // With no MR left there is no manoeuvre to show, not a modifier of 0.
+    assert!(
+        log.events
+            .iter()
+            .all(|e| !matches!(e, Event::Modifier { reason, .. } if reason.contains("evasive"))),
+        "{:?}",
+        log.events
     );
 }
 

@@ -114,14 +114,6 @@ impl IcmLaunches {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-
-    /// ICMs launched by every ship together.
-    pub fn total(&self) -> u32 {
-        self.counts[..usize::from(self.len)]
-            .iter()
-            .map(|&c| u32::from(c))
-            .sum()
-    }
 }
 
 /// An attack as the to-hit and damage rules see it: by a ship's weapon, or
