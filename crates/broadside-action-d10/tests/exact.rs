@@ -123,6 +123,58 @@ fn a_spinal_railgun_rolls_its_boxes_and_the_u_box_its_surface_feature() {
     );
 }
 
+/// The same railgun fired from the frigate's aft arc: seed 002 adds 2 to
+/// the Surface Features roll of an attack from the aft arc, so the U box's
+/// 1d6 reads rows 3 to 8 (lines 90-98): Turret Weapon on 3 and 8, then
+/// Maneuvering Jets, Solar Panel, Shield Emitter and Hyperdrive Impeller,
+/// and never Sensors. Everything before the roll is as above.
+///
+/// - U box 2/5; Turret Weapon 2/5 * 2/6 = 2/15; each other row reached
+///   2/5 * 1/6 = 1/15; Sensors never
+#[test]
+fn from_the_aft_arc_the_surface_features_roll_is_two_higher() {
+    let tenth = p(1, 10);
+    check_exact(
+        Resolve {
+            name: "exact_spinal_railgun_surface_features_aft",
+            source: SEED,
+            attacker: "cruiser",
+            weapon: "spinal-railgun",
+            target: "frigate",
+            range: 7,
+            locked: true,
+            aft: true,
+            ..Resolve::default()
+        },
+        &[
+            ("p_hit", p(3, 5)),
+            ("mean_hull_damage", p(21, 10)),
+            ("damage 0", p(2, 5)),
+            ("damage 1", tenth),
+            ("damage 2", tenth),
+            ("damage 3", tenth),
+            ("damage 4", tenth),
+            ("damage 5", tenth),
+            ("damage 6", tenth),
+            ("result 1 hit", p(3, 5)),
+            ("result shields absorb", p(3, 5)),
+            ("result blank box", p(3, 5)),
+            ("result U box (UDST)", p(2, 5)),
+            ("result A box (Action)", p(1, 5)),
+            ("result Surface Features: Turret Weapon", p(2, 15)),
+            ("result Surface Features: Maneuvering Jets", p(1, 15)),
+            ("result Surface Features: Solar Panel", p(1, 15)),
+            ("result Surface Features: Shield Emitter", p(1, 15)),
+            ("result Surface Features: Hyperdrive Impeller", p(1, 15)),
+            ("destroyed Laser Turret (mount 1)", p(2, 15)),
+            ("destroyed Maneuvering Jets", p(1, 15)),
+            ("destroyed Solar Panel", p(1, 15)),
+            ("destroyed Shield Emitter", p(1, 15)),
+            ("destroyed Hyperdrive Impeller", p(1, 15)),
+        ],
+    );
+}
+
 /// Seed 002, lines 117-132 (the Swarmer/Rocket Pack Hits table), line 68
 /// (UDST) with lines 90-98 (Surface Features), and line 64 (System: disable
 /// a long range or short range scanner).
