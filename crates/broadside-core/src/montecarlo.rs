@@ -1672,4 +1672,25 @@ mod tests {
         let texts = Loss::ALL.map(Loss::text);
         assert_eq!(texts, ["destroyed", "broken apart", "disarmed"]);
     }
+
+    /// Plays a shard with a progress callback and compares the numbers it
+    /// was given, smallest first, with the expected ones.
+    fn check_progress(trials: u64, shard: Shard, expected: &[u64]) {
+        let reported = std::sync::Mutex::new(Vec::new());
+        let progress = |n| reported.lock().unwrap().push(n);
+        run_shard(&coin(), 1, trials, shard, &progress).unwrap();
+        let mut reported = reported.into_inner().unwrap();
+        reported.sort_unstable();
+        assert_eq!(reported, expected, "{trials} trials, {shard:?}");
+    }
+
+    /// Progress is told of each chunk of 256 trials as it finishes, the
+    /// last chunk holding what is left, so the reports add up to the
+    /// trials the shard plays.
+    #[test]
+    fn progress_is_told_of_each_chunk_played() {
+        check_progress(600, Shard::WHOLE, &[88, 256, 256]);
+        check_progress(1001, Shard::new(1, 2).unwrap(), &[244, 256]);
+        check_progress(0, Shard::WHOLE, &[]);
+    }
 }
