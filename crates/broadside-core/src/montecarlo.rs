@@ -1240,4 +1240,457 @@ mod tests {
         assert_eq!((t.q1, t.median, t.q3), (2, 4, 6));
         assert!((t.mean - 4.5).abs() < 1e-9);
     }
+
+    /// The worked example's ships: two frigates of hull 10 for A; a frigate
+    /// of hull 10 and a raider of hull 6 for B. A frigate on each side, so
+    /// that hull per ship tells the sides apart as well as the ids.
+    fn squadron() -> Roster {
+        let ids = |ids: &[&str]| ids.iter().map(|&id| id.to_owned()).collect::<Vec<_>>();
+        Roster::new(&ids(&["frigate", "frigate"]), &ids(&["frigate", "raider"]))
+    }
+
+    fn fate(side: Side, loss: Option<Loss>, left: i32, start: i32) -> ShipFate {
+        ShipFate {
+            side,
+            loss,
+            hull: (left, start),
+        }
+    }
+
+    /// Six trials of the squadron, one of each ending, with every kind of
+    /// loss and a hull driven below 0.
+    fn six_endings() -> Vec<TrialOutcome> {
+        use Loss::{BrokenApart, Destroyed, Disarmed};
+        use Side::{A, B};
+        let trial = |verdict, turns, ships: [ShipFate; 4]| {
+            TrialOutcome::from_fates(verdict, turns, ships.to_vec())
+        };
+        vec![
+            trial(
+                Verdict::Winner(A),
+                2,
+                [
+                    fate(A, None, 10, 10),
+                    fate(A, None, 4, 10),
+                    fate(B, Some(Destroyed), 0, 10),
+                    fate(B, Some(Destroyed), -3, 6),
+                ],
+            ),
+            trial(
+                Verdict::Winner(B),
+                3,
+                [
+                    fate(A, Some(Destroyed), 0, 10),
+                    fate(A, Some(Disarmed), 2, 10),
+                    fate(B, None, 7, 10),
+                    fate(B, None, 6, 6),
+                ],
+            ),
+            trial(
+                Verdict::Draw,
+                1,
+                [
+                    fate(A, Some(BrokenApart), 0, 10),
+                    fate(A, Some(Destroyed), 0, 10),
+                    fate(B, Some(Destroyed), 0, 10),
+                    fate(B, Some(Disarmed), 1, 6),
+                ],
+            ),
+            trial(
+                Verdict::Escaped(A),
+                4,
+                [
+                    fate(A, None, 7, 10),
+                    fate(A, None, 10, 10),
+                    fate(B, None, 8, 10),
+                    fate(B, None, 6, 6),
+                ],
+            ),
+            trial(
+                Verdict::Escaped(B),
+                2,
+                [
+                    fate(A, None, 10, 10),
+                    fate(A, None, 8, 10),
+                    fate(B, None, 10, 10),
+                    fate(B, Some(Disarmed), 2, 6),
+                ],
+            ),
+            // Undecided at the turn limit: its turns are not a decision.
+            trial(
+                Verdict::Undecided,
+                10,
+                [
+                    fate(A, None, 6, 10),
+                    fate(A, None, 6, 10),
+                    fate(B, None, 5, 10),
+                    fate(B, None, 3, 6),
+                ],
+            ),
+        ]
+    }
+
+    fn tally_of(outcomes: &[TrialOutcome]) -> Tally {
+        let mut tally = Tally::default();
+        for outcome in outcomes {
+            tally.add(outcome);
+        }
+        tally
+    }
+
+    /// Adds the outcomes to a tally and compares its summary for `roster`
+    /// with the figures worked out by hand.
+    fn check_summary(roster: &Roster, outcomes: &[TrialOutcome], expected: &Summary) {
+        let tally = tally_of(outcomes);
+        assert_eq!(tally.trials(), outcomes.len() as u64);
+        assert_eq!(&tally.summary(roster), expected);
+    }
+
+    /// A histogram's counts as a report shows them: `len` entries, with
+    /// one trial at each of `values`.
+    fn one_each(len: usize, values: &[usize]) -> Vec<u64> {
+        let mut counts = vec![0; len];
+        for &v in values {
+            counts[v] += 1;
+        }
+        counts
+    }
+
+    /// Every figure of the six endings, counted by hand. Shares take
+    /// Wilson's interval of their counts, which has tests of its own.
+    #[test]
+    fn six_endings_summarise_as_counted_by_hand() {
+        let of_six = |count| Proportion::of(count, 6);
+        let ships_of_twelve = |count| Proportion::of_fleet(count, 2, 6);
+        let expected = Summary {
+            trials: 6,
+            outcomes: Outcomes {
+                a_wins: of_six(1),
+                b_wins: of_six(1),
+                undecided: of_six(1),
+                draws: of_six(1),
+                a_escapes: of_six(1),
+                b_escapes: of_six(1),
+            },
+            // Decided on turns 1, 2, 2, 3, 4: ranks 2, 3 and 4 of 5.
+            turns_to_decision: Some(TurnsToDecision {
+                mean: 2.4,
+                q1: 2,
+                median: 2,
+                q3: 3,
+            }),
+            // A won with 14 of 20, B with 13 of 16: 27 of 36.
+            winner_hull_left_pct: Some(75.0),
+            losses_a: LossCounts {
+                destroyed: 2,
+                broken_apart: 1,
+                disarmed: 1,
+            },
+            losses_b: LossCounts {
+                destroyed: 3,
+                broken_apart: 0,
+                disarmed: 2,
+            },
+            // A lost 0, 2, 2, 0, 0, 0 ships; B 2, 0, 2, 0, 1, 0.
+            ships_lost: ShipsLost {
+                a: vec![4, 0, 2],
+                b: vec![3, 1, 2],
+            },
+            hull_by_ship: vec![
+                // 33 + 30 of 120 over 12 ship-trials.
+                ShipHull {
+                    side: Side::A,
+                    id: "frigate".into(),
+                    ships: 2,
+                    mean_hull_left: 5.25,
+                    mean_hull_left_pct: Some(52.5),
+                },
+                // 30 of 60.
+                ShipHull {
+                    side: Side::B,
+                    id: "frigate".into(),
+                    ships: 1,
+                    mean_hull_left: 5.0,
+                    mean_hull_left_pct: Some(50.0),
+                },
+                // 18 of 36: the hull of -3 counts as 0.
+                ShipHull {
+                    side: Side::B,
+                    id: "raider".into(),
+                    ships: 1,
+                    mean_hull_left: 3.0,
+                    mean_hull_left_pct: Some(50.0),
+                },
+            ],
+            decided_by_turn: [(1, 1), (2, 3), (3, 4), (4, 5)]
+                .map(|(turn, count)| DecidedBy {
+                    turn,
+                    decided: of_six(count),
+                })
+                .to_vec(),
+            loss_shares: SidePair {
+                a: LossShares {
+                    ships: 2,
+                    lost: ships_of_twelve(4),
+                    destroyed: ships_of_twelve(2),
+                    broken_apart: ships_of_twelve(1),
+                    disarmed: ships_of_twelve(1),
+                },
+                b: LossShares {
+                    ships: 2,
+                    lost: ships_of_twelve(5),
+                    destroyed: ships_of_twelve(3),
+                    broken_apart: ships_of_twelve(0),
+                    disarmed: ships_of_twelve(2),
+                },
+            },
+            side_hull: SidePair {
+                // A kept 14, 2, 0, 17, 18, 12 of 20: ranks 2, 3 and 5 of 6.
+                a: SideHull {
+                    start: 20,
+                    overall: HullLeft {
+                        trials: 6,
+                        mean: 10.5,
+                        mean_pct: Some(52.5),
+                        q1: 2,
+                        median: 12,
+                        q3: 17,
+                        counts: one_each(21, &[14, 2, 0, 17, 18, 12]),
+                    },
+                    when_wins: Some(HullLeft {
+                        trials: 1,
+                        mean: 14.0,
+                        mean_pct: Some(70.0),
+                        q1: 14,
+                        median: 14,
+                        q3: 14,
+                        counts: one_each(21, &[14]),
+                    }),
+                },
+                // B kept 0, 13, 1, 14, 12, 8 of 16.
+                b: SideHull {
+                    start: 16,
+                    overall: HullLeft {
+                        trials: 6,
+                        mean: 8.0,
+                        mean_pct: Some(50.0),
+                        q1: 1,
+                        median: 8,
+                        q3: 13,
+                        counts: one_each(17, &[0, 13, 1, 14, 12, 8]),
+                    },
+                    when_wins: Some(HullLeft {
+                        trials: 1,
+                        mean: 13.0,
+                        mean_pct: Some(81.25),
+                        q1: 13,
+                        median: 13,
+                        q3: 13,
+                        counts: one_each(17, &[13]),
+                    }),
+                },
+            },
+        };
+        check_summary(&squadron(), &six_endings(), &expected);
+    }
+
+    /// Before any trial: no share, no mean, no percentage of a hull of 0,
+    /// and lists as long as the squadron's sides make them.
+    #[test]
+    fn a_tally_of_no_trials_reports_nothing_won_or_lost() {
+        let none = Proportion {
+            p: 0.0,
+            ci95: [0.0, 1.0],
+            count: 0,
+        };
+        let no_losses = LossCounts {
+            destroyed: 0,
+            broken_apart: 0,
+            disarmed: 0,
+        };
+        let no_shares = LossShares {
+            ships: 2,
+            lost: none,
+            destroyed: none,
+            broken_apart: none,
+            disarmed: none,
+        };
+        let no_hull = SideHull {
+            start: 0,
+            overall: HullLeft {
+                trials: 0,
+                mean: 0.0,
+                mean_pct: None,
+                q1: 0,
+                median: 0,
+                q3: 0,
+                counts: vec![0],
+            },
+            when_wins: None,
+        };
+        let row = |side, id: &str, ships| ShipHull {
+            side,
+            id: id.into(),
+            ships,
+            mean_hull_left: 0.0,
+            mean_hull_left_pct: None,
+        };
+        let expected = Summary {
+            trials: 0,
+            outcomes: Outcomes {
+                a_wins: none,
+                b_wins: none,
+                undecided: none,
+                draws: none,
+                a_escapes: none,
+                b_escapes: none,
+            },
+            turns_to_decision: None,
+            winner_hull_left_pct: None,
+            losses_a: no_losses,
+            losses_b: no_losses,
+            ships_lost: ShipsLost {
+                a: vec![0, 0, 0],
+                b: vec![0, 0, 0],
+            },
+            hull_by_ship: vec![
+                row(Side::A, "frigate", 2),
+                row(Side::B, "frigate", 1),
+                row(Side::B, "raider", 1),
+            ],
+            decided_by_turn: vec![],
+            loss_shares: SidePair {
+                a: no_shares,
+                b: no_shares,
+            },
+            side_hull: SidePair {
+                a: no_hull.clone(),
+                b: no_hull,
+            },
+        };
+        check_summary(&squadron(), &[], &expected);
+    }
+
+    /// Checks a trial's outcome made from its fates: the winner's hull
+    /// (left, at least 0, and at the start) and the ships each side lost.
+    fn check_outcome(outcome: &TrialOutcome, winner_hull: Option<(i32, i32)>, lost: [usize; 2]) {
+        assert_eq!(outcome.winner_hull, winner_hull, "{outcome:?}");
+        assert_eq!(
+            Side::BOTH.map(|side| outcome.lost(side)),
+            lost,
+            "{outcome:?}"
+        );
+    }
+
+    /// Only the winner's ships count toward its hull, and each side's
+    /// losses are its own.
+    #[test]
+    fn an_outcome_sums_the_winners_hull_and_counts_each_sides_losses() {
+        let outcomes = six_endings();
+        check_outcome(&outcomes[0], Some((14, 20)), [0, 2]);
+        check_outcome(&outcomes[1], Some((13, 16)), [2, 0]);
+        check_outcome(&outcomes[2], None, [2, 2]);
+        check_outcome(&outcomes[4], None, [0, 1]);
+        check_outcome(&outcomes[5], None, [0, 0]);
+    }
+
+    /// Tallies of any split of the trials merge into the tally of all of
+    /// them, in either order.
+    fn check_merge(outcomes: &[TrialOutcome]) {
+        let whole = tally_of(outcomes);
+        for at in 0..=outcomes.len() {
+            let (first, last) = outcomes.split_at(at);
+            let (first, last) = (tally_of(first), tally_of(last));
+            assert_eq!(first.clone().merge(last.clone()), whole, "split at {at}");
+            assert_eq!(last.merge(first), whole, "split at {at}, reversed");
+        }
+    }
+
+    #[test]
+    fn split_tallies_merge_into_the_whole() {
+        check_merge(&six_endings());
+    }
+
+    /// A tally of `trials` undecided trials in which no ship kept any hull,
+    /// counting hull for `left` and `original` ships.
+    fn undecided(trials: u64, left: usize, original: usize) -> Tally {
+        let all_at_zero = Histogram {
+            counts: vec![trials],
+        };
+        Tally {
+            trials,
+            undecided: trials,
+            ships_lost: [all_at_zero.clone(), all_at_zero.clone()],
+            side_hull_left: [all_at_zero.clone(), all_at_zero],
+            hull_left: vec![0; left],
+            hull_original: vec![0; original],
+            ..Tally::default()
+        }
+    }
+
+    fn check_counts(tally: &Tally, expected: Result<(), &str>) {
+        assert_eq!(tally.check_counts(), expected.map_err(str::to_owned));
+    }
+
+    /// A tally read from a file may count up to a hundred runs' trials and
+    /// hull for as many ships as two full sides, and no more.
+    #[test]
+    fn counts_past_a_battles_bounds_are_refused() {
+        let ships = 2 * crate::MAX_SIDE;
+        check_counts(&undecided(MAX_TALLY_TRIALS, ships, ships), Ok(()));
+        check_counts(
+            &undecided(MAX_TALLY_TRIALS + 1, ships, ships),
+            Err("10000000001 trials is more than a run plays"),
+        );
+        let too_many = Err("it counts hull for more ships than a battle holds");
+        check_counts(&undecided(1, ships + 1, ships), too_many);
+        check_counts(&undecided(1, ships, ships + 1), too_many);
+    }
+
+    fn check_mean_lost(lost: ShipsLost, expected: [f64; 2]) {
+        assert_eq!(Side::BOTH.map(|side| lost.mean(side)), expected, "{lost:?}");
+    }
+
+    /// Ships lost per trial: 0, 1, 1, 2, 2 is 6 over 5 trials; 1, 3, 3, 3
+    /// is 10 over 4; with no trial counted, 0.
+    #[test]
+    fn mean_ships_lost_is_over_the_trials() {
+        let lost = ShipsLost {
+            a: vec![1, 2, 2],
+            b: vec![0, 1, 0, 3],
+        };
+        check_mean_lost(lost, [1.2, 2.5]);
+        let none = ShipsLost {
+            a: vec![0, 0, 0],
+            b: vec![],
+        };
+        check_mean_lost(none, [0.0, 0.0]);
+    }
+
+    #[test]
+    fn losses_read_in_plain_words() {
+        let texts = Loss::ALL.map(Loss::text);
+        assert_eq!(texts, ["destroyed", "broken apart", "disarmed"]);
+    }
+
+    /// Plays a shard with a progress callback and compares the numbers it
+    /// was given, smallest first, with the expected ones.
+    fn check_progress(trials: u64, shard: Shard, expected: &[u64]) {
+        let reported = std::sync::Mutex::new(Vec::new());
+        let progress = |n| reported.lock().unwrap().push(n);
+        run_shard(&coin(), 1, trials, shard, &progress).unwrap();
+        let mut reported = reported.into_inner().unwrap();
+        reported.sort_unstable();
+        assert_eq!(reported, expected, "{trials} trials, {shard:?}");
+    }
+
+    /// Progress is told of each chunk of 256 trials as it finishes, the
+    /// last chunk holding what is left, so the reports add up to the
+    /// trials the shard plays.
+    #[test]
+    fn progress_is_told_of_each_chunk_played() {
+        check_progress(600, Shard::WHOLE, &[88, 256, 256]);
+        check_progress(1001, Shard::new(1, 2).unwrap(), &[244, 256]);
+        check_progress(0, Shard::WHOLE, &[]);
+    }
 }
