@@ -362,6 +362,10 @@ impl Tally {
         {
             return Err("it counts hull for more ships than a battle holds".into());
         }
+        // Adding a trial reads both lists ship by ship.
+        if self.hull_left.len() != self.hull_original.len() {
+            return Err("it counts hull left and hull at the start for different ships".into());
+        }
         if self
             .hull_left
             .iter()
@@ -829,8 +833,9 @@ pub struct ShipHull {
 
 /// Plays `trials` trials of an engagement on all cores.
 ///
-/// `progress` is called with the number of trials finished so far, from any
-/// thread, every so often; pass `&|_| {}` to ignore it.
+/// `progress` is called with the number of trials just finished (a chunk's
+/// worth), from any thread, every so often, so that their sum is the trials
+/// finished so far; pass `&|_| {}` to ignore it.
 pub fn run_trials(
     engagement: &dyn Engagement,
     seed: u64,
@@ -1645,6 +1650,10 @@ mod tests {
         let too_many = Err("it counts hull for more ships than a battle holds");
         check_counts(&undecided(1, ships + 1, ships), too_many);
         check_counts(&undecided(1, ships, ships + 1), too_many);
+        check_counts(
+            &undecided(1, 2, 3),
+            Err("it counts hull left and hull at the start for different ships"),
+        );
     }
 
     fn check_mean_lost(lost: ShipsLost, expected: [f64; 2]) {
