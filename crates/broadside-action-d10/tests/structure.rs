@@ -405,6 +405,63 @@ fn a_core_hit_on_the_flag_bridge_ends_the_command_points() {
     assert_eq!(lost, serde_json::json!(["flag-bridge x1"]));
 }
 
+/// A referee's rules folder may make Surface Features roll again on
+/// itself, as Internal Damage does, instead of falling to Internal Damage
+/// (`tables.toml` `surface-features.fallback`). No table of the data of
+/// record that rolls again is ever rolled with a modifier, so this takes
+/// edited data. Seed 002, line 68: the Surface Features roll adds +2 when
+/// the attack came from the aft arc, so a roll again from the aft arc adds
+/// it too, and ruling 17's "until a result can apply; if no row could hit
+/// anything left, nothing more happens" asks which rows the die plus 2
+/// can reach.
+///
+/// The frigate has lost both laser turrets, its sensors, its maneuvering
+/// jets, its solar panel and its shield emitter: of its Surface Features
+/// only the Hyperdrive Impeller is left, row 7, which only the +2 reaches.
+/// The laser turret hits on 1 (7 at range 1) and marks box 3, the U:
+/// 3 + 2 = 5, the Solar Panel, already lost, so roll again; 5 + 2 = 7, the
+/// impeller is destroyed.
+#[test]
+fn a_surface_features_roll_again_from_the_aft_arc_keeps_its_plus_two() {
+    let json = check_resolve(Resolve {
+        name: "u_box_roll_again_aft_reaches_the_impeller",
+        source: U,
+        target: "frigate",
+        aft: true,
+        marked: 2,
+        shields: Some(0),
+        dice: &[1, 3, 5],
+        prepare: Some((
+            "both laser turrets, sensors, maneuvering jets, solar panel and shield emitter lost",
+            |ship| {
+                for mount in &mut ship.weapons[..2] {
+                    mount.destroyed = true;
+                }
+                for s in [
+                    System::TurretWeapon,
+                    System::Sensors,
+                    System::ManeuveringJets,
+                    System::SolarPanel,
+                    System::ShieldEmitter,
+                ] {
+                    ship.intact[s.index()] = 0;
+                }
+            },
+        )),
+        edits: &[(
+            "tables.toml",
+            "fallback = \"internal-damage\"",
+            "fallback = \"roll-again\"",
+        )],
+        ..Resolve::default()
+    });
+    assert!(
+        json["target"]["systems_lost"]
+            .to_string()
+            .contains("hyperdrive-impeller x1")
+    );
+}
+
 #[test]
 fn the_last_box_destroys_the_ship() {
     let json = check_resolve(Resolve {
