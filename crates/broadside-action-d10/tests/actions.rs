@@ -609,6 +609,52 @@ fn dock_then_board_enemy_vessel_with_support() {
     assert_eq!(s.battle.docked_with[0], None);
 }
 
+/// Seed 002, Internal Damage "5. Troops", with ruling 38 (Ready Troops
+/// readies every unit aboard): a troop unit killed is no longer there to
+/// board, so the ready troops never exceed the units left.
+///
+/// The frigate (1), its first two boxes marked, shields down and its solar
+/// panel already lost, readies its two units. The destroyer locks (range 1,
+/// automatic within 2 + FCS 2) and fires a laser turret: 7 at range 1,
+/// rolled 1, a hit; its box marks the frigate's U (box 3). Surface Features
+/// 5 is the lost Solar Panel, so Internal Damage: 5, Troops. One unit is
+/// left, and ready; with the destroyer's shields down it goes across by
+/// transporter, and there is none to send after it.
+#[test]
+fn a_troop_unit_killed_is_no_longer_ready_to_board() {
+    let mut s = duel(1, &[1, 5, 5]);
+    let frigate = &mut s.battle.board.ships[1];
+    *frigate = frigate.clone().with_boxes_marked(&system().rules, 2);
+    frigate.shields = 0;
+    frigate.intact[System::SolarPanel.index()] = 0;
+    s.act(1, Action::ReadyTroops);
+    assert_eq!(s.battle.board.ships[1].ready_troops, 2);
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    )
+    .act(
+        0,
+        Action::Attack {
+            mount: 1,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    let frigate = &s.battle.board.ships[1];
+    assert_eq!(frigate.intact(System::Troops), 1);
+    assert_eq!(frigate.ready_troops, 1);
+    assert!(s.dice.remaining().is_empty());
+    s.battle.board.ships[0].shields = 0;
+    s.act(1, Action::Transport { target: 0 });
+    assert_eq!(s.battle.board.ships[0].boarders, 1);
+    let why = refused(&mut s, 1, Action::Transport { target: 0 });
+    assert!(why.contains("no troops ready"), "{why}");
+}
+
 #[test]
 fn transport_needs_the_targets_shields_down_and_a_transporter() {
     let mut s = duel(1, &[]);

@@ -409,6 +409,69 @@ fn a_result_the_escort_lacks_is_rolled_again_and_weighed_as_its_limit() {
     assert_eq!(exact.paths, 3 + 5 + 3 + 2 * 3);
 }
 
+/// Ruling 41: a Turret Weapon result destroys "the first intact mount of
+/// that kind", one mount, and a weapon result loses one mount whatever
+/// count its row rolls. The data of record gives no weapon row a `count`,
+/// so this takes edited data, as a referee's rules folder would give it:
+/// Surface Features row 1 reads "1d6 Turret Weapons". The rules note
+/// (Exact odds): "Each die is asked only for what the rules go on to
+/// read", and nothing is read of that 1d6, so the exact odds take no
+/// branch on it.
+///
+/// The destroyer's laser turret fires at the frigate, shields down, at
+/// range 1: 7, so each d10 hits on 1-7: 7/10. Its one box marks box 3, the
+/// U. Surface Features, 1d6: Turret Weapon on 1 (with its 1d6) and 3, the
+/// frigate's first laser turret (mount 1); Sensors, Maneuvering Jets, Solar
+/// Panel and Shield Emitter on 2, 4, 5 and 6.
+///
+/// - P(hit) = 7/10, a U box with it; hull damage 1 with 7/10, else 0
+/// - Turret Weapon 7/10 * 2/6 = 7/30, every time mount 1 and never mount 2
+/// - each other row 7/10 * 1/6 = 7/60
+/// - paths: the miss, and with a hit the six faces of Surface Features,
+///   the count's 1d6 on row 1 one outcome: 1 + 6 = 7
+#[test]
+fn a_weapon_row_with_a_count_loses_one_mount_and_reads_nothing_of_the_count() {
+    let (turret, row) = (p(7, 30), p(7, 60));
+    let exact = check_exact(
+        Resolve {
+            name: "exact_weapon_row_with_a_count",
+            source: SEED,
+            attacker: "destroyer",
+            weapon: "laser-turret",
+            target: "frigate",
+            range: 1,
+            locked: true,
+            marked: 2,
+            shields: Some(0),
+            edits: &[(
+                "tables.toml",
+                "{ roll = 1, result = \"turret-weapon\" }",
+                "{ roll = 1, result = \"turret-weapon\", count = \"1d6\" }",
+            )],
+            ..Resolve::default()
+        },
+        &[
+            ("p_hit", p(7, 10)),
+            ("mean_hull_damage", p(7, 10)),
+            ("damage 0", p(3, 10)),
+            ("damage 1", p(7, 10)),
+            ("result 1 hit", p(7, 10)),
+            ("result U box (UDST)", p(7, 10)),
+            ("result Surface Features: Turret Weapon", turret),
+            ("result Surface Features: Sensors", row),
+            ("result Surface Features: Maneuvering Jets", row),
+            ("result Surface Features: Solar Panel", row),
+            ("result Surface Features: Shield Emitter", row),
+            ("destroyed Laser Turret (mount 1)", turret),
+            ("destroyed Sensors", row),
+            ("destroyed Maneuvering Jets", row),
+            ("destroyed Solar Panel", row),
+            ("destroyed Shield Emitter", row),
+        ],
+    );
+    assert_eq!(exact.paths, 1 + 6);
+}
+
 const SHIPS: [&str; 6] = [
     "gunboat",
     "escort",

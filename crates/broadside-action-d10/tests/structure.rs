@@ -305,6 +305,39 @@ fn udst_fall_back_with_nothing_left_to_hit_ends() {
     assert_eq!(json["effects"], serde_json::json!([]));
 }
 
+/// Surface Features at 6 (a Shield Emitter, which the escort lacks) sends
+/// box 3, the escort's U, to Internal Damage, rolled `face`: the laser
+/// turret hits on 1 (7 at range 1, -1 for the escort's size). Returns the
+/// systems the escort has lost, as the report lists them.
+fn internal_damage_on_the_escort(name: &str, face: u32) -> serde_json::Value {
+    let json = check_resolve(Resolve {
+        name,
+        source: U,
+        target: "escort",
+        marked: 2,
+        dice: &[1, 6, face],
+        ..Resolve::default()
+    });
+    json["target"]["systems_lost"].clone()
+}
+
+/// Seed 002, Internal Damage "4. Crew Deck"; ruling 40: each crew deck
+/// destroyed takes 1 from every repair number, and the event tells the
+/// player so.
+#[test]
+fn a_crew_deck_lost_makes_repairs_harder() {
+    let lost = internal_damage_on_the_escort("u_box_crew_deck_lost", 4);
+    assert_eq!(lost, serde_json::json!(["crew-deck x1"]));
+}
+
+/// Seed 002, Internal Damage "5. Troops": one troop unit is killed, and
+/// the event tells the player so.
+#[test]
+fn a_troops_result_kills_a_troop_unit() {
+    let lost = internal_damage_on_the_escort("u_box_troop_unit_killed", 5);
+    assert_eq!(lost, serde_json::json!(["troops x1"]));
+}
+
 #[test]
 fn action_box_loses_an_action() {
     let json = check_resolve(Resolve {
@@ -319,44 +352,114 @@ fn action_box_loses_an_action() {
     assert_eq!(json["core_hit"], false);
 }
 
-#[test]
-fn two_action_boxes_in_one_attack_roll_on_core_hit() {
-    // The particle cannon's 3 boxes mark boxes 22 (A), 23 and 24 (A).
+/// The particle cannon's 3 boxes mark the destroyer's boxes 22 (A), 23 and
+/// 24 (A): two A boxes lost in one attack, so one roll on the Core Hit
+/// table, rolled `face`. Returns the systems the destroyer has lost, as
+/// the report lists them.
+fn core_hit_on_the_destroyer(name: &str, face: u32) -> serde_json::Value {
     let json = check_resolve(Resolve {
-        name: "a_boxes_two_in_one_attack_core_hit",
+        name,
         source: A,
         weapon: "particle-cannon",
         target: "destroyer",
         range: 3,
         marked: 21,
         shields: Some(0),
-        dice: &[4, 3],
+        dice: &[4, face],
         ..Resolve::default()
     });
-    assert_eq!(json["core_hit"], true);
-    assert_eq!(json["boxes_marked"], serde_json::json!(["A", "-", "A"]));
-    assert!(
-        json["target"]["systems_lost"]
-            .to_string()
-            .contains("power-plant")
+    assert_eq!(json["core_hit"], true, "{name}");
+    assert_eq!(
+        json["boxes_marked"],
+        serde_json::json!(["A", "-", "A"]),
+        "{name}"
     );
+    json["target"]["systems_lost"].clone()
+}
+
+#[test]
+fn two_action_boxes_in_one_attack_roll_on_core_hit() {
+    let lost = core_hit_on_the_destroyer("a_boxes_two_in_one_attack_core_hit", 3);
+    assert_eq!(lost, serde_json::json!(["power-plant x1"]));
 }
 
 #[test]
 fn core_hit_on_a_system_the_ship_lacks_does_nothing_more() {
+    let lost = core_hit_on_the_destroyer("a_boxes_core_hit_spinal_mount_missing", 4);
+    assert_eq!(lost, serde_json::json!([]));
+}
+
+/// Seed 002, Core Hit "1. Fire Control"; ruling 13: the FCS rating counts
+/// only while fire control is intact, and the event tells the player so.
+#[test]
+fn a_core_hit_on_fire_control_says_the_fcs_no_longer_counts() {
+    let lost = core_hit_on_the_destroyer("a_boxes_core_hit_fire_control", 1);
+    assert_eq!(lost, serde_json::json!(["fire-control x1"]));
+}
+
+/// Seed 002, Core Hit "2. Flag Bridge"; ruling 5: without its flag bridge
+/// a ship receives no Command Points, and the event tells the player so.
+#[test]
+fn a_core_hit_on_the_flag_bridge_ends_the_command_points() {
+    let lost = core_hit_on_the_destroyer("a_boxes_core_hit_flag_bridge", 2);
+    assert_eq!(lost, serde_json::json!(["flag-bridge x1"]));
+}
+
+/// A referee's rules folder may make Surface Features roll again on
+/// itself, as Internal Damage does, instead of falling to Internal Damage
+/// (`tables.toml` `surface-features.fallback`). No table of the data of
+/// record that rolls again is ever rolled with a modifier, so this takes
+/// edited data. Seed 002, line 68: the Surface Features roll adds +2 when
+/// the attack came from the aft arc, so a roll again from the aft arc adds
+/// it too, and ruling 17's "until a result can apply; if no row could hit
+/// anything left, nothing more happens" asks which rows the die plus 2
+/// can reach.
+///
+/// The frigate has lost both laser turrets, its sensors, its maneuvering
+/// jets, its solar panel and its shield emitter: of its Surface Features
+/// only the Hyperdrive Impeller is left, row 7, which only the +2 reaches.
+/// The laser turret hits on 1 (7 at range 1) and marks box 3, the U:
+/// 3 + 2 = 5, the Solar Panel, already lost, so roll again; 5 + 2 = 7, the
+/// impeller is destroyed.
+#[test]
+fn a_surface_features_roll_again_from_the_aft_arc_keeps_its_plus_two() {
     let json = check_resolve(Resolve {
-        name: "a_boxes_core_hit_spinal_mount_missing",
-        source: A,
-        weapon: "particle-cannon",
-        target: "destroyer",
-        range: 3,
-        marked: 21,
+        name: "u_box_roll_again_aft_reaches_the_impeller",
+        source: U,
+        target: "frigate",
+        aft: true,
+        marked: 2,
         shields: Some(0),
-        dice: &[4, 4],
+        dice: &[1, 3, 5],
+        prepare: Some((
+            "both laser turrets, sensors, maneuvering jets, solar panel and shield emitter lost",
+            |ship| {
+                for mount in &mut ship.weapons[..2] {
+                    mount.destroyed = true;
+                }
+                for s in [
+                    System::TurretWeapon,
+                    System::Sensors,
+                    System::ManeuveringJets,
+                    System::SolarPanel,
+                    System::ShieldEmitter,
+                ] {
+                    ship.intact[s.index()] = 0;
+                }
+            },
+        )),
+        edits: &[(
+            "tables.toml",
+            "fallback = \"internal-damage\"",
+            "fallback = \"roll-again\"",
+        )],
         ..Resolve::default()
     });
-    assert_eq!(json["core_hit"], true);
-    assert_eq!(json["target"]["systems_lost"], serde_json::json!([]));
+    assert!(
+        json["target"]["systems_lost"]
+            .to_string()
+            .contains("hyperdrive-impeller x1")
+    );
 }
 
 #[test]
