@@ -371,10 +371,9 @@ impl ActionD10 {
                 applied.actions_lost += 1;
                 applied.effects.push(Effect::ActionLost);
                 self.say(sink, name, || {
-                    format!(
-                        "one action lost ({} actions a turn left)",
-                        target.actions_per_turn(rules)
-                    )
+                    let left = target.actions_per_turn(rules);
+                    let actions = if left == 1 { "action" } else { "actions" };
+                    format!("one action lost ({left} {actions} a turn left)")
                 });
             }
         }
