@@ -4,10 +4,12 @@
 
 mod common;
 
-use broadside_action_d10::model::System;
+use broadside_action_d10::LockSituation;
+use broadside_action_d10::attack::LockNumber;
+use broadside_action_d10::model::{Scanner, System};
 use broadside_action_d10::ship::ScannerState;
 use broadside_core::{DiceError, ResolveError};
-use common::{Resolve, check_resolve, check_resolve_error};
+use common::{Declared, Resolve, check_declared, check_resolve, check_resolve_error};
 
 const C: &str = "d10 action-based rules, Structure Damage: Containment (C)";
 const R: &str = "d10 action-based rules, Structure Damage: Remass (R)";
@@ -852,5 +854,189 @@ fn resolve_rolls_a_bank_of_launchers_one_die_each() {
         ..Resolve::default()
     });
     assert_eq!(json["bank"], 3);
+    assert_eq!(json["hits"], 2);
+}
+
+const NEEDS_SCANNERS: [(&str, &str, &str); 1] = [(
+    "rules.toml",
+    "needs-scanners = false",
+    "needs-scanners = true",
+)];
+
+/// The option `target-lock.needs-scanners` (off by default): an automatic
+/// lock needs a working short range scanner. The destroyer (FCS 2) at
+/// range 2 is within 2 + 2 = 4 hexes: with its short range scanner working
+/// the lock is automatic and no die is rolled; to hit, laser turret 7
+/// (bracket 0-2) + 0 (frigate size) = 7, rolled 1, a hit on the frigate's
+/// shield point.
+#[test]
+fn with_the_scanner_option_a_working_short_range_scanner_locks_close_targets_automatically() {
+    let outcome = check_declared(Declared {
+        name: "lock_option_needs_scanners_short_range_working",
+        source: "option target-lock.needs-scanners (a house rule, off by default)",
+        range: 2,
+        lock: Some(LockSituation {
+            range: 2,
+            enemies_in_target_hex: 1,
+            ..LockSituation::default()
+        }),
+        dice: &[1],
+        edits: &NEEDS_SCANNERS,
+        ..Declared::default()
+    });
+    let lock = outcome.lock.expect("a lock is made");
+    assert_eq!(lock.number, LockNumber::Automatic);
+    assert!(lock.rolls.is_empty());
+}
+
+/// The option `target-lock.needs-scanners`: without a working short range
+/// scanner even a close lock is rolled. The destroyer, its short range
+/// scanner disabled, at range 2: 7 - 1 (one full step of 2 hexes) + 2
+/// (FCS) = 8; rolled 6, locked. To hit 7, rolled 1, a hit on the frigate's
+/// shield point.
+#[test]
+fn with_the_scanner_option_a_close_lock_without_the_short_range_scanner_is_rolled() {
+    let outcome = check_declared(Declared {
+        name: "lock_option_needs_scanners_short_range_disabled",
+        source: "option target-lock.needs-scanners (a house rule, off by default)",
+        range: 2,
+        lock: Some(LockSituation {
+            range: 2,
+            enemies_in_target_hex: 1,
+            ..LockSituation::default()
+        }),
+        prepare_attacker: Some(("short range scanner disabled", |ship| {
+            ship.scanners[Scanner::ShortRange.index()] = ScannerState::Disabled;
+        })),
+        dice: &[6, 1],
+        edits: &NEEDS_SCANNERS,
+        ..Declared::default()
+    });
+    let lock = outcome.lock.expect("a lock is made");
+    assert_eq!(lock.number, LockNumber::Roll(8));
+    assert!(lock.locked);
+}
+
+/// Seed 002, "Target Lock" names no scanner, so with the option off a
+/// destroyer whose short range scanner is disabled still locks
+/// automatically within 2 + FCS 2 = 4 hexes; to hit 7, rolled 1, a hit.
+#[test]
+fn without_the_scanner_option_a_close_lock_is_automatic_whatever_the_scanners() {
+    let outcome = check_declared(Declared {
+        name: "lock_automatic_short_range_scanner_disabled",
+        source: LOCK,
+        range: 2,
+        lock: Some(LockSituation {
+            range: 2,
+            enemies_in_target_hex: 1,
+            ..LockSituation::default()
+        }),
+        prepare_attacker: Some(("short range scanner disabled", |ship| {
+            ship.scanners[Scanner::ShortRange.index()] = ScannerState::Disabled;
+        })),
+        dice: &[1],
+        ..Declared::default()
+    });
+    assert_eq!(
+        outcome.lock.map(|lock| lock.number),
+        Some(LockNumber::Automatic)
+    );
+}
+
+/// Ruling 5 (rules note): a Command Point re-rolls one failed lock or
+/// to-hit die, and a point spent is gone. The destroyer offers 2 re-rolls
+/// with its heavy laser on the frigate at range 10. Lock: 7 - 5 (five full
+/// steps of 2 hexes) + 2 (FCS) = 4; rolled 6, re-rolled 2 (one point
+/// spent), locked. To hit: 4 (bracket 8-12) + 0 (size) = 4; rolled 9, a
+/// miss, re-rolled 9 (the last point), a miss, and no point is left to
+/// roll again. Both points count as used, and the miss applies nothing.
+#[test]
+fn command_points_spent_on_the_lock_are_gone_for_the_to_hit_roll() {
+    let outcome = check_declared(Declared {
+        name: "rerolls_shared_by_lock_and_to_hit",
+        source: "d10 action-based rules, Target Lock and Direct Fire Attack; rules note, ruling 5 (a Command Point re-rolls one failed die)",
+        weapon: "heavy-laser",
+        range: 10,
+        lock: Some(LockSituation {
+            range: 10,
+            enemies_in_target_hex: 1,
+            ..LockSituation::default()
+        }),
+        rerolls: 2,
+        dice: &[6, 2, 9, 9],
+        ..Declared::default()
+    });
+    assert_eq!(outcome.lock.as_ref().map(|l| l.rerolls_used), Some(1));
+    assert_eq!(outcome.rerolls_used, 2, "the lock's re-roll counts too");
+    assert_eq!(outcome.hits, 0);
+    assert_eq!(outcome.applied, None, "a miss applies no damage");
+}
+
+/// Seed 002, "Direct Fire Attack": "If the roll is higher than the target
+/// number ... you miss": nothing reaches the target. Laser turret on the
+/// frigate at range 1, lock held: 7 (bracket 0-2) + 0 (size) = 7; rolled
+/// 8, a miss: no damage is applied, not even an empty one.
+#[test]
+fn a_miss_applies_nothing() {
+    let outcome = check_declared(Declared {
+        name: "miss_applies_nothing",
+        source: DIRECT,
+        range: 1,
+        dice: &[8],
+        ..Declared::default()
+    });
+    assert_eq!(outcome.hits, 0);
+    assert_eq!(outcome.applied, None);
+}
+
+/// Rules note, ruling 14: a bank of launchers takes each launcher's
+/// warheads and cannot launch unless the magazine holds them all, so a
+/// frigate with a bank of three missile launchers and exactly 3 warheads
+/// left may fire it. To hit at range 3: 7 (bracket 0-6) + 1 (destroyer size) = 8;
+/// rolled 2, 8, 10: two hits (a natural 10 misses). The shields take the
+/// first hit's 2 boxes; the second marks 2.
+#[test]
+fn a_magazine_holding_exactly_the_salvo_s_warheads_fires_it() {
+    let json = check_resolve(Resolve {
+        name: "missile_bank_of_three_last_warheads",
+        source: "Seed 002, \"Projectile/Seeker Attack\"; rules note, ruling 14 (a bank takes each launcher's warheads)",
+        attacker: "frigate",
+        weapon: "missile-launcher",
+        target: "destroyer",
+        range: 3,
+        dice: &[2, 8, 10],
+        edits: &[
+            (
+                "ships.toml",
+                "{ weapon = \"missile-launcher\" },",
+                "{ weapon = \"missile-launcher\", bank = 3 },",
+            ),
+            ("ships.toml", "warheads = 8", "warheads = 3"),
+        ],
+        ..Resolve::default()
+    });
+    assert_eq!(json["bank"], 3);
+    assert_eq!(json["hits"], 2);
+}
+
+/// Seed 002, "Swarmer/Rocket Pack Hits Table": the smallest column is a
+/// swarm of 3; a smaller swarm reads it but cannot score more hits than
+/// it has rockets (rules note, ruling 26). A gunboat's rocket pack
+/// of 2 rockets on the frigate at range 1: 1d10 + 2 (bracket 0-2) + 0
+/// (size); rolled 8, row 10 of column 3 prints 3 hits, so the swarm of 2
+/// scores 2, and the log says why. The shield point takes the first; the
+/// second marks a blank box.
+#[test]
+fn a_swarm_smaller_than_its_column_scores_no_more_hits_than_its_rockets() {
+    let json = check_resolve(Resolve {
+        name: "swarm_of_two_capped",
+        source: SWARM,
+        attacker: "gunboat",
+        weapon: "rocket-pack",
+        range: 1,
+        dice: &[8],
+        edits: &[("weapons.toml", "swarm-size = 10", "swarm-size = 2")],
+        ..Resolve::default()
+    });
     assert_eq!(json["hits"], 2);
 }

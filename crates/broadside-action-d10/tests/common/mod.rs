@@ -13,16 +13,18 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
+use broadside_action_d10::AttackOutcome as D10Outcome;
 use broadside_action_d10::engagement::{Sequence, TurnState};
 use broadside_action_d10::{
-    Action, ActionD10, ActionTactics, Battle, BattleSetup, DefaultTactics, Phase, Pose, Ship,
+    Action, ActionD10, ActionTactics, Attack, Battle, BattleSetup, Board, DefaultTactics, LockNeed,
+    LockSituation, Phase, Pose, Ship, Situation,
 };
 use broadside_core::exact::{ExactAttack, ExactError, ExactOdds, Prob, exact_attack, exact_battle};
 use broadside_core::hex::{Direction, Hex};
 use broadside_core::{
-    AttackOutcome, BattleRequest, Dice, DiceError, Die, Event, EventLog, EventSink, NullSink,
-    OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice, Setup,
-    SourceFile, TableView, TurnSequence, Verdict,
+    AttackOutcome, AttackResolution, BattleRequest, Dice, DiceError, Die, Event, EventLog,
+    EventSink, NullSink, OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice,
+    SeededDice, Setup, SourceFile, TableView, TurnSequence, Verdict,
 };
 use broadside_data::testing::{self, numbered};
 #[allow(
@@ -400,6 +402,116 @@ pub fn check_resolve_error(case: Resolve<'_>) -> ResolveError {
         Ok((value, ..)) => panic!("{}: expected an error, got {value}", case.name),
         Err(e) => e,
     }
+}
+
+/// One attack declared on a board directly, as an engagement declares it:
+/// for what `resolve` cannot ask, such as Command Point re-rolls, a lock
+/// situation with other ships around the target, or a damaged attacker.
+#[derive(Debug, Clone)]
+pub struct Declared<'a> {
+    /// Snapshot name.
+    pub name: &'a str,
+    /// The rule reproduced, as the published rules name it.
+    pub source: &'a str,
+    /// Attacking ship class.
+    pub attacker: &'a str,
+    /// The attacker's weapon (its first mount of it).
+    pub weapon: &'a str,
+    /// Target ship class.
+    pub target: &'a str,
+    /// Range in hexes.
+    pub range: u32,
+    /// The lock still to make, as the map gives it; `None` when held.
+    pub lock: Option<LockSituation>,
+    /// The to-hit modifiers' facts.
+    pub situation: Situation,
+    /// Command Points the attacker will spend re-rolling failed dice.
+    pub rerolls: u8,
+    /// Damage set on the attacker before the attack.
+    pub prepare_attacker: Option<Prepare<'a>>,
+    /// Scripted dice, in the order the rules roll them.
+    pub dice: &'a [u32],
+    /// Changes to the data of record, as a `--rules` folder would make them.
+    pub edits: &'a [Edit<'a>],
+}
+
+impl Default for Declared<'_> {
+    fn default() -> Self {
+        Declared {
+            name: "",
+            source: "",
+            attacker: "destroyer",
+            weapon: "laser-turret",
+            target: "frigate",
+            range: 1,
+            lock: None,
+            situation: Situation::default(),
+            rerolls: 0,
+            prepare_attacker: None,
+            dice: &[],
+            edits: &[],
+        }
+    }
+}
+
+/// Resolves and snapshots one declared attack with its weapons charged;
+/// the script must be used up exactly. Returns the outcome for further
+/// checks.
+pub fn check_declared(case: Declared<'_>) -> D10Outcome {
+    let s = edited_system(case.edits);
+    let fresh = |id: &str| {
+        s.ship(id)
+            .unwrap_or_else(|| panic!("no ship class '{id}' in the data"))
+    };
+    let mut attacker = fresh(case.attacker);
+    for m in &mut attacker.weapons {
+        m.charged = true;
+    }
+    if let Some((_, prepare)) = case.prepare_attacker {
+        prepare(&mut attacker);
+    }
+    let weapon = s
+        .rules
+        .weapon_id(case.weapon)
+        .unwrap_or_else(|| panic!("no weapon '{}' in the data", case.weapon));
+    let mount = attacker
+        .weapons
+        .iter()
+        .position(|m| m.weapon == weapon)
+        .unwrap_or_else(|| panic!("the {} carries no {}", case.attacker, case.weapon));
+    let mut board = Board {
+        ships: vec![attacker, fresh(case.target)],
+        names: std::sync::Arc::from(vec![case.attacker.to_owned(), case.target.to_owned()]),
+    };
+    let attack = Attack {
+        attacker: 0,
+        mount,
+        target: 1,
+        range: case.range,
+        situation: case.situation,
+        lock: case.lock.map_or(LockNeed::Held, LockNeed::Make),
+        rerolls: case.rerolls,
+    };
+    let mut dice = ScriptedDice::new(case.dice.to_vec());
+    let mut log = EventLog::default();
+    let outcome = s
+        .resolve_attack(&mut board, &attack, &mut dice, &mut log)
+        .unwrap_or_else(|e| panic!("{}: the attack failed: {e}", case.name));
+    testing::assert_all_used(&dice, case.name);
+    let mut inputs = json!({
+        "attacker": case.attacker, "weapon": case.weapon, "target": case.target,
+        "range": case.range, "lock": format!("{:?}", case.lock),
+        "situation": format!("{:?}", case.situation), "rerolls": case.rerolls,
+        "attacker_prepared": case.prepare_attacker.map(|(what, _)| what), "dice": case.dice,
+    });
+    if !case.edits.is_empty() {
+        inputs["data_edits"] = json!(case.edits);
+    }
+    let mut out = format!("inputs: {inputs}\n");
+    numbered(&mut out, &log.events);
+    out.push_str(&format!("outcome: {outcome:#?}\n"));
+    snapshot(case.name, case.source, &inputs, &out);
+    outcome
 }
 
 /// A table as text, the way `broadside table` lays it out.
