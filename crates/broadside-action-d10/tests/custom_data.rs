@@ -12,7 +12,9 @@ mod common;
 use broadside_action_d10::Action;
 use broadside_action_d10::LockSituation;
 use broadside_core::ResolveError;
-use common::{Declared, Resolve, Script, battle_on, check_declared, check_resolve, edited_system};
+use common::{
+    Declared, Resolve, Script, battle_on, check_declared, check_resolve, edited_system, lone_target,
+};
 
 const LOCK: &str = "Seed 002, \"Target Lock\": \"roll 7 or less on 1d6, plus the modifiers below\"";
 
@@ -97,9 +99,9 @@ fn the_thrusting_penalty_is_the_displacement_times_the_modifier() {
 }
 
 /// A destroyer (FCS 2) locking on the frigate (size 0, stealth 0) at range
-/// 6, alone in its hex but for `nearby` (other ships thrusting there or
-/// next to it, as the map gives them), then firing its laser turret (3 at
-/// bracket 6-8, + 0 size).
+/// 6 in the situation `nearby` (the ships thrusting in its hex or next to
+/// it, as the map gives them), then firing its laser turret (3 at bracket
+/// 6-8, + 0 size). Returns the lock number.
 fn check_nearby(
     name: &str,
     rule: &str,
@@ -112,11 +114,7 @@ fn check_nearby(
         name,
         source: rule,
         range: 6,
-        lock: Some(LockSituation {
-            range: 6,
-            enemies_in_target_hex: 1,
-            ..nearby
-        }),
+        lock: Some(nearby),
         dice,
         edits: &edits,
         ..Declared::default()
@@ -143,7 +141,7 @@ fn a_reactionless_ship_in_the_target_hex_counts_times_its_modifier() {
         ),
         LockSituation {
             reactionless_same_hex: 1,
-            ..LockSituation::default()
+            ..lone_target(6)
         },
         &[4, 1],
     );
@@ -166,7 +164,7 @@ fn a_reaction_ship_next_to_the_target_counts_times_its_modifier() {
         ),
         LockSituation {
             reaction_adjacent: 1,
-            ..LockSituation::default()
+            ..lone_target(6)
         },
         &[4, 1],
     );

@@ -4,12 +4,11 @@
 
 mod common;
 
-use broadside_action_d10::LockSituation;
 use broadside_action_d10::attack::LockNumber;
 use broadside_action_d10::model::{Scanner, System};
 use broadside_action_d10::ship::ScannerState;
 use broadside_core::{DiceError, ResolveError};
-use common::{Declared, Resolve, check_declared, check_resolve, check_resolve_error};
+use common::{Declared, Resolve, check_declared, check_resolve, check_resolve_error, lone_target};
 
 const C: &str = "d10 action-based rules, Structure Damage: Containment (C)";
 const R: &str = "d10 action-based rules, Structure Damage: Remass (R)";
@@ -875,11 +874,7 @@ fn with_the_scanner_option_a_working_short_range_scanner_locks_close_targets_aut
         name: "lock_option_needs_scanners_short_range_working",
         source: "option target-lock.needs-scanners (a house rule, off by default)",
         range: 2,
-        lock: Some(LockSituation {
-            range: 2,
-            enemies_in_target_hex: 1,
-            ..LockSituation::default()
-        }),
+        lock: Some(lone_target(2)),
         dice: &[1],
         edits: &NEEDS_SCANNERS,
         ..Declared::default()
@@ -900,11 +895,7 @@ fn with_the_scanner_option_a_close_lock_without_the_short_range_scanner_is_rolle
         name: "lock_option_needs_scanners_short_range_disabled",
         source: "option target-lock.needs-scanners (a house rule, off by default)",
         range: 2,
-        lock: Some(LockSituation {
-            range: 2,
-            enemies_in_target_hex: 1,
-            ..LockSituation::default()
-        }),
+        lock: Some(lone_target(2)),
         prepare_attacker: Some(("short range scanner disabled", |ship| {
             ship.scanners[Scanner::ShortRange.index()] = ScannerState::Disabled;
         })),
@@ -926,11 +917,7 @@ fn without_the_scanner_option_a_close_lock_is_automatic_whatever_the_scanners() 
         name: "lock_automatic_short_range_scanner_disabled",
         source: LOCK,
         range: 2,
-        lock: Some(LockSituation {
-            range: 2,
-            enemies_in_target_hex: 1,
-            ..LockSituation::default()
-        }),
+        lock: Some(lone_target(2)),
         prepare_attacker: Some(("short range scanner disabled", |ship| {
             ship.scanners[Scanner::ShortRange.index()] = ScannerState::Disabled;
         })),
@@ -957,11 +944,7 @@ fn command_points_spent_on_the_lock_are_gone_for_the_to_hit_roll() {
         source: "d10 action-based rules, Target Lock and Direct Fire Attack; rules note, ruling 5 (a Command Point re-rolls one failed die)",
         weapon: "heavy-laser",
         range: 10,
-        lock: Some(LockSituation {
-            range: 10,
-            enemies_in_target_hex: 1,
-            ..LockSituation::default()
-        }),
+        lock: Some(lone_target(10)),
         rerolls: 2,
         dice: &[6, 2, 9, 9],
         ..Declared::default()

@@ -454,6 +454,16 @@ impl Default for Declared<'_> {
     }
 }
 
+/// The lock situation of a target alone in its hex at `range` hexes,
+/// nothing thrusting around it.
+pub fn lone_target(range: u32) -> LockSituation {
+    LockSituation {
+        range,
+        enemies_in_target_hex: 1,
+        ..LockSituation::default()
+    }
+}
+
 /// Resolves and snapshots one declared attack with its weapons charged;
 /// the script must be used up exactly. Returns the outcome for further
 /// checks.
