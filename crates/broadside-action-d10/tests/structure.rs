@@ -406,6 +406,15 @@ fn a_core_hit_on_the_flag_bridge_ends_the_command_points() {
     assert_eq!(lost, serde_json::json!(["flag-bridge x1"]));
 }
 
+/// Seed 002, Core Hit "6. Shield Generator"; the rules note's table of
+/// what each lost system does: its shields fall to 0 for good, and the
+/// event tells the player so.
+#[test]
+fn a_core_hit_on_the_shield_generator_takes_the_shields_down_for_good() {
+    let lost = core_hit_on_the_destroyer("a_boxes_core_hit_shield_generator", 6);
+    assert_eq!(lost, serde_json::json!(["shield-generator x1"]));
+}
+
 /// A referee's rules folder may make Surface Features roll again on
 /// itself, as Internal Damage does, instead of falling to Internal Damage
 /// (`tables.toml` `surface-features.fallback`). No table of the data of
