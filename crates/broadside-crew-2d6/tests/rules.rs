@@ -5,7 +5,7 @@ mod common;
 use broadside_core::{
     AttackResolution, EventLog, NullSink, Ruleset, ScriptedDice, Side, TurnSequence, Verdict,
 };
-use broadside_crew_2d6::model::{Band, Position};
+use broadside_crew_2d6::model::{Band, Position, Task};
 use broadside_crew_2d6::{
     Action, Attack, Battle, Crew2d6, CrewTactics, Incoming, Order, ReactionChooser, Reactions,
     Repairable, Salvo, Sequence, Setup, ShipId, Weaponry,
@@ -13,7 +13,7 @@ use broadside_crew_2d6::{
 use broadside_data::testing;
 use common::{
     A, B, Script, ScriptedTactics, battle, battle_in, check_refused, edited, event_lines, flag,
-    load, location, mount, num, resolve, resolve_in, sources, system, text, weapon,
+    load, location, mount, num, resolve, resolve_in, sources, system, text, weapon, with_gunboat,
 };
 
 /// Bad input: a salvo larger than the magazine is refused, and
@@ -1045,4 +1045,179 @@ fn resolve_edited(
         &mut dice,
     )
     .expect("resolves")
+}
+
+/// The refusal a direct-fire attack meets, if any, with no dice rolled.
+fn check_fire_refusal(sys: &Crew2d6, b: &Battle, target: ShipId, fragment: Option<&str>) {
+    let t1 = mount(b, A, "turret-1");
+    let result = sys.check_fire(b, A, target, t1, weapon("beam-laser"));
+    match (fragment, result) {
+        (None, Ok(())) => {}
+        (Some(f), Err(broadside_core::ResolveError::Refused(m))) => {
+            assert!(m.contains(f), "refusal '{m}' lacks '{f}'");
+        }
+        (f, other) => panic!("expected {f:?}, got {other:?}"),
+    }
+}
+
+/// Ruling 41: a gunner attacks an enemy its weapon and its sensors reach at
+/// the band between the two. The corvette's beam laser reaches Medium;
+/// damaged sensors (standing for a Sensors critical hit) reach only Short.
+/// At Medium, the weapon's own limit, the sensors refuse it; at Short, the
+/// sensors' limit, it may fire, unless its damage disables gunnery, which
+/// is then the refusal given; one band past the sensors, the sensors
+/// refuse it again, disabled gunnery or not.
+#[test]
+fn fire_is_refused_one_band_past_the_sensors() {
+    let sys = system();
+    let gunnery = sys.rules.task(Task::DirectFire).groups;
+    let at = |band: Band, disabled: bool| {
+        let mut b = battle("corvette", "trader", band);
+        b.ship_mut(A).standing.max_band = Band::Short;
+        if disabled {
+            b.ship_mut(A).standing.disables |= gunnery;
+        }
+        b
+    };
+    let sensors = Some("damaged sensors reach only Short range");
+    check_fire_refusal(sys, &at(Band::Medium, false), B, sensors);
+    check_fire_refusal(sys, &at(Band::Medium, true), B, sensors);
+    check_fire_refusal(sys, &at(Band::Short, false), B, None);
+    let impossible = Some("damage makes gunnery impossible");
+    check_fire_refusal(sys, &at(Band::Short, true), B, impossible);
+    check_fire_refusal(sys, &at(Band::Close, true), B, impossible);
+}
+
+/// Ruling 41: only a ship in the battle is attacked. In a battle of two,
+/// ship 1 is the last there is; ship 2 is refused, by number.
+#[test]
+fn check_target_refuses_a_ship_one_past_the_battle() {
+    let sys = system();
+    let b = battle("corvette", "trader", Band::Short);
+    sys.check_target(&b, A, B).expect("ship 1 is in the battle");
+    match sys.check_target(&b, A, ShipId(2)) {
+        Err(broadside_core::ResolveError::Refused(m)) => {
+            assert_eq!(m, "no ship 0 or 2 in a battle of 2")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    match sys.check_target(&b, ShipId(2), B) {
+        Err(broadside_core::ResolveError::Refused(m)) => {
+            assert_eq!(m, "no ship 2 or 1 in a battle of 2")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Ruling 25: "in a free round the surprised side neither acts nor
+/// reacts". The trader (B) is surprised: the corvette's beam lasers fire at
+/// it with no reaction declared (1 + 1 + 7 = 9, Effect +1, damage 1 + 2 +
+/// 1 - armour 1 = 3); one reaction, a dodge alone, is refused before any
+/// die is rolled.
+#[test]
+fn a_surprised_ship_declares_no_reaction() {
+    let sys = system();
+    let fire = |reactions: Reactions| {
+        let mut b = battle("corvette", "trader", Band::Short);
+        b.surprised = Some(Side::B);
+        let t1 = mount(&b, A, "turret-1");
+        let mut dice = ScriptedDice::new([1, 1, 1, 6, 6, 6]);
+        let result = sys.fire(
+            &mut b,
+            A,
+            B,
+            t1,
+            weapon("beam-laser"),
+            &reactions,
+            &mut dice,
+            &mut NullSink,
+        );
+        (result, dice.used(), b.ship(B).hull)
+    };
+    let (hit, used, hull) = fire(Reactions::default());
+    let hit = hit.expect("no reaction is allowed");
+    assert_eq!((hit.total, hit.effect, used, hull), (9, 1, 3, 77));
+    let dodge = Reactions {
+        dodge: true,
+        ..Reactions::default()
+    };
+    assert_eq!(dodge.count(), 1);
+    let (refused, used, hull) = fire(dodge);
+    assert!(
+        matches!(&refused, Err(broadside_core::ResolveError::Refused(m)) if m == "the trader (B) is surprised and cannot react"),
+        "{refused:?}"
+    );
+    assert_eq!((used, hull), (0, 80));
+}
+
+/// Every reaction declared counts toward the allowance: one dodge, two
+/// point defence attempts, ECM and sand are five.
+#[test]
+fn every_reaction_declared_counts() {
+    let one_each = |dodge, point_defence, ecm, sand| {
+        Reactions {
+            dodge,
+            point_defence,
+            ecm,
+            sand,
+        }
+        .count()
+    };
+    assert_eq!(one_each(false, 0, false, false), 0);
+    assert_eq!(one_each(true, 0, false, false), 1);
+    assert_eq!(one_each(false, 2, false, false), 2);
+    assert_eq!(one_each(false, 0, true, false), 1);
+    assert_eq!(one_each(false, 0, false, true), 1);
+    assert_eq!(one_each(true, 2, true, true), 5);
+}
+
+/// Ruling 34: point defence is fired from a turret, barbette or bay with a
+/// point-defence weapon and a gunner. The trader has one (turret-1's beam
+/// laser): one attempt against the escort's salvo is made (5 + 4 = 9
+/// against 8, Effect +1, one missile destroyed); two are refused, before
+/// any die is rolled.
+#[test]
+fn point_defence_is_refused_one_past_the_mounts() {
+    let salvo = |attempts| {
+        vec![
+            ("weapon", text("missile-rack")),
+            ("range-band", text("medium")),
+            ("point-defense", num(attempts)),
+        ]
+    };
+    let (result, _) = resolve(
+        "escort",
+        "trader",
+        &salvo(1),
+        &[5, 4, 4, 3, 3, 4, 5, 6, 4, 5, 4, 5],
+    );
+    let r = result.expect("one point defence attempt from one mount");
+    assert_eq!(r.json["missiles"]["shot_down"], 1);
+    check_refused(
+        "escort",
+        "trader",
+        &salvo(2),
+        "the trader has 1 point-defence mount(s) with a gunner free, not 2",
+    );
+}
+
+/// Rulings 22 and 36, `sand-stops`: sand is fired only against a weapon sand
+/// stops. The trader's sandcaster answers a beam laser (the snapshot
+/// `sand_against_a_small_bay_laser`); against the gunboat's particle beam,
+/// which sand does not stop, it is refused before any die is rolled.
+#[test]
+fn sand_is_refused_against_a_particle_beam() {
+    let sys = with_gunboat();
+    let pairs = [
+        ("weapon", text("particle-beam")),
+        ("range-band", text("short")),
+        ("sand", flag()),
+    ];
+    let mut dice = ScriptedDice::new([3, 3, 3, 3, 3, 3, 3, 3]);
+    let refused = resolve_in(sys, "gunboat", "trader", &pairs, &mut dice);
+    assert!(
+        matches!(&refused, Err(broadside_core::ResolveError::Refused(m)) if m == "sand does not stop a Particle Beam"),
+        "{refused:?}"
+    );
+    assert_eq!(dice.used(), 0);
 }
