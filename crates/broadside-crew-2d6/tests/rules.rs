@@ -1221,3 +1221,58 @@ fn sand_is_refused_against_a_particle_beam() {
     );
     assert_eq!(dice.used(), 0);
 }
+
+/// Ruling 34: "A weapon used for point defence does not attack that
+/// round". The escort (A) launches its two missile racks at the corvette
+/// (B) at Medium; the corvette's turret-1 answers with point defence, its
+/// three beam lasers together (6 + 6 + Gunner 2 + 2 for three = 18 against
+/// 8: both missiles destroyed, no attack roll). In the same round turret-1
+/// is refused an attack, every one of its lasers having defended; turret-3's
+/// pulse lasers, which did not defend, still fire (1 + 1: a miss).
+#[test]
+fn lasers_that_fired_point_defence_do_not_attack_that_round() {
+    let sys = system();
+    let mut b = battle("escort", "corvette", Band::Medium);
+    let salvo = Attack {
+        attacker: A,
+        target: B,
+        weaponry: Weaponry::Salvo {
+            weapon: weapon("missile-rack"),
+            missiles: 2,
+        },
+        reactions: Reactions {
+            point_defence: 1,
+            ..Reactions::default()
+        },
+    };
+    let mut dice = ScriptedDice::new([6, 6, 1, 1]);
+    let stopped = sys
+        .resolve_attack(&mut b, &salvo, &mut dice, &mut NullSink)
+        .expect("the salvo");
+    let missiles = stopped.missiles.expect("a salvo's missiles");
+    assert_eq!((missiles.shot_down, missiles.attacking), (2, 0));
+    assert_eq!(dice.used(), 2);
+    let none = Reactions::default();
+    let mut fire = |mount_id: &str, laser: &str| {
+        let m = mount(&b, B, mount_id);
+        sys.fire(
+            &mut b,
+            B,
+            A,
+            m,
+            weapon(laser),
+            &none,
+            &mut dice,
+            &mut NullSink,
+        )
+    };
+    let refused = fire("turret-1", "beam-laser");
+    assert!(
+        matches!(&refused, Err(broadside_core::ResolveError::Refused(m))
+            if m == "the corvette (B)'s turret-1 has no beam-laser left that can fire this round"),
+        "{refused:?}"
+    );
+    let missed = fire("turret-3", "pulse-laser").expect("turret-3 did not defend");
+    assert!(!missed.hit);
+    assert_eq!(dice.used(), 4);
+}
