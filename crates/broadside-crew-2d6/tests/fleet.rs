@@ -285,6 +285,17 @@ fn fire_uses_the_band_of_the_pair() {
     );
 }
 
+/// Ruling 42: aim and chained DMs made against another ship are spent by
+/// the mount's next attack without effect, and the log says how many.
+fn check_spent_elsewhere(log: &EventLog, expected: &str) {
+    let lines = event_lines(&log.events);
+    assert!(
+        lines.iter().any(|l| l.contains(expected)),
+        "no line says '{expected}':\n{}",
+        lines.join("\n")
+    );
+}
+
 /// Seed 004 line 36, "Gunners may designate a target they are aiming at
 /// ... This may be repeated up to three times against the same target
 /// before firing." A = corvette; B = trader, scout; at Short. Turret-1 aims
@@ -339,6 +350,7 @@ fn aim_counts_against_the_same_target_only() {
     .expect("aims");
     sys.end_of_round(&mut b, &mut NullSink);
     let mut dice = ScriptedDice::new([1, 1, 1]);
+    let mut log = EventLog::default();
     let shot = sys
         .fire(
             &mut b,
@@ -348,12 +360,16 @@ fn aim_counts_against_the_same_target_only() {
             weapon("beam-laser"),
             &Reactions::default(),
             &mut dice,
-            &mut NullSink,
+            &mut log,
         )
         .expect("fires");
     assert_eq!((shot.total, shot.effect), (9, 1));
     assert_eq!(b.ship(scout).hull, 38);
     assert_eq!(b.state(S(0)).aim[usize::from(t1)], 0);
+    check_spent_elsewhere(
+        &log,
+        "ruling: 1 aim or chained DM(s) of the corvette (A)'s mount turret-1 were made against another ship: spent without effect on an attack on the scout (B)",
+    );
 }
 
 /// Seed 004 line 42, "Find Targeting Solution ... Chain Effect to one
@@ -393,6 +409,7 @@ fn a_targeting_solution_helps_only_against_its_target() {
     )
     .expect("the solution");
     assert_eq!(b.state(S(0)).chains[0].target, trader);
+    let mut log = EventLog::default();
     let shot = sys
         .fire(
             &mut b,
@@ -402,13 +419,17 @@ fn a_targeting_solution_helps_only_against_its_target() {
             weapon("beam-laser"),
             &Reactions::default(),
             &mut dice,
-            &mut NullSink,
+            &mut log,
         )
         .expect("fires");
     assert_eq!((shot.total, shot.effect), (9, 1));
     assert_eq!(b.ship(scout).hull, 38);
     assert_eq!(dice.used(), 5);
     assert!(b.state(S(0)).chains.is_empty(), "spent all the same");
+    check_spent_elsewhere(
+        &log,
+        "ruling: 1 aim or chained DM(s) of the escort (A)'s mount turret-1 were made against another ship: spent without effect on an attack on the scout (B)",
+    );
 }
 
 /// Seed 004 line 31, "Line up shot ... Effect chains into attack roll for
