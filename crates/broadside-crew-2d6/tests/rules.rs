@@ -14,6 +14,7 @@ use broadside_data::testing;
 use common::{
     A, B, Script, ScriptedTactics, battle, battle_in, check_refused, edited, event_lines, flag,
     load, location, mount, num, resolve, resolve_in, sources, system, text, weapon, with_gunboat,
+    without_criticals,
 };
 
 /// Bad input: a salvo larger than the magazine is refused, and
@@ -1275,4 +1276,55 @@ fn lasers_that_fired_point_defence_do_not_attack_that_round() {
     let missed = fire("turret-3", "pulse-laser").expect("turret-3 did not defend");
     assert!(!missed.hit);
     assert_eq!(dice.used(), 4);
+}
+
+/// The dodge's first die as a report shows it, over every path of the
+/// dice, with the chance of each face shown.
+fn dodge_first_faces(sys: &Crew2d6, pairs: &[(&str, broadside_core::OptionValue)]) -> Vec<f64> {
+    let request = testing::resolve_request(sys, "corvette", "trader", pairs).expect("a request");
+    let mut chance = [0.0; 6];
+    broadside_core::exact::visit_paths(
+        1_000_000,
+        |dice| {
+            let report = Ruleset::resolve(sys, &request, dice, &mut NullSink)?;
+            let line = report
+                .lines()
+                .into_iter()
+                .find(|l| l.starts_with("dodge: 2D ["))
+                .expect("a dodge line");
+            Ok(line["dodge: 2D [".len()..]
+                .split(',')
+                .next()
+                .and_then(|f| f.parse::<usize>().ok())
+                .expect("a face"))
+        },
+        |face, p| chance[face - 1] += broadside_core::exact::to_f64(&p),
+    )
+    .expect("every path");
+    chance.to_vec()
+}
+
+/// A single attack's report gives "the roll ... the reactions", the
+/// dodge's own dice among them, whatever the log keeps. Walked path by
+/// path with no log (as exact odds walk them), the corvette's pulse lasers
+/// at the trader, dodged: the dodge's first die, as the report shows it,
+/// shows each face with a chance of one in six, as a die does, not only
+/// the faces that split a sum.
+#[test]
+fn a_reports_dodge_faces_are_real_on_every_path() {
+    let pairs = [
+        ("weapon", text("pulse-laser")),
+        ("range-band", text("medium")),
+        ("dodge", flag()),
+    ];
+    for (face, chance) in dodge_first_faces(without_criticals(), &pairs)
+        .into_iter()
+        .enumerate()
+    {
+        assert!(
+            (chance - 1.0 / 6.0).abs() < 1e-12,
+            "face {}: chance {chance}",
+            face + 1
+        );
+    }
 }
