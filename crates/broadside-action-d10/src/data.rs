@@ -18,9 +18,6 @@ use crate::model::{
 };
 use crate::ship::{MAX_BOXES, MAX_MOUNTS};
 
-/// The files an action-d10 ruleset consists of.
-pub const FILES: [&str; 4] = ["weapons.toml", "ships.toml", "tables.toml", "rules.toml"];
-
 const WEAPONS: &str = "weapons.toml";
 
 /// The ids of the tables `broadside table` lists besides one per weapon.
@@ -1004,7 +1001,12 @@ struct RawRepair {
 /// Validates a set of files into the rules, reporting every problem found.
 pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let mut problems = DataProblems::default();
-    let sources = Sources::check(files, &FILES, "an action-d10", &mut problems);
+    let sources = Sources::check(
+        files,
+        <crate::ActionD10 as broadside_core::kit::System>::EMBEDDED,
+        "an action-d10",
+        &mut problems,
+    );
     let weapons: Option<BTreeMap<String, RawWeapon>> = sources.parse(WEAPONS, &mut problems);
     let ships: Option<BTreeMap<String, RawShip>> = sources.parse(SHIPS, &mut problems);
     let tables: Option<RawTables> = sources.parse(TABLES, &mut problems);

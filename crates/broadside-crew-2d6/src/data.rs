@@ -18,17 +18,6 @@ use crate::model::{
 };
 use crate::ship::{MAX_CREW, MAX_MAGAZINES, MAX_MOUNTS, MAX_SLOTS};
 
-/// The files a crew-2d6 ruleset consists of.
-pub const FILES: [&str; 7] = [
-    "checks.toml",
-    "tasks.toml",
-    "ranges.toml",
-    "weapons.toml",
-    "criticals.toml",
-    "rules.toml",
-    "ships.toml",
-];
-
 const CHECKS: &str = "checks.toml";
 const TASKS: &str = "tasks.toml";
 const RANGES_FILE: &str = "ranges.toml";
@@ -781,7 +770,12 @@ struct RawCrew {
 /// Validates a set of files into the rules, reporting every problem found.
 pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let mut problems = DataProblems::default();
-    let sources = Sources::check(files, &FILES, "a crew-2d6", &mut problems);
+    let sources = Sources::check(
+        files,
+        <crate::Crew2d6 as broadside_core::kit::System>::EMBEDDED,
+        "a crew-2d6",
+        &mut problems,
+    );
     let checks: Option<RawChecks> = sources.parse("checks.toml", &mut problems);
     let tasks: Option<RawTasks> = sources.parse("tasks.toml", &mut problems);
     let ranges: Option<RawRanges> = sources.parse("ranges.toml", &mut problems);

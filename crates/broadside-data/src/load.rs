@@ -13,15 +13,18 @@ pub struct Sources<'a> {
 }
 
 impl<'a> Sources<'a> {
-    /// The files, each one not among `expected` recorded as a problem:
-    /// `not {system} ruleset file (expected …)`, `system` with its article
-    /// (`a percentile`, `an action-d10`).
+    /// The files, each one whose name is not among the system's `embedded`
+    /// data of record (name and text, as `embed!` gives them: a ruleset
+    /// consists of the same files) recorded as a problem: `not {system}
+    /// ruleset file (expected …)`, `system` with its article (`a
+    /// percentile`, `an action-d10`).
     pub fn check(
         files: &'a [SourceFile],
-        expected: &[&str],
+        embedded: &[(&str, &str)],
         system: &str,
         problems: &mut DataProblems,
     ) -> Sources<'a> {
+        let expected: Vec<&str> = embedded.iter().map(|&(name, _)| name).collect();
         for file in files {
             if !expected.contains(&file.name.as_str()) {
                 problems.push(
@@ -116,7 +119,7 @@ mod tests {
         let mut problems = DataProblems::default();
         let sources = Sources::check(
             &files,
-            &["ships.toml", "rules.toml"],
+            &[("ships.toml", ""), ("rules.toml", "")],
             "a test",
             &mut problems,
         );

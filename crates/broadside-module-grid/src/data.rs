@@ -18,14 +18,6 @@ use crate::model::{
 };
 use crate::ship::MAX_CANNONS;
 
-/// The files a module-grid ruleset consists of.
-pub const FILES: [&str; 4] = [
-    "modules.toml",
-    "ships.toml",
-    "rules.toml",
-    "hull-checks.toml",
-];
-
 /// The mark of a square outside the silhouette in a layout.
 pub const EMPTY_SQUARE: &str = ".";
 
@@ -739,7 +731,12 @@ fn one() -> i64 {
 /// Validates a set of files into the rules, reporting every problem found.
 pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let mut problems = DataProblems::default();
-    let sources = Sources::check(files, &FILES, "a module-grid", &mut problems);
+    let sources = Sources::check(
+        files,
+        <crate::ModuleGrid as broadside_core::kit::System>::EMBEDDED,
+        "a module-grid",
+        &mut problems,
+    );
     let modules: Option<BTreeMap<String, RawModuleType>> =
         sources.parse("modules.toml", &mut problems);
     let ships: Option<BTreeMap<String, RawShip>> = sources.parse("ships.toml", &mut problems);

@@ -17,16 +17,6 @@ use crate::model::{
     Weapon, WeaponId,
 };
 
-/// The files a percentile ruleset consists of.
-pub const FILES: [&str; 6] = [
-    "weapons.toml",
-    "defences.toml",
-    "combat-table.toml",
-    "damage-table.toml",
-    "ships.toml",
-    "rules.toml",
-];
-
 const WEAPONS: &str = "weapons.toml";
 const COMBAT: &str = "combat-table.toml";
 const DAMAGE: &str = "damage-table.toml";
@@ -405,7 +395,12 @@ struct RawConstants {
 /// Validates a set of files into the rules, reporting every problem found.
 pub fn load(files: &[SourceFile]) -> Result<Rules, DataErrors> {
     let mut problems = DataProblems::default();
-    let sources = Sources::check(files, &FILES, "a percentile", &mut problems);
+    let sources = Sources::check(
+        files,
+        <crate::Percentile as broadside_core::kit::System>::EMBEDDED,
+        "a percentile",
+        &mut problems,
+    );
     let weapons: Option<BTreeMap<String, Spanned<RawWeapon>>> =
         sources.parse("weapons.toml", &mut problems);
     let defences: Option<BTreeMap<String, RawDefence>> =
