@@ -478,17 +478,10 @@ impl ActionD10 {
                 let count = match row.count {
                     None => 1,
                     Some(expr) => {
-                        // No more can be lost than the ship has; a weapon or
-                        // scanner result loses one whatever the count.
-                        let most = if row.result.mount().is_some() || row.result.scanner().is_some()
-                        {
-                            0
-                        } else {
-                            u16::from(target.intact(row.result))
-                        };
+                        // No more can be lost than the ship has left.
                         let n = self.roll_expr(
                             expr,
-                            most,
+                            u16::from(target.intact(row.result)),
                             || format!("how many {}", row.result.name()),
                             dice,
                             sink,
@@ -562,8 +555,19 @@ impl ActionD10 {
         sink: &mut dyn EventSink,
     ) {
         let rules = &self.rules;
+        // A row's count that comes to 0 (a total below 1) hits nothing.
+        if count == 0 {
+            self.say(sink, name, || {
+                format!("no {} destroyed: the count comes to 0", system.name())
+            });
+            return;
+        }
         if let Some(mount) = system.mount() {
-            if let Some(i) = target.intact_mount(rules, mount) {
+            // A count hits that many mounts of the kind, first to last.
+            for _ in 0..count {
+                let Some(i) = target.intact_mount(rules, mount) else {
+                    break;
+                };
                 let m = &mut target.weapons[i];
                 m.destroyed = true;
                 m.charged = false;

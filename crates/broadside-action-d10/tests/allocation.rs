@@ -125,3 +125,29 @@ fn a_lost_system_says_what_it_costs_the_ship() {
         check_resolve(case);
     }
 }
+
+/// A row's count is dice, and a referee's table may give one that can come
+/// to nothing (`1d6-5`: a total below 0 counts as 0, and ruling 57 lets
+/// it through because a 6 hits one). Hangar Table row 5 with that count,
+/// and a count die of 1: the row is read, the count rolled and shown, and
+/// no bay is lost: the log says so, and the attack has no effect.
+#[test]
+fn a_count_that_comes_to_nothing_destroys_nothing() {
+    let json = check_resolve(Resolve {
+        name: "h_box_bays_count_of_nothing",
+        source: H,
+        target: "carrier",
+        marked: 2,
+        shields: Some(0),
+        dice: &[1, 5, 1],
+        edits: &[(
+            "tables.toml",
+            "{ roll = 5, result = \"small-craft-bay\", count = \"1d6\" }",
+            "{ roll = 5, result = \"small-craft-bay\", count = \"1d6-5\" }",
+        )],
+        ..Resolve::default()
+    });
+    let effects = json["effects"].to_string();
+    assert_eq!(effects, "[]");
+    assert_eq!(json["target"]["small_craft"], 6);
+}
