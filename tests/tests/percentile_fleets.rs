@@ -15,11 +15,11 @@ use broadside_core::hex::Direction;
 use broadside_core::{Event, Side, TurnSequence, Verdict};
 use broadside_percentile::engagement::Sequence;
 use broadside_percentile::model::Defence;
-use broadside_percentile::{DefaultTactics, PercentileTactics, Phase};
+use broadside_percentile::{DefaultTactics, Percentile, PercentileTactics, Phase};
 use broadside_tests::Damage;
 use broadside_tests::engagement::{
-    Script, add_ship, battle, check_steps, damage, defence_supply, fleet_battle, hex, lay_mines,
-    offered, place, play_phase, play_with, step, weapon, weapon_supply,
+    Script, add_ship, battle, check_steps, damage, defence_supply, fleet_battle, fleet_request,
+    hex, lay_mines, offered, place, play_phase, play_with, step, weapon, weapon_supply,
 };
 use broadside_tests::{check_resolve, num, percentile, resolve, text};
 
@@ -288,6 +288,34 @@ fn a_seeker_placed_before_play_attacks_the_larger_of_two_ships() {
     assert_eq!(b.board.ships[1].hull, 105);
     assert_eq!(b.board.ships[2].hull, 40);
     assert!(b.seekers.is_empty());
+}
+
+/// Ruling 50: mines and seekers placed before play are the data's placed
+/// weapons, from no ship's supply. A referee's data whose one placed weapon
+/// besides the seeker missile is turned into a second seeker has no mine
+/// weapon, so a set-up that lays mines is refused, and the refusal names the
+/// option of the side that laid them.
+#[test]
+fn mines_laid_with_no_mine_weapon_in_the_data_name_the_sides_option() {
+    let mine = "abbreviation = \"M\"\nlimited-supply = true\nplaced = true\n";
+    let edits = [("weapons.toml", mine, format!("{mine}seeker = true\n"))];
+    let sources = broadside_percentile::REGISTRATION.embedded_sources();
+    let system = Percentile::load(&broadside_data::testing::edited(sources, &edits))
+        .expect("a second seeker weapon is valid data");
+    for (side, option) in [(0, "a-mines"), (1, "b-mines")] {
+        let mut setups: [&[(&str, &str)]; 2] = [&[], &[]];
+        setups[side] = &[("mines", "3,0")];
+        let request = fleet_request(&["destroyer"], &["frigate"], 6, 50, setups);
+        let error = match system.set_up(&request) {
+            Ok(_) => panic!("{option}: mines were laid with no mine weapon"),
+            Err(error) => error.to_string(),
+        };
+        assert!(error.contains(option), "{error}");
+        assert!(
+            error.contains("the data has no mine weapon to place"),
+            "{error}"
+        );
+    }
 }
 
 /// Ruling 50: a scenario's set-up may place mines and seekers for either
