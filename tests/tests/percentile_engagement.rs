@@ -103,6 +103,35 @@ fn an_activated_seeker_moves_2_then_4_then_6_hexes() {
     assert!(b.seekers[0].active);
 }
 
+/// Advanced Game rules, Seeker missiles: a player activates their own
+/// seeker, once. A tactic that activates the other side's seeker, or its own
+/// seeker that is already flying, is a bug in the tactic, and the phase
+/// stops with an internal error naming the seeker; nothing moves.
+#[test]
+fn only_a_waiting_seeker_of_ones_own_side_can_be_activated() {
+    for (owner, active, why) in [
+        (Side::B, false, "another side's seeker"),
+        (Side::A, true, "a seeker already flying"),
+    ] {
+        let mut b = battle("destroyer", "frigate", 40);
+        place_seeker(&mut b, owner, hex(22, 0), E, 0, active);
+        let played = play_phase(
+            &mut b,
+            FirstMovement,
+            &Script::new().activates(0),
+            &nothing(),
+            &[],
+        );
+        let message = played.internal_error();
+        assert!(
+            message.contains("tactics activated seeker 0, which is not a waiting seeker of side A"),
+            "{why}: {message}"
+        );
+        assert_eq!(b.seekers[0].hex, hex(22, 0), "{why}");
+        assert_eq!(b.seekers[0].active, active, "{why}");
+    }
+}
+
 /// Advanced Game rules, Seeker missiles: a seeker cannot tell friend from
 /// foe and flies at the closest ship. Side A's seeker at (4, 0) is 4 hexes
 /// from A's own destroyer and 8 from the frigate, so it turns about and
