@@ -223,6 +223,34 @@ fn each_pair_moves_by_the_thrust_of_its_two_ships() {
     assert_eq!(b.pair(scout, trader).closing, 2);
 }
 
+/// Seed 004 lines 21 and 25 move the band between two ships by the thrust
+/// they apply; a ship that has jumped away or been wrecked is out of the
+/// fight (Ruling 47), and its pairs no longer move. A = corvette, scout;
+/// B = trader, all at Long. The scout has jumped; the trader applies 1
+/// toward the corvette, which counts in each of its pairs (Ruling 40): the
+/// corvette-trader pair closes 1, the scout-trader pair stays as it was.
+/// The same holds with the scout wrecked instead.
+#[test]
+fn a_ship_out_of_the_fight_moves_no_band() {
+    let sys = system();
+    for out in ["jumped away", "wrecked"] {
+        let mut b = fleet(&["corvette", "scout"], &["trader"], Band::Long);
+        let (corvette, scout, trader) = (S(0), S(1), S(2));
+        if out == "jumped away" {
+            b.state_mut(scout).jumped = true;
+        } else {
+            b.ship_mut(scout).hull = 0;
+        }
+        assert!(!b.present(scout), "{out}");
+        b.state_mut(trader).applied = 1;
+        b.state_mut(trader).maneuver_target = Some(corvette);
+        sys.adjust_range(&mut b, &mut NullSink);
+        let (near, far) = (b.pair(corvette, trader), b.pair(scout, trader));
+        assert_eq!((near.band, near.closing), (Band::Long, 1), "{out}");
+        assert_eq!((far.band, far.closing), (Band::Long, 0), "{out}");
+    }
+}
+
 /// Seed 004 line 52, "Direct Fire Weapons ... Add Common Modifiers for
 /// Range": the range is the pair's (Ruling 41). A = corvette; B = scout at
 /// Long, trader at Short. The beam lasers (Medium) cannot reach the scout:
