@@ -103,6 +103,51 @@ fn an_activated_seeker_moves_2_then_4_then_6_hexes() {
     assert!(b.seekers[0].active);
 }
 
+/// Seed 000 line 63: a player activates a screen by circling it on the ship
+/// roster and deactivates it by erasing the circle; no more than one screen
+/// is on at a time. Screens are switched as the side's movement begins. The
+/// light cruiser carries electron and stasis screens: its side switches the
+/// electron screen on in turn 1, and off in turn 2.
+#[test]
+fn a_side_switches_its_ships_screens_as_it_moves() {
+    let mut b = battle("light-cruiser", "frigate", 12);
+    let on = Script::new().screen(0, Some(Defence::ElectronScreen));
+    let played = play_phase(&mut b, FirstMovement, &on, &nothing(), &[]);
+    played.result.as_ref().expect("the screen goes on");
+    assert!(played.mentions("switches on its electron screen"));
+    assert_eq!(b.board.ships[0].screen, Some(Defence::ElectronScreen));
+
+    let off = Script::new().screen(0, None);
+    let played = play_phase(&mut b, FirstMovement, &off, &nothing(), &[]);
+    played.result.as_ref().expect("the screen goes off");
+    assert!(played.mentions("switches its screen off"));
+    assert_eq!(b.board.ships[0].screen, None);
+}
+
+/// Seed 000 line 63: only a screen the ship carries can be circled on its
+/// roster. A tactic that switches on a screen the light cruiser lacks (a
+/// proton screen), or a defence that is not a screen (its ICMs, its
+/// reflective hull), is a bug in the tactic: an internal error, and no
+/// screen goes on.
+#[test]
+fn only_a_screen_the_ship_carries_can_be_switched_on() {
+    for (defence, id) in [
+        (Defence::ProtonScreen, "proton-screen"),
+        (Defence::Icm, "icm"),
+        (Defence::ReflectiveHull, "reflective-hull"),
+    ] {
+        let mut b = battle("light-cruiser", "frigate", 12);
+        let wrong = Script::new().screen(0, Some(defence));
+        let played = play_phase(&mut b, FirstMovement, &wrong, &nothing(), &[]);
+        let message = played.internal_error();
+        assert!(
+            message.contains(&format!("tactics switched on a {id} the")),
+            "{message}"
+        );
+        assert_eq!(b.board.ships[0].screen, None, "{id}");
+    }
+}
+
 /// Advanced Game rules, Seeker missiles: a player activates their own
 /// seeker, once. A tactic that activates the other side's seeker, or its own
 /// seeker that is already flying, is a bug in the tactic, and the phase

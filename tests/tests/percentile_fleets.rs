@@ -373,8 +373,9 @@ fn a_sides_set_up_places_its_ships_mines_and_seekers() {
 /// its ships; in what order is the side's choice (ruling 42), each ship
 /// finishing its move before the next starts. Side B's tactics move the
 /// battleship before the frigate, though the frigate comes first in the
-/// roster. An order that leaves out a ship of the side, lists one twice or
-/// names an enemy is the tactics' bug, an internal error, and nothing moves.
+/// roster. An order that leaves out a ship of the side, lists one twice,
+/// names an enemy or names a ship the battle does not have (index 3 of
+/// three) is the tactics' bug, an internal error, and nothing moves.
 #[test]
 fn ships_of_a_side_move_in_the_order_their_tactics_give() {
     let mut b = battle("destroyer", "frigate", 6);
@@ -390,7 +391,7 @@ fn ships_of_a_side_move_in_the_order_their_tactics_give() {
             < event_at(&played.events, "frigate (B): moves at speed 1")
     );
 
-    for bad in [vec![b2], vec![b2, 1, 1], vec![b2, 0]] {
+    for bad in [vec![b2], vec![b2, 1, 1], vec![b2, 0], vec![b2, 3]] {
         let mut b = battle("destroyer", "frigate", 6);
         add_ship(&mut b, "battleship", Side::B, hex(6, 0), W, 0);
         let order = Script::new().moves(1, 1, &[]).move_order(Side::B, &bad);
