@@ -18,8 +18,9 @@ use broadside_crew_2d6::model::Position;
 use broadside_crew_2d6::{Action, Battle, CrewTactics, Fleets, Order, Sequence};
 use common::{
     EXACT_ATTACK_PATHS, Sampled, ScriptedTactics, attack_criticals_only, attack_outcome,
-    check_exact_against, every_hit_critical, every_roll, exact_every_path, exact_in, flag,
-    fleet_request, num, resolve_request, sample_attack, sums, text, without_criticals,
+    check_exact_against, edited, every_hit_critical, every_roll, exact_every_path, exact_in, flag,
+    fleet_request, load, num, resolve_request, sample_attack, sources, sums, text,
+    without_criticals,
 };
 use proptest::prelude::*;
 
@@ -514,4 +515,65 @@ fn a_salvo_at_a_small_hull_drops_its_least_likely_states_and_says_how_much() {
             "{what}: exact {p} (+ up to {dropped} dropped), Monte Carlo {seen} (SE {se})"
         );
     }
+}
+
+/// The scout's pilot fires its fixed beam laser at the trader at Short
+/// range, and the trader's gunner fires sand, under the house-rule option
+/// `sand.add-effect = true` (Ruling 8's alternative: the core rules' 1D +
+/// the sand check's Effect).
+///
+/// Seed 004 line 52: Direct Fire is Gunnery, INT or DEX, Average 8+ (the
+/// scout's pilot: Gunner 0, DEX 9 +1, beam laser DM+4, Short DM+1: +6);
+/// line 67: Fire Sand is Gunnery, INT or DEX, Average 8+ (the trader's
+/// gunner: Gunner 0, DEX 8 +0), and a success takes 1D off the damage, here
+/// with the check's Effect. Damage is the beam laser's 1D + the attack's
+/// Effect - the trader's armour 1, at least 0, less the sand, at least 0.
+/// The sand check is rolled hit or miss, its 1D only on a success.
+#[test]
+fn a_beam_laser_against_sand_that_takes_its_effect_off() {
+    let files = edited(&sources(), "criticals.toml", "effect = 6 ", "effect = 30 ");
+    let files = edited(
+        &files,
+        "criticals.toml",
+        "sustained-percent = 10 ",
+        "sustained-percent = 100 ",
+    );
+    let system = load(&edited(
+        &files,
+        "rules.toml",
+        "add-effect = false",
+        "add-effect = true",
+    ));
+    let exact = exact_in(
+        &system,
+        "scout",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+            ("sand", flag()),
+        ],
+    )
+    .unwrap();
+    let mut hits = 0;
+    let mut damage = BTreeMap::new();
+    for faces in every_roll(6) {
+        let effect = faces[0] + faces[1] + 6 - 8;
+        let sand_effect = faces[2] + faces[3] - 8;
+        // Without a sand success no 1D is rolled for it: the next die is
+        // the damage die, and the last one is not rolled.
+        let (sand, damage_die) = if sand_effect >= 0 {
+            (faces[4] + sand_effect, faces[5])
+        } else {
+            (0, faces[4])
+        };
+        let d = if effect >= 0 {
+            ((damage_die + effect - 1).max(0) - sand).max(0)
+        } else {
+            0
+        };
+        hits += u64::from(effect >= 0);
+        *damage.entry(d).or_insert(0) += 1;
+    }
+    check_exact_against(&exact, hits, &damage, 6u64.pow(6));
 }

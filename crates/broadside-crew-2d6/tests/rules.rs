@@ -1278,10 +1278,17 @@ fn lasers_that_fired_point_defence_do_not_attack_that_round() {
     assert_eq!(dice.used(), 4);
 }
 
-/// The dodge's first die as a report shows it, over every path of the
-/// dice, with the chance of each face shown.
-fn dodge_first_faces(sys: &Crew2d6, pairs: &[(&str, broadside_core::OptionValue)]) -> Vec<f64> {
-    let request = testing::resolve_request(sys, "corvette", "trader", pairs).expect("a request");
+/// The first die of a reaction's check as a report shows it (its line
+/// `<reaction>: 2D [...]`), over every path of the dice, with the chance of
+/// each face shown.
+fn reaction_first_faces(
+    sys: &Crew2d6,
+    (attacker, target): (&str, &str),
+    pairs: &[(&str, broadside_core::OptionValue)],
+    reaction: &str,
+) -> Vec<f64> {
+    let request = testing::resolve_request(sys, attacker, target, pairs).expect("a request");
+    let prefix = format!("{reaction}: 2D [");
     let mut chance = [0.0; 6];
     broadside_core::exact::visit_paths(
         1_000_000,
@@ -1290,9 +1297,9 @@ fn dodge_first_faces(sys: &Crew2d6, pairs: &[(&str, broadside_core::OptionValue)
             let line = report
                 .lines()
                 .into_iter()
-                .find(|l| l.starts_with("dodge: 2D ["))
-                .expect("a dodge line");
-            Ok(line["dodge: 2D [".len()..]
+                .find(|l| l.starts_with(&prefix))
+                .expect("a reaction line");
+            Ok(line[prefix.len()..]
                 .split(',')
                 .next()
                 .and_then(|f| f.parse::<usize>().ok())
@@ -1302,6 +1309,17 @@ fn dodge_first_faces(sys: &Crew2d6, pairs: &[(&str, broadside_core::OptionValue)
     )
     .expect("every path");
     chance.to_vec()
+}
+
+/// Asserts that every face has a chance of one in six, as a die's has.
+fn assert_faces_real(chances: &[f64]) {
+    for (face, chance) in chances.iter().enumerate() {
+        assert!(
+            (chance - 1.0 / 6.0).abs() < 1e-12,
+            "face {}: chance {chance}",
+            face + 1
+        );
+    }
 }
 
 /// A single attack's report gives "the roll ... the reactions", the
@@ -1317,14 +1335,125 @@ fn a_reports_dodge_faces_are_real_on_every_path() {
         ("range-band", text("medium")),
         ("dodge", flag()),
     ];
-    for (face, chance) in dodge_first_faces(without_criticals(), &pairs)
-        .into_iter()
-        .enumerate()
-    {
-        assert!(
-            (chance - 1.0 / 6.0).abs() < 1e-12,
-            "face {}: chance {chance}",
-            face + 1
-        );
-    }
+    assert_faces_real(&reaction_first_faces(
+        without_criticals(),
+        ("corvette", "trader"),
+        &pairs,
+        "dodge",
+    ));
+}
+
+/// The same of ECM, whose Effect the salvo reads only up to the missiles
+/// left (Seed 004, "ECM against missiles about to hit": the Effect removes
+/// that many missiles): the escort's two missiles at the corvette at
+/// Medium, jammed by the corvette's Sensor Operator. On every path the ECM
+/// check's first die, as the report shows it, shows each face with a
+/// chance of one in six.
+#[test]
+fn a_reports_ecm_faces_are_real_on_every_path() {
+    let pairs = [
+        ("weapon", text("missile-rack")),
+        ("range-band", text("medium")),
+        ("ecm", flag()),
+    ];
+    assert_faces_real(&reaction_first_faces(
+        without_criticals(),
+        ("escort", "corvette"),
+        &pairs,
+        "ecm",
+    ));
+}
+
+/// Seed 004, "Fire Sand at incoming Beam attack", and the rules note's sand
+/// row: one canister a use, and sand only while the sandcaster has some
+/// left. The trader's sandcaster is down to its last canister: it answers
+/// the corvette's beam lasers at Short (1 + 1 + 7 = 9, Effect +1; the sand
+/// check 1 + 1, a failure; damage 1 + 2 + 1 - armour 1 = 3), and the
+/// canister is spent. Against the pulse lasers that fire next, with no
+/// sand left, sand is refused before any die is rolled.
+#[test]
+fn sand_is_fired_only_while_a_canister_is_left() {
+    let sys = system();
+    let rules = &sys.rules;
+    let sand = weapon("sandcaster");
+    let mut b = battle("corvette", "trader", Band::Short);
+    let canisters = b
+        .ship(B)
+        .class(rules)
+        .magazine(sand)
+        .expect("the trader carries sand");
+    b.ship_mut(B).magazines[canisters] = 1;
+    let sand_reaction = Reactions {
+        sand: true,
+        ..Reactions::default()
+    };
+    let mut dice = ScriptedDice::new([1, 1, 1, 1, 1]);
+    let t1 = mount(&b, A, "turret-1");
+    let answered = sys
+        .fire(
+            &mut b,
+            A,
+            B,
+            t1,
+            weapon("beam-laser"),
+            &sand_reaction,
+            &mut dice,
+            &mut NullSink,
+        )
+        .expect("sand from the last canister");
+    assert_eq!(answered.reactions.len(), 1, "the sand reaction was made");
+    assert_eq!(dice.used(), 5);
+    assert_eq!(b.ship(B).magazine(rules, sand), Some(0));
+    let t3 = mount(&b, A, "turret-3");
+    let refused = sys.fire(
+        &mut b,
+        A,
+        B,
+        t3,
+        weapon("pulse-laser"),
+        &sand_reaction,
+        &mut dice,
+        &mut NullSink,
+    );
+    assert!(
+        matches!(&refused, Err(broadside_core::ResolveError::Refused(m))
+            if m == "the trader (B) has no sandcaster with sand and a gunner"),
+        "{refused:?}"
+    );
+    assert_eq!(dice.used(), 5, "a refused attack rolls nothing");
+}
+
+/// House-rule option `sand.add-effect = true`, off by default (Ruling 8's
+/// alternative, the core rules' 1D + Effect): the sand check's Effect is
+/// taken off with the 1D. The corvette's beam lasers at the trader at
+/// Short: 3 + 3 + 7 = 13, Effect +5. The trader's gunner (Gunner 0, DEX 8
+/// +0) fires sand, 5 + 5 = 10 against 8, Effect +2, and 1D rolls 3: 3 + 2 =
+/// 5 off. The damage, 1D 4 + 2 (two more lasers) + 5 - armour 1 = 10, less
+/// 5, is 5.
+#[test]
+fn sand_may_take_its_effect_off_too_by_option() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "add-effect = false",
+        "add-effect = true",
+    ));
+    let mut dice = ScriptedDice::new([3, 3, 5, 5, 3, 4]);
+    let r = resolve_in(
+        &system,
+        "corvette",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+            ("sand", flag()),
+        ],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(dice.used(), 6);
+    assert_eq!(r.json["effect"], 5);
+    assert_eq!(r.json["reactions"][0]["effect"], 2);
+    assert_eq!(r.json["reactions"][0]["amount"], 5, "1D 3 + Effect 2");
+    assert_eq!(r.json["damage"], 5, "(4 + 2 + 5 - 1) - 5");
 }
