@@ -1457,3 +1457,169 @@ fn sand_may_take_its_effect_off_too_by_option() {
     assert_eq!(r.json["reactions"][0]["amount"], 5, "1D 3 + Effect 2");
     assert_eq!(r.json["damage"], 5, "(4 + 2 + 5 - 1) - 5");
 }
+
+/// Seed 004, "Resolve Missile Hits", "Aim" and "Dodge Attack": a salvo
+/// attacks with the TL difference DM + 1 per missile beyond the first +
+/// the launching gunner's aim (Ruling 21: it attacks the round it is
+/// launched), less the dodge's positive Effect (Ruling 12), which the log
+/// shows as its own DM. The corvette's two missiles at the scout at Short,
+/// its turret-2 gunner having aimed once (+2).
+///
+/// The scout's pilot (Pilot 2, DEX 9 +1) dodges first: 4 + 4 + 3 = 11
+/// against Difficult 10+, Effect +1. The salvo rolls 2 + 3 = 5, then +1
+/// (the TL difference, 12 less 12, raised to the minimum), +2 (aim), +1
+/// (second missile) and -1 (dodged): 8 against 8, a hit at Effect 0, 4D
+/// x 0.
+///
+/// A dodge that fails (1 + 1 + 3 = 5, Effect -5) takes nothing off and
+/// shows no DM: the same salvo rolls 2 + 2 + 1 + 2 + 1 = 8.
+#[test]
+fn a_salvos_dm_adds_aim_and_missiles_and_takes_off_a_dodge() {
+    let pairs = [
+        ("weapon", text("missile-rack")),
+        ("range-band", text("short")),
+        ("aim", num(1)),
+        ("dodge", flag()),
+    ];
+    let (dodged, used) = resolve("corvette", "scout", &pairs, &[4, 4, 2, 3, 1, 1, 1, 1]);
+    let dodged = dodged.expect("resolves");
+    assert_eq!(used, 8);
+    assert_eq!(dodged.json["reactions"][0]["effect"], 1);
+    assert_eq!(dodged.json["dm"], 3, "1 + 2 + 1 - 1");
+    assert_eq!(dodged.json["total"], 8);
+    assert_eq!(dodged.json["hit"], true);
+    let lines = event_lines(&dodged.events);
+    assert!(
+        lines.contains(&"-1 to salvo attack: the target dodged (Effect +1)".to_owned()),
+        "{lines:?}"
+    );
+
+    let (failed, used) = resolve("corvette", "scout", &pairs, &[1, 1, 2, 2, 1, 1, 1, 1]);
+    let failed = failed.expect("resolves");
+    assert_eq!(used, 8);
+    assert_eq!(failed.json["reactions"][0]["effect"], -5);
+    assert_eq!(failed.json["dm"], 4, "1 + 2 + 1");
+    assert_eq!(failed.json["total"], 8);
+    let lines = event_lines(&failed.events);
+    assert!(
+        !lines.iter().any(|l| l.contains("the target dodged")),
+        "{lines:?}"
+    );
+}
+
+/// Ruling 21: the launching gunner's aim goes to a salvo only if it
+/// attacks the round it is launched, in `resolve` as in play, where a salvo
+/// is resolved as it arrives and the log gives its flight (Ruling 30). The
+/// corvette's turret-2 gunner aims once (+2) and launches two missiles at
+/// the scout. At Long the salvo flies one round, which the log says, and
+/// the aim is lost: 1 + 2 + 1 (TL DM minimum) + 1 (second missile) = 5, a
+/// miss. At Short it attacks at once, no flight is told, and the aim
+/// counts: 1 + 2 + 1 + 1 + 2 = 7, a miss.
+#[test]
+fn a_salvos_aim_counts_only_when_it_attacks_at_once() {
+    let at = |band: &str| {
+        let (r, used) = resolve(
+            "corvette",
+            "scout",
+            &[
+                ("weapon", text("missile-rack")),
+                ("range-band", text(band)),
+                ("aim", num(1)),
+            ],
+            &[1, 2],
+        );
+        assert_eq!(used, 2);
+        r.expect("resolves")
+    };
+    let flies = |r: &common::Resolution| {
+        event_lines(&r.events)
+            .into_iter()
+            .filter(|l| l.contains("before it attacks"))
+            .collect::<Vec<_>>()
+    };
+    let long = at("long");
+    assert_eq!(long.json["missiles"]["flight_rounds"], 1);
+    assert_eq!(long.json["dm"], 2, "no aim");
+    assert_eq!(long.json["total"], 5);
+    assert_eq!(
+        flies(&long),
+        [
+            "ruling: launched at Long range the salvo flies 1 round(s) before it attacks; it is resolved here as it arrives"
+        ]
+    );
+    let short = at("short");
+    assert_eq!(short.json["missiles"]["flight_rounds"], 0);
+    assert_eq!(short.json["dm"], 4, "the aim's +2");
+    assert_eq!(short.json["total"], 7);
+    assert!(flies(&short).is_empty(), "{:?}", flies(&short));
+}
+
+/// Seed 004, "Launch Missile Salvo": "All Missiles from all mounts of same
+/// missile type are fired at once", one salvo per ship, missile and round
+/// (Ruling 44). The trader's turret-2 gunner (unskilled -3, DEX 6 +0)
+/// launches its two racks at the corvette at Short: 6 + 6 - 3 = 9 against
+/// Simple 2+. Both launchers are then used for the round, the missiles'
+/// magazine is marked as having launched this round, and a second salvo of
+/// that missile is refused.
+#[test]
+fn a_launch_uses_every_launcher_of_its_missile_for_the_round() {
+    let sys = system();
+    let rules = &sys.rules;
+    let rack = weapon("missile-rack");
+    let mut b = battle("trader", "corvette", Band::Short);
+    assert_eq!(sys.launchers(&b, A, rack), 2);
+    let t2 = mount(&b, A, "turret-2");
+    sys.launch(
+        &mut b,
+        A,
+        Position::Gunner(t2),
+        (rack, 2, B),
+        &mut ScriptedDice::new([6, 6]),
+        &mut NullSink,
+    )
+    .expect("the launch");
+    assert_eq!(b.salvos.len(), 1);
+    assert_eq!(sys.launchers(&b, A, rack), 0);
+    let magazine = b
+        .ship(A)
+        .class(rules)
+        .magazine(rack)
+        .expect("the trader's missiles");
+    assert_eq!(b.state(A).launched, 1 << magazine);
+    match sys.check_launch(&b, A, B, rack, 1) {
+        Err(broadside_core::ResolveError::Refused(m)) => assert_eq!(
+            m,
+            "a salvo of 1 is more than the trader (A)'s 0 usable Missile Rack (smart missiles) launch in a round"
+        ),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Rulings 41 and 44: a salvo is launched at an enemy, by a ship that
+/// carries that missile. With the corvette and the scout on one side, the
+/// corvette's salvo at the scout is refused as an attack on its own side
+/// would be; the gunboat, which carries no missile rack, is refused a
+/// salvo for that reason, not for its magazine.
+#[test]
+fn a_salvo_needs_an_enemy_and_a_launcher() {
+    let sys = system();
+    let rack = weapon("missile-rack");
+    let b = common::fleet(&["corvette", "scout"], &["trader"], Band::Short);
+    match sys.check_launch(&b, ShipId(0), ShipId(1), rack, 2) {
+        Err(broadside_core::ResolveError::Refused(m)) => {
+            assert!(m.contains("they are on the same side"), "{m}")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    sys.check_launch(&b, ShipId(0), ShipId(2), rack, 2)
+        .expect("the trader is an enemy");
+
+    let gunboat = with_gunboat();
+    let b = battle_in(gunboat, "gunboat", "trader", Band::Short);
+    match gunboat.check_launch(&b, A, B, rack, 1) {
+        Err(broadside_core::ResolveError::Refused(m)) => {
+            assert_eq!(m, "the gunboat (A) carries no missile-rack")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
