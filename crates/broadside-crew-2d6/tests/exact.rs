@@ -8,18 +8,22 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use broadside_core::exact::{DROP_NONE, ExactAttack, ExactError, Prob, enumerate, exact_battle};
+use broadside_core::exact::{
+    DROP_NONE, ExactAttack, ExactError, Prob, enumerate, exact_battle, to_f64, visit_paths,
+};
 use broadside_core::{
-    Dice, EventSink, ResolveError, Roster, Ruleset, ScriptedDice, SeededDice, Setup, ShipFate,
+    Dice, Event, EventLog, EventSink, NullSink, ResolveError, Roster, Ruleset, ScriptedDice,
+    SeededDice, Setup, ShipFate,
 };
 use broadside_crew_2d6::check::{Ask, roll_check};
-use broadside_crew_2d6::model::BAND_IDS;
 use broadside_crew_2d6::model::Position;
-use broadside_crew_2d6::{Action, Battle, CrewTactics, Fleets, Order, Sequence};
+use broadside_crew_2d6::model::{BAND_IDS, Band};
+use broadside_crew_2d6::{Action, Battle, CrewTactics, Fleets, Order, Reactions, Salvo, Sequence};
 use common::{
     EXACT_ATTACK_PATHS, Sampled, ScriptedTactics, attack_criticals_only, attack_outcome,
-    check_exact_against, every_hit_critical, every_roll, exact_every_path, exact_in, flag,
-    fleet_request, num, resolve_request, sample_attack, sums, text, without_criticals,
+    check_exact_against, edited, every_hit_critical, every_roll, exact_every_path, exact_in, flag,
+    fleet_request, load, num, resolve_request, sample_attack, sources, sums, text,
+    without_criticals,
 };
 use proptest::prelude::*;
 
@@ -514,4 +518,148 @@ fn a_salvo_at_a_small_hull_drops_its_least_likely_states_and_says_how_much() {
             "{what}: exact {p} (+ up to {dropped} dropped), Monte Carlo {seen} (SE {se})"
         );
     }
+}
+
+/// The scout's pilot fires its fixed beam laser at the trader at Short
+/// range, and the trader's gunner fires sand; with `add_effect`, under the
+/// house-rule option `sand.add-effect = true` (Ruling 8's alternative: the
+/// core rules' 1D + the sand check's Effect). The exact odds, against
+/// odds reckoned by hand.
+///
+/// Seed 004 line 52: Direct Fire is Gunnery, INT or DEX, Average 8+ (the
+/// scout's pilot: Gunner 0, DEX 9 +1, beam laser DM+4, Short DM+1: +6);
+/// line 67: Fire Sand is Gunnery, INT or DEX, Average 8+ (the trader's
+/// gunner: Gunner 0, DEX 8 +0), and a success takes 1D off the damage
+/// (with the option, the check's Effect too). Damage is the beam laser's
+/// 1D + the attack's Effect - the trader's armour 1, at least 0, less the
+/// sand, at least 0. The sand check is rolled hit or miss, its 1D only on
+/// a success.
+fn check_beam_laser_against_sand(add_effect: bool) {
+    let files = edited(&sources(), "criticals.toml", "effect = 6 ", "effect = 30 ");
+    let mut files = edited(
+        &files,
+        "criticals.toml",
+        "sustained-percent = 10 ",
+        "sustained-percent = 100 ",
+    );
+    if add_effect {
+        files = edited(
+            &files,
+            "rules.toml",
+            "add-effect = false",
+            "add-effect = true",
+        );
+    }
+    let exact = exact_in(
+        &load(&files),
+        "scout",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+            ("sand", flag()),
+        ],
+    )
+    .unwrap();
+    let mut hits = 0;
+    let mut damage = BTreeMap::new();
+    for faces in every_roll(6) {
+        let effect = faces[0] + faces[1] + 6 - 8;
+        let sand_effect = faces[2] + faces[3] - 8;
+        // Without a sand success no 1D is rolled for it: the next die is
+        // the damage die, and the last one is not rolled.
+        let (sand, damage_die) = match (sand_effect >= 0, add_effect) {
+            (true, true) => (faces[4] + sand_effect, faces[5]),
+            (true, false) => (faces[4], faces[5]),
+            (false, _) => (0, faces[4]),
+        };
+        let d = if effect >= 0 {
+            ((damage_die + effect - 1).max(0) - sand).max(0)
+        } else {
+            0
+        };
+        hits += u64::from(effect >= 0);
+        *damage.entry(d).or_insert(0) += 1;
+    }
+    check_exact_against(&exact, hits, &damage, 6u64.pow(6));
+}
+
+/// Sand as the cheat sheet has it: a success takes 1D off (Ruling 8).
+#[test]
+fn a_beam_laser_against_sand() {
+    check_beam_laser_against_sand(false);
+}
+
+/// Sand under the option that takes the check's Effect off as well.
+#[test]
+fn a_beam_laser_against_sand_that_takes_its_effect_off() {
+    check_beam_laser_against_sand(true);
+}
+
+/// The escort's one missile at the trader at Short range in a battle, with
+/// no reaction, as the missile step strikes it (no single-attack report):
+/// 2D + 2 (TL 13 - 11) against 8, the Effect multiplying one missile's 4D
+/// less armour 1. Critical hits are off, so a path ends with the damage.
+fn strike_one_missile(dice: &mut dyn Dice, sink: &mut dyn EventSink) -> Result<(), ResolveError> {
+    let system = without_criticals();
+    let mut battle = common::battle_in(system, "escort", "trader", Band::Short);
+    let salvo = Salvo {
+        owner: common::A,
+        target: common::B,
+        weapon: system.rules.weapon_id("missile-rack").unwrap(),
+        missiles: 1,
+        rounds_left: 0,
+        tl: 13,
+        smart: true,
+        bane: false,
+        dm: 0,
+    };
+    system.strike_salvo(&mut battle, &salvo, &Reactions::default(), dice, sink)?;
+    Ok(())
+}
+
+/// The log prints a check's faces, so with a log the salvo's attack dice
+/// are rolled die by die even by a source that enumerates every outcome:
+/// over every path, the first face of the salvo attack in the log shows
+/// each face with a chance of one in six, as a die does.
+#[test]
+fn a_logged_salvo_attack_shows_real_faces_on_every_path() {
+    let mut chance = [0.0; 6];
+    visit_paths(
+        1_000_000,
+        |dice| {
+            let mut log = EventLog::default();
+            strike_one_missile(dice, &mut log)?;
+            let face = log.events.iter().find_map(|e| match e {
+                Event::Roll { purpose, faces, .. } if purpose == "salvo attack" => Some(faces[0]),
+                _ => None,
+            });
+            Ok(face.expect("the salvo attack's roll"))
+        },
+        |face, p| chance[face as usize - 1] += to_f64(&p),
+    )
+    .unwrap();
+    for (face, chance) in chance.into_iter().enumerate() {
+        assert!(
+            (chance - 1.0 / 6.0).abs() < 1e-12,
+            "face {}: chance {chance}",
+            face + 1
+        );
+    }
+}
+
+/// With no log nothing reads the salvo's faces, so a source that
+/// enumerates every outcome is asked only for what the rules tell apart:
+/// every miss (2D of 2 to 5) is one path, each hit's Effect (2D of 6 to 12,
+/// Effect 0 to 6) another, and each sum of the missile's 4D (4 to 24)
+/// another under a hit: 1 + 7 x 21 paths, not one per sum of the 2D.
+#[test]
+fn a_salvo_attack_without_a_log_branches_on_its_bands() {
+    let paths = visit_paths(
+        1_000_000,
+        |dice| strike_one_missile(dice, &mut NullSink),
+        |(), _| {},
+    )
+    .unwrap();
+    assert_eq!(paths, 1 + 7 * 21);
 }

@@ -1278,10 +1278,17 @@ fn lasers_that_fired_point_defence_do_not_attack_that_round() {
     assert_eq!(dice.used(), 4);
 }
 
-/// The dodge's first die as a report shows it, over every path of the
-/// dice, with the chance of each face shown.
-fn dodge_first_faces(sys: &Crew2d6, pairs: &[(&str, broadside_core::OptionValue)]) -> Vec<f64> {
-    let request = testing::resolve_request(sys, "corvette", "trader", pairs).expect("a request");
+/// The first die of a reaction's check as a report shows it (its line
+/// `<reaction>: 2D [...]`), over every path of the dice, with the chance of
+/// each face shown.
+fn reaction_first_faces(
+    sys: &Crew2d6,
+    (attacker, target): (&str, &str),
+    pairs: &[(&str, broadside_core::OptionValue)],
+    reaction: &str,
+) -> Vec<f64> {
+    let request = testing::resolve_request(sys, attacker, target, pairs).expect("a request");
+    let prefix = format!("{reaction}: 2D [");
     let mut chance = [0.0; 6];
     broadside_core::exact::visit_paths(
         1_000_000,
@@ -1290,9 +1297,9 @@ fn dodge_first_faces(sys: &Crew2d6, pairs: &[(&str, broadside_core::OptionValue)
             let line = report
                 .lines()
                 .into_iter()
-                .find(|l| l.starts_with("dodge: 2D ["))
-                .expect("a dodge line");
-            Ok(line["dodge: 2D [".len()..]
+                .find(|l| l.starts_with(&prefix))
+                .expect("a reaction line");
+            Ok(line[prefix.len()..]
                 .split(',')
                 .next()
                 .and_then(|f| f.parse::<usize>().ok())
@@ -1302,6 +1309,17 @@ fn dodge_first_faces(sys: &Crew2d6, pairs: &[(&str, broadside_core::OptionValue)
     )
     .expect("every path");
     chance.to_vec()
+}
+
+/// Asserts that every face has a chance of one in six, as a die's has.
+fn assert_faces_real(chances: &[f64]) {
+    for (face, chance) in chances.iter().enumerate() {
+        assert!(
+            (chance - 1.0 / 6.0).abs() < 1e-12,
+            "face {}: chance {chance}",
+            face + 1
+        );
+    }
 }
 
 /// A single attack's report gives "the roll ... the reactions", the
@@ -1317,14 +1335,291 @@ fn a_reports_dodge_faces_are_real_on_every_path() {
         ("range-band", text("medium")),
         ("dodge", flag()),
     ];
-    for (face, chance) in dodge_first_faces(without_criticals(), &pairs)
-        .into_iter()
-        .enumerate()
-    {
-        assert!(
-            (chance - 1.0 / 6.0).abs() < 1e-12,
-            "face {}: chance {chance}",
-            face + 1
+    assert_faces_real(&reaction_first_faces(
+        without_criticals(),
+        ("corvette", "trader"),
+        &pairs,
+        "dodge",
+    ));
+}
+
+/// The same of ECM, whose Effect the salvo reads only up to the missiles
+/// left (Seed 004, "ECM against missiles about to hit": the Effect removes
+/// that many missiles): the escort's two missiles at the corvette at
+/// Medium, jammed by the corvette's Sensor Operator. On every path the ECM
+/// check's first die, as the report shows it, shows each face with a
+/// chance of one in six.
+#[test]
+fn a_reports_ecm_faces_are_real_on_every_path() {
+    let pairs = [
+        ("weapon", text("missile-rack")),
+        ("range-band", text("medium")),
+        ("ecm", flag()),
+    ];
+    assert_faces_real(&reaction_first_faces(
+        without_criticals(),
+        ("escort", "corvette"),
+        &pairs,
+        "ecm",
+    ));
+}
+
+/// Seed 004, "Fire Sand at incoming Beam attack", and the rules note's sand
+/// row: one canister a use, and sand only while the sandcaster has some
+/// left. The trader's sandcaster is down to its last canister: it answers
+/// the corvette's beam lasers at Short (1 + 1 + 7 = 9, Effect +1; the sand
+/// check 1 + 1, a failure; damage 1 + 2 + 1 - armour 1 = 3), and the
+/// canister is spent. Against the pulse lasers that fire next, with no
+/// sand left, sand is refused before any die is rolled.
+#[test]
+fn sand_is_fired_only_while_a_canister_is_left() {
+    let sys = system();
+    let rules = &sys.rules;
+    let sand = weapon("sandcaster");
+    let mut b = battle("corvette", "trader", Band::Short);
+    let canisters = b
+        .ship(B)
+        .class(rules)
+        .magazine(sand)
+        .expect("the trader carries sand");
+    b.ship_mut(B).magazines[canisters] = 1;
+    let sand_reaction = Reactions {
+        sand: true,
+        ..Reactions::default()
+    };
+    let mut dice = ScriptedDice::new([1, 1, 1, 1, 1]);
+    let t1 = mount(&b, A, "turret-1");
+    let answered = sys
+        .fire(
+            &mut b,
+            A,
+            B,
+            t1,
+            weapon("beam-laser"),
+            &sand_reaction,
+            &mut dice,
+            &mut NullSink,
+        )
+        .expect("sand from the last canister");
+    assert_eq!(answered.reactions.len(), 1, "the sand reaction was made");
+    assert_eq!(dice.used(), 5);
+    assert_eq!(b.ship(B).magazine(rules, sand), Some(0));
+    let t3 = mount(&b, A, "turret-3");
+    let refused = sys.fire(
+        &mut b,
+        A,
+        B,
+        t3,
+        weapon("pulse-laser"),
+        &sand_reaction,
+        &mut dice,
+        &mut NullSink,
+    );
+    assert!(
+        matches!(&refused, Err(broadside_core::ResolveError::Refused(m))
+            if m == "the trader (B) has no sandcaster with sand and a gunner"),
+        "{refused:?}"
+    );
+    assert_eq!(dice.used(), 5, "a refused attack rolls nothing");
+}
+
+/// House-rule option `sand.add-effect = true`, off by default (Ruling 8's
+/// alternative, the core rules' 1D + Effect): the sand check's Effect is
+/// taken off with the 1D. The corvette's beam lasers at the trader at
+/// Short: 3 + 3 + 7 = 13, Effect +5. The trader's gunner (Gunner 0, DEX 8
+/// +0) fires sand, 5 + 5 = 10 against 8, Effect +2, and 1D rolls 3: 3 + 2 =
+/// 5 off. The damage, 1D 4 + 2 (two more lasers) + 5 - armour 1 = 10, less
+/// 5, is 5.
+#[test]
+fn sand_may_take_its_effect_off_too_by_option() {
+    let system = load(&edited(
+        &sources(),
+        "rules.toml",
+        "add-effect = false",
+        "add-effect = true",
+    ));
+    let mut dice = ScriptedDice::new([3, 3, 5, 5, 3, 4]);
+    let r = resolve_in(
+        &system,
+        "corvette",
+        "trader",
+        &[
+            ("weapon", text("beam-laser")),
+            ("range-band", text("short")),
+            ("sand", flag()),
+        ],
+        &mut dice,
+    )
+    .expect("resolves");
+    assert_eq!(dice.used(), 6);
+    assert_eq!(r.json["effect"], 5);
+    assert_eq!(r.json["reactions"][0]["effect"], 2);
+    assert_eq!(r.json["reactions"][0]["amount"], 5, "1D 3 + Effect 2");
+    assert_eq!(r.json["damage"], 5, "(4 + 2 + 5 - 1) - 5");
+}
+
+/// Seed 004, "Resolve Missile Hits", "Aim" and "Dodge Attack": a salvo
+/// attacks with the TL difference DM + 1 per missile beyond the first +
+/// the launching gunner's aim (Ruling 21: it attacks the round it is
+/// launched), less the dodge's positive Effect (Ruling 12), which the log
+/// shows as its own DM. The corvette's two missiles at the scout at Short,
+/// its turret-2 gunner having aimed once (+2).
+///
+/// The scout's pilot (Pilot 2, DEX 9 +1) dodges first: 4 + 4 + 3 = 11
+/// against Difficult 10+, Effect +1. The salvo rolls 2 + 3 = 5, then +1
+/// (the TL difference, 12 less 12, raised to the minimum), +2 (aim), +1
+/// (second missile) and -1 (dodged): 8 against 8, a hit at Effect 0, 4D
+/// x 0.
+///
+/// A dodge that fails (1 + 1 + 3 = 5, Effect -5) takes nothing off and
+/// shows no DM: the same salvo rolls 2 + 2 + 1 + 2 + 1 = 8.
+#[test]
+fn a_salvos_dm_adds_aim_and_missiles_and_takes_off_a_dodge() {
+    let pairs = [
+        ("weapon", text("missile-rack")),
+        ("range-band", text("short")),
+        ("aim", num(1)),
+        ("dodge", flag()),
+    ];
+    let (dodged, used) = resolve("corvette", "scout", &pairs, &[4, 4, 2, 3, 1, 1, 1, 1]);
+    let dodged = dodged.expect("resolves");
+    assert_eq!(used, 8);
+    assert_eq!(dodged.json["reactions"][0]["effect"], 1);
+    assert_eq!(dodged.json["dm"], 3, "1 + 2 + 1 - 1");
+    assert_eq!(dodged.json["total"], 8);
+    assert_eq!(dodged.json["hit"], true);
+    let lines = event_lines(&dodged.events);
+    assert!(
+        lines.contains(&"-1 to salvo attack: the target dodged (Effect +1)".to_owned()),
+        "{lines:?}"
+    );
+
+    let (failed, used) = resolve("corvette", "scout", &pairs, &[1, 1, 2, 2, 1, 1, 1, 1]);
+    let failed = failed.expect("resolves");
+    assert_eq!(used, 8);
+    assert_eq!(failed.json["reactions"][0]["effect"], -5);
+    assert_eq!(failed.json["dm"], 4, "1 + 2 + 1");
+    assert_eq!(failed.json["total"], 8);
+    let lines = event_lines(&failed.events);
+    assert!(
+        !lines.iter().any(|l| l.contains("the target dodged")),
+        "{lines:?}"
+    );
+}
+
+/// Ruling 21: the launching gunner's aim goes to a salvo only if it
+/// attacks the round it is launched, in `resolve` as in play, where a salvo
+/// is resolved as it arrives and the log gives its flight (Ruling 30). The
+/// corvette's turret-2 gunner aims once (+2) and launches two missiles at
+/// the scout. At Long the salvo flies one round, which the log says, and
+/// the aim is lost: 1 + 2 + 1 (TL DM minimum) + 1 (second missile) = 5, a
+/// miss. At Short it attacks at once, no flight is told, and the aim
+/// counts: 1 + 2 + 1 + 1 + 2 = 7, a miss.
+#[test]
+fn a_salvos_aim_counts_only_when_it_attacks_at_once() {
+    let at = |band: &str| {
+        let (r, used) = resolve(
+            "corvette",
+            "scout",
+            &[
+                ("weapon", text("missile-rack")),
+                ("range-band", text(band)),
+                ("aim", num(1)),
+            ],
+            &[1, 2],
         );
+        assert_eq!(used, 2);
+        r.expect("resolves")
+    };
+    let flies = |r: &common::Resolution| {
+        event_lines(&r.events)
+            .into_iter()
+            .filter(|l| l.contains("before it attacks"))
+            .collect::<Vec<_>>()
+    };
+    let long = at("long");
+    assert_eq!(long.json["missiles"]["flight_rounds"], 1);
+    assert_eq!(long.json["dm"], 2, "no aim");
+    assert_eq!(long.json["total"], 5);
+    assert_eq!(
+        flies(&long),
+        [
+            "ruling: launched at Long range the salvo flies 1 round(s) before it attacks; it is resolved here as it arrives"
+        ]
+    );
+    let short = at("short");
+    assert_eq!(short.json["missiles"]["flight_rounds"], 0);
+    assert_eq!(short.json["dm"], 4, "the aim's +2");
+    assert_eq!(short.json["total"], 7);
+    assert!(flies(&short).is_empty(), "{:?}", flies(&short));
+}
+
+/// Seed 004, "Launch Missile Salvo": "All Missiles from all mounts of same
+/// missile type are fired at once", one salvo per ship, missile and round
+/// (Ruling 44). The trader's turret-2 gunner (unskilled -3, DEX 6 +0)
+/// launches its two racks at the corvette at Short: 6 + 6 - 3 = 9 against
+/// Simple 2+. Both launchers are then used for the round, the missiles'
+/// magazine is marked as having launched this round, and a second salvo of
+/// that missile is refused.
+#[test]
+fn a_launch_uses_every_launcher_of_its_missile_for_the_round() {
+    let sys = system();
+    let rules = &sys.rules;
+    let rack = weapon("missile-rack");
+    let mut b = battle("trader", "corvette", Band::Short);
+    assert_eq!(sys.launchers(&b, A, rack), 2);
+    let t2 = mount(&b, A, "turret-2");
+    sys.launch(
+        &mut b,
+        A,
+        Position::Gunner(t2),
+        (rack, 2, B),
+        &mut ScriptedDice::new([6, 6]),
+        &mut NullSink,
+    )
+    .expect("the launch");
+    assert_eq!(b.salvos.len(), 1);
+    assert_eq!(sys.launchers(&b, A, rack), 0);
+    let magazine = b
+        .ship(A)
+        .class(rules)
+        .magazine(rack)
+        .expect("the trader's missiles");
+    assert_eq!(b.state(A).launched, 1 << magazine);
+    match sys.check_launch(&b, A, B, rack, 1) {
+        Err(broadside_core::ResolveError::Refused(m)) => assert_eq!(
+            m,
+            "a salvo of 1 is more than the trader (A)'s 0 usable Missile Rack (smart missiles) launch in a round"
+        ),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Rulings 41 and 44: a salvo is launched at an enemy, by a ship that
+/// carries that missile. With the corvette and the scout on one side, the
+/// corvette's salvo at the scout is refused as an attack on its own side
+/// would be; the gunboat, which carries no missile rack, is refused a
+/// salvo for that reason, not for its magazine.
+#[test]
+fn a_salvo_needs_an_enemy_and_a_launcher() {
+    let sys = system();
+    let rack = weapon("missile-rack");
+    let b = common::fleet(&["corvette", "scout"], &["trader"], Band::Short);
+    match sys.check_launch(&b, ShipId(0), ShipId(1), rack, 2) {
+        Err(broadside_core::ResolveError::Refused(m)) => {
+            assert!(m.contains("they are on the same side"), "{m}")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    sys.check_launch(&b, ShipId(0), ShipId(2), rack, 2)
+        .expect("the trader is an enemy");
+
+    let gunboat = with_gunboat();
+    let b = battle_in(gunboat, "gunboat", "trader", Band::Short);
+    match gunboat.check_launch(&b, A, B, rack, 1) {
+        Err(broadside_core::ResolveError::Refused(m)) => {
+            assert_eq!(m, "the gunboat (A) carries no missile-rack")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
     }
 }
