@@ -1416,9 +1416,6 @@ impl Crew2d6 {
         for &s in &slots {
             battle.state_mut(owner).used |= 1 << s;
         }
-        if let Some(m) = battle.ship(owner).class(rules).magazine(weapon) {
-            battle.state_mut(owner).launched |= 1 << m;
-        }
         Salvo {
             owner,
             target,
@@ -1478,9 +1475,9 @@ impl AttackResolution for Crew2d6 {
                     Some(missiles),
                     &attack.reactions,
                 )?;
-                // A declared salvo attacks at once, whatever its flight time:
-                // the launching gunner's aim counts, as it would for a salvo
-                // that arrives the round it is launched.
+                // A declared salvo is resolved here as it arrives, whatever
+                // its flight time; the launching gunner's aim and chains are
+                // gathered now and count only if it attacks this round.
                 let class = battle.ship(side).class(&self.rules);
                 let mount = class
                     .slots

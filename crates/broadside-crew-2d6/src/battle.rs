@@ -101,8 +101,6 @@ pub struct ShipState {
     pub chains: ArrayVec<Chain, 4>,
     /// Weapon slots that attacked or made point defence this round, as bits.
     pub used: u16,
-    /// Magazines that launched a salvo this round, as bits.
-    pub launched: u8,
     /// Positions that have acted in the current phase, as bits
     /// ([`Position::bit`]).
     pub acted: u16,
@@ -131,7 +129,6 @@ impl ShipState {
             aim_target: [ShipId(0); MAX_MOUNTS],
             chains: ArrayVec::new(),
             used: 0,
-            launched: 0,
             acted: 0,
         }
     }

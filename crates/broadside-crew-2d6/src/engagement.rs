@@ -1568,7 +1568,6 @@ impl Crew2d6 {
             let state = battle.state_mut(ship);
             state.jumping = false;
             state.used = 0;
-            state.launched = 0;
             state.chains.clear();
             state.acted = 0;
             state.thrust_left = 0;
