@@ -622,8 +622,10 @@ fn a_navigation_hit_turns_the_ship_left_in_every_hex_until_its_mr_is_spent() {
 }
 
 /// Advanced Game rules, Navigation Hit: 6-10 turns right; with MR 1 only the
-/// first hex; a stopped ship ignores the hit (no die is rolled, and it may
-/// still face anywhere); and the forced turns count toward breaking apart.
+/// first hex; with no MR left no turn can be forced, so no die is rolled and
+/// the ship flies straight; a stopped ship ignores the hit (no die is
+/// rolled, and it may still face anywhere); and the forced turns count
+/// toward breaking apart.
 #[test]
 fn navigation_hit_right_turns_mr_limit_stopped_ships_and_break_apart() {
     let run = |nav_mr_lost: u8, dice: &[u32]| {
@@ -646,6 +648,8 @@ fn navigation_hit_right_turns_mr_limit_stopped_ships_and_break_apart() {
     assert_eq!(run(0, &[1]), (hex(1, -2), W));
     // MR 1: one right turn after the first hex, then straight on.
     assert_eq!(run(2, &[10]), (hex(1, 3), SE));
+    // MR 0: no die (the script has none), four hexes straight on.
+    assert_eq!(run(3, &[]), (hex(4, 0), E));
 
     // Stopped: no roll (the script has no dice), and free facing still works.
     let mut b = battle("destroyer", "frigate", 12);
