@@ -914,6 +914,28 @@ fn moving_player_only_weapons_fire_only_in_their_owners_phase() {
     assert!(!ar(true));
 }
 
+/// Advanced Game rules, Defensive Fire, and Fire: the non-moving side may
+/// shoot at any hex of the mover's path, so it takes the hex where its
+/// chance is best. A laser cannon (range diffusion, -5% a hex) gains +10%
+/// head-on. The destroyer at (0, 0) faces east; the frigate's path runs
+/// through a head-on hex and an off-line hex 3 away, (3, -1): at 3 hexes
+/// off-line the cannon has 60 - 15 = 45%; head-on at 6 hexes only
+/// 60 - 30 + 10 = 40%, so it fires off-line; head-on at 4 hexes it has
+/// 60 - 20 + 10 = 50%, so it fires head-on.
+#[test]
+fn defensive_fire_takes_the_hex_of_the_path_with_the_best_chance() {
+    for (head_on_hex, expected) in [(hex(6, 0), (3, false)), (hex(4, 0), (4, true))] {
+        let mut b = battle("destroyer", "frigate", 3);
+        place(&mut b, 1, hex(3, -1), W, 0);
+        b.paths[1] = vec![head_on_hex, hex(3, -1)];
+        let cannon = offered(&b, 0, true)
+            .into_iter()
+            .find(|(w, ..)| w == "laser-cannon")
+            .map(|(_, _, range, head_on)| (range, head_on));
+        assert_eq!(cannon, Some(expected), "head-on hex {head_on_hex}");
+    }
+}
+
 /// Advanced Game rules, Fire: a forward-firing weapon bears only on the band
 /// three hexes wide before its bow, head-on along the middle lane of it;
 /// batteries fire all round. A destroyer at (0, 0) facing east, the frigate
