@@ -148,6 +148,34 @@ fn only_a_screen_the_ship_carries_can_be_switched_on() {
     }
 }
 
+/// Advanced Game rules, Mines and Seeker missiles: mines go off against
+/// enemy ships that enter their hex, and only activated seekers move, each in
+/// its owner's movement. Side A's destroyer runs 2 hexes east through its
+/// own mines at (1, 0), past a waiting seeker of its own and one of side B:
+/// the mines stay, neither seeker moves, and the destroyer is untouched.
+#[test]
+fn own_mines_and_waiting_seekers_let_a_mover_pass() {
+    let mut b = battle("destroyer", "frigate", 12);
+    lay_mines(&mut b, Side::A, hex(1, 0));
+    place_seeker(&mut b, Side::B, hex(5, 5), W, 0, false);
+    place_seeker(&mut b, Side::A, hex(-5, 5), E, 0, false);
+    place(&mut b, 0, hex(0, 0), E, 2);
+    let hull = b.board.ships[0].hull;
+    let played = play_phase(
+        &mut b,
+        FirstMovement,
+        &Script::new().moves(0, 2, &[]),
+        &nothing(),
+        &[],
+    );
+    played.result.as_ref().expect("the phase plays");
+    assert_eq!(b.poses[0].hex, hex(2, 0));
+    assert_eq!(b.mines.len(), 1);
+    let seekers: Vec<_> = b.seekers.iter().map(|s| (s.hex, s.active)).collect();
+    assert_eq!(seekers, [(hex(5, 5), false), (hex(-5, 5), false)]);
+    assert_eq!(b.board.ships[0].hull, hull);
+}
+
 /// Advanced Game rules, Seeker missiles: a player activates their own
 /// seeker, once. A tactic that activates the other side's seeker, or its own
 /// seeker that is already flying, is a bug in the tactic, and the phase
