@@ -13,8 +13,8 @@
 //! west.
 
 use broadside_core::hex::Direction;
-use broadside_core::{Side, TurnSequence, Verdict, run_trials};
-use broadside_percentile::engagement::Sequence;
+use broadside_core::{FrameRules, Loss, Roster, Side, TurnSequence, Verdict, run_trials};
+use broadside_percentile::engagement::{Battle, Sequence};
 use broadside_percentile::model::Defence;
 use broadside_percentile::{DefaultTactics, PercentileTactics, Phase, Repairable};
 use broadside_tests::Damage;
@@ -1384,7 +1384,8 @@ fn mines_laid_and_seekers_placed_keep_a_side_in_the_fight() {
 /// cannot be decided, and the turn limit ends it as undecided after 3 game
 /// turns (no die is rolled: the ships stay stopped and nothing fires). With
 /// both fighters' rockets beyond repair, neither side can ever fight again,
-/// and the engagement is a draw before the first phase.
+/// and the engagement is a draw before the first phase, each fighter lost
+/// as disarmed, unless its side still has mines or seekers to go off.
 #[test]
 fn disarmed_ships_never_loop_forever() {
     let mut b = battle("fighter", "fighter", 12);
@@ -1406,6 +1407,21 @@ fn disarmed_ships_never_loop_forever() {
         (Verdict::Draw, 0)
     );
     assert!(out.events.is_empty());
+
+    // Each fighter is reported disarmed; a side with mines still laid is
+    // not beaten yet, so its fighter is not.
+    let fighter = ["fighter".to_owned()];
+    let roster = Roster::new(&fighter, &fighter);
+    let losses = |b: &Battle| -> Vec<Option<Loss>> {
+        percentile()
+            .fates(&roster, b)
+            .iter()
+            .map(|f| f.loss)
+            .collect()
+    };
+    assert_eq!(losses(&b), [Some(Loss::Disarmed), Some(Loss::Disarmed)]);
+    lay_mines(&mut b, Side::A, hex(6, 6));
+    assert_eq!(losses(&b), [None, Some(Loss::Disarmed)]);
 }
 
 // ---------------------------------------------------------------------------
