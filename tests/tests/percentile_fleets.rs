@@ -13,9 +13,11 @@
 
 use broadside_core::hex::Direction;
 use broadside_core::{Event, Side, TurnSequence, Verdict};
-use broadside_percentile::engagement::Sequence;
-use broadside_percentile::model::Defence;
-use broadside_percentile::{DefaultTactics, Percentile, PercentileTactics, Phase};
+use broadside_percentile::engagement::{Battle, FireOption, Sequence};
+use broadside_percentile::model::{Defence, WeaponId};
+use broadside_percentile::{
+    DefaultTactics, IcmLaunches, Maneuver, Percentile, PercentileTactics, Phase, RepairAttempt,
+};
 use broadside_tests::Damage;
 use broadside_tests::engagement::{
     Script, add_ship, battle, check_steps, damage, defence_supply, fleet_battle, fleet_request,
@@ -368,6 +370,66 @@ fn a_sides_set_up_places_its_ships_mines_and_seekers() {
 // ---------------------------------------------------------------------------
 // Movement and fire with several ships
 // ---------------------------------------------------------------------------
+
+/// A tactic that gives the default policy's answers to every question but
+/// the move order, which it leaves to the trait.
+struct RosterOrder;
+
+impl PercentileTactics for RosterOrder {
+    fn screen(&self, system: &Percentile, battle: &Battle, ship: usize) -> Option<Defence> {
+        DefaultTactics.screen(system, battle, ship)
+    }
+    fn activate_seekers(&self, system: &Percentile, battle: &Battle, side: Side) -> Vec<usize> {
+        DefaultTactics.activate_seekers(system, battle, side)
+    }
+    fn drops(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<WeaponId> {
+        DefaultTactics.drops(system, battle, ship)
+    }
+    fn maneuver(&self, system: &Percentile, battle: &Battle, ship: usize) -> Maneuver {
+        DefaultTactics.maneuver(system, battle, ship)
+    }
+    fn targets(
+        &self,
+        system: &Percentile,
+        battle: &Battle,
+        ship: usize,
+        options: &[FireOption],
+    ) -> Vec<usize> {
+        DefaultTactics.targets(system, battle, ship, options)
+    }
+    fn icms(
+        &self,
+        system: &Percentile,
+        battle: &Battle,
+        weapon: WeaponId,
+        target: usize,
+    ) -> IcmLaunches {
+        DefaultTactics.icms(system, battle, weapon, target)
+    }
+    fn repairs(&self, system: &Percentile, battle: &Battle, ship: usize) -> Vec<RepairAttempt> {
+        DefaultTactics.repairs(system, battle, ship)
+    }
+}
+
+/// Ruling 42: the order a side's ships move in is its tactics' choice; a
+/// tactic that does not choose moves them in roster order, every ship of
+/// the side in play once. Side B's frigate, battleship and frigate (ships 1,
+/// 2 and 3) move 1, 2, 3 (the default policy would move the battleship, its
+/// guide, first); with the first frigate destroyed, 2 and 3.
+#[test]
+fn a_tactic_that_gives_no_move_order_moves_its_ships_in_roster_order() {
+    let mut b = fleet_battle(
+        &["destroyer"],
+        &["frigate", "battleship", "frigate"],
+        12,
+        [&[], &[]],
+    );
+    let system = percentile();
+    assert_eq!(RosterOrder.move_order(system, &b, Side::B), [1, 2, 3]);
+    assert_eq!(RosterOrder.move_order(system, &b, Side::A), [0]);
+    b.board.ships[1].hull = 0;
+    assert_eq!(RosterOrder.move_order(system, &b, Side::B), [2, 3]);
+}
 
 /// Reference note, Sequence of play: in its movement phase a side moves
 /// its ships; in what order is the side's choice (ruling 42), each ship
