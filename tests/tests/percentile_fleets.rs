@@ -534,6 +534,24 @@ fn every_burning_ship_rolls_for_its_fire() {
 // The default fleet tactics
 // ---------------------------------------------------------------------------
 
+/// The default tactics (rules note, The default tactics): the focus is the
+/// enemy that has lost the largest share of its hull, not the most points.
+/// Side B's battleship has lost 30 of 120 (250 thousandths) and its frigate
+/// 12 of 40 (300): the frigate is the focus. With the frigate at 10 lost
+/// (250, a tie) the nearer to side A's guide is, the battleship, placed a
+/// hex nearer.
+#[test]
+fn default_tactics_focus_on_the_largest_share_of_hull_lost() {
+    let system = percentile();
+    let mut b = fleet_battle(&["destroyer"], &["battleship", "frigate"], 6, [&[], &[]]);
+    place(&mut b, 1, hex(5, 0), W, 0);
+    damage(&mut b, 1, &[Damage::Hull(30)]);
+    damage(&mut b, 2, &[Damage::Hull(12)]);
+    assert_eq!(DefaultTactics::focus(system, &b, Side::A), Some(2));
+    b.board.ships[2].hull += 2;
+    assert_eq!(DefaultTactics::focus(system, &b, Side::A), Some(1));
+}
+
 /// The default tactics (rules note, The default tactics): each weapon fires
 /// at the side's focus, the enemy that can fight and has lost the largest
 /// share of its hull, when its chance there is within 15 points of its best.
