@@ -534,6 +534,39 @@ fn every_burning_ship_rolls_for_its_fire() {
 // The default fleet tactics
 // ---------------------------------------------------------------------------
 
+/// The default tactics (rules note, The default tactics) release a masking
+/// screen when an enemy carries lasers and the ship can fight on without its
+/// own lasers (as many other weapons as lasers; mines and seekers do not
+/// count) or is badly damaged (more than half its hull lost), and its move
+/// holds course and speed. A frigate 1 hex before a destroyer's bow holds
+/// still. With both lasers and two other weapons (rockets, torpedoes) it
+/// releases one; with no screen left it cannot; with its rocket battery gone
+/// (two lasers, one other) it does not, until it has lost 21 of its 40 hull
+/// points (20 is exactly half, not more).
+#[test]
+fn default_tactics_release_a_masking_screen_when_lasers_are_a_threat() {
+    let system = percentile();
+    let releases = |b: &Battle| DefaultTactics.maneuver(system, b, 1).release_masking_screen;
+    let b = battle("destroyer", "frigate", 1);
+    assert!(releases(&b));
+
+    let mut spent = b.clone();
+    for d in &mut spent.board.ships[1].defences {
+        if d.defence == Defence::MaskingScreen {
+            d.supply = Some(0);
+        }
+    }
+    assert!(!releases(&spent));
+
+    let mut outgunned = b.clone();
+    damage(&mut outgunned, 1, &[Damage::Weapon("rocket-battery")]);
+    assert!(!releases(&outgunned));
+    damage(&mut outgunned, 1, &[Damage::Hull(20)]);
+    assert!(!releases(&outgunned));
+    damage(&mut outgunned, 1, &[Damage::Hull(1)]);
+    assert!(releases(&outgunned));
+}
+
 /// The default tactics (rules note, The default tactics): the focus is the
 /// enemy that has lost the largest share of its hull, not the most points.
 /// Side B's battleship has lost 30 of 120 (250 thousandths) and its frigate
