@@ -663,3 +663,105 @@ fn a_salvo_attack_without_a_log_branches_on_its_bands() {
     .unwrap();
     assert_eq!(paths, 1 + 7 * 21);
 }
+
+/// How many dice paths a source that enumerates every outcome follows
+/// through one step of the scout against the escort at Short range, with
+/// no log (so nothing prints the faces).
+fn paths_of(step: impl Fn(&mut Battle, &mut dyn Dice) -> Result<(), ResolveError>) -> u64 {
+    visit_paths(
+        1_000_000,
+        |dice| {
+            let mut battle = common::battle("scout", "escort", Band::Short);
+            step(&mut battle, dice)
+        },
+        |(), _| {},
+    )
+    .unwrap()
+}
+
+/// The scout's orders for one attack step, as [`paths_of`] plays them.
+fn attack_step_paths(order: Order, at_jump_point: bool) -> u64 {
+    paths_of(|battle, dice| {
+        battle.states[0].at_jump_point = at_jump_point;
+        let scout = ScriptedTactics {
+            actions: vec![order],
+            ..ScriptedTactics::default()
+        };
+        let idle = ScriptedTactics::default();
+        let tactics: [&dyn CrewTactics; 2] = [&scout, &idle];
+        common::system().attack_step(battle, [true, false], tactics, dice, &mut NullSink)
+    })
+}
+
+/// Each maneuver-step check is read only as far as its rule reads it, so
+/// an enumerating source follows one path per reading, not one per 2D sum.
+/// The scout's Pilot (Pilot 2, DEX 9 +1, INT 8 +0):
+/// - Maneuver Ship, Routine 6+ (seed 004; Rulings 23: a failure applies no
+///   thrust): success or failure, 2 paths;
+/// - Line up shot, Average 8+, its Effect chained (seed 004): 2D + 3 - 8
+///   runs from -3 to +7, which the task-chain table reads as DM -2 (-3,
+///   -2), -1, 0, +1 (+1 to +5) and +2 (+6, +7): 5 paths.
+#[test]
+fn maneuver_step_checks_branch_on_what_their_rules_read() {
+    let system = common::system();
+    let maneuver = paths_of(|battle, dice| {
+        battle.states[0].thrust_left = 2;
+        system.maneuver(battle, common::A, common::B, 1, dice, &mut NullSink)
+    });
+    assert_eq!(maneuver, 2, "Maneuver Ship: success or failure");
+    let line_up = paths_of(|battle, dice| {
+        battle.states[0].thrust_left = 2;
+        system.line_up_shot(battle, common::A, 0, common::B, dice, &mut NullSink)
+    });
+    assert_eq!(line_up, 5, "Line up shot: one path per chain DM");
+}
+
+/// Each attack-step check is read only as far as its rule reads it (seed
+/// 004, the Attack Step), so an enumerating source follows one path per
+/// reading, not one per 2D sum. The scout's crew:
+/// - Inspire (the Captain: Leadership 1, SOC 6 +0; Average 8+), chained
+///   into next turn's initiative: 2D + 1 - 8 runs from -5 to +5, read as
+///   DM -2, -1, 0 and +1: 4 paths;
+/// - Scan and Communicate (Rulings 49: no effect beyond the check): 1 path
+///   each;
+/// - Jam Sensors (Electronics (sensors) 2, INT 9 +1; Average 8+), "any
+///   positive Effect": 2D + 3 - 8 runs from -3 to +7, read as 0 (no
+///   jamming) or +1 to +7: 8 paths;
+/// - Find Targeting Solution (the same DMs), chained into one gunner's
+///   attack: DM -2, -1, 0, +1, +2: 5 paths;
+/// - Activate Jump (Engineer (J-drive) 1, EDU 9 +1; Easy 4+): 2D + 2
+///   always succeeds: 1 path.
+#[test]
+fn attack_step_checks_branch_on_what_their_rules_read() {
+    let sensors = |action| Order {
+        person: 1,
+        position: Position::Sensors,
+        action,
+    };
+    let inspire = Order {
+        person: 0,
+        position: Position::Captain,
+        action: Action::Inspire,
+    };
+    assert_eq!(attack_step_paths(inspire, false), 4, "Inspire");
+    assert_eq!(attack_step_paths(sensors(Action::Scan), false), 1, "Scan");
+    let communicate = Order {
+        person: 1,
+        position: Position::Comms,
+        action: Action::Communicate,
+    };
+    assert_eq!(attack_step_paths(communicate, false), 1, "Communicate");
+    let jam = sensors(Action::JamSensors { target: common::B });
+    assert_eq!(attack_step_paths(jam, false), 8, "Jam Sensors");
+    let solution = sensors(Action::TargetingSolution {
+        mount: 0,
+        target: common::B,
+    });
+    assert_eq!(attack_step_paths(solution, false), 5, "Targeting Solution");
+    let jump = Order {
+        person: 2,
+        position: Position::EngineerJDrive,
+        action: Action::Jump,
+    };
+    assert_eq!(attack_step_paths(jump, true), 1, "Activate Jump");
+}
