@@ -1999,3 +1999,102 @@ fn a_surprised_ship_makes_no_combat_maneuver() {
         .expect("the free round");
     assert_eq!(dice.used(), 0);
 }
+
+/// Seed 004, Aim: "This may be repeated up to three times against the same
+/// target before firing." The scout's turret-1 gunner, having aimed three
+/// times at the escort, is refused a fourth aim, and the count stays at
+/// three.
+#[test]
+fn a_fourth_aim_at_the_same_target_is_refused() {
+    let (result, used, b, _) = scout_orders(
+        vec![Order {
+            person: 1,
+            position: Position::Gunner(0),
+            action: Action::Aim {
+                mount: 0,
+                target: B,
+            },
+        }],
+        |b| {
+            b.states[0].aim[0] = 3;
+            b.states[0].aim_target[0] = B;
+        },
+        &[],
+    );
+    assert!(
+        matches!(&result, Err(broadside_core::ResolveError::Internal(m)) if m.contains("cannot aim again")),
+        "{result:?}"
+    );
+    assert_eq!((used, b.states[0].aim[0]), (0, 3));
+}
+
+/// Seed 004, Launch Missile Salvo: a Gunnery task, made by the gunner of
+/// the mount that carries the launchers. A launch declared for the
+/// scout's Captain, who fires no launcher, is refused before any die is
+/// rolled and sends nothing.
+#[test]
+fn a_launch_from_a_position_without_a_launcher_is_refused() {
+    let sys = system();
+    let mut b = battle("scout", "escort", Band::Short);
+    let mut dice = ScriptedDice::new([3, 3]);
+    let result = sys.launch(
+        &mut b,
+        A,
+        Position::Captain,
+        (weapon("missile-rack"), 1, B),
+        &mut dice,
+        &mut NullSink,
+    );
+    assert!(
+        matches!(&result, Err(broadside_core::ResolveError::Refused(m)) if m.contains("fires no mount with that launcher")),
+        "{result:?}"
+    );
+    assert_eq!(dice.used(), 0);
+    assert!(b.salvos.is_empty());
+}
+
+/// Rulings 21: the launching gunner's aim goes to the salvo only if it
+/// attacks this round, and the log says when it is lost. The scout's
+/// turret-1 gunner (Gunnery (turret) 1, INT 9 +1) launches one missile,
+/// 3 + 3 + 2 against Simple 2+: aimed once at the escort and launched at
+/// Long (1 round of flight) the aim is lost, and the log says so; aimed
+/// and launched at Short the salvo attacks this round with the aim's +2,
+/// and nothing is said of a loss; launched at Long with nothing to lose,
+/// nothing is said either.
+#[test]
+fn a_salvo_flying_on_is_said_to_lose_its_gunners_aim() {
+    let sys = system();
+    let launch = |band, aimed: bool| {
+        let mut b = battle("scout", "escort", band);
+        if aimed {
+            b.states[0].aim[0] = 1;
+            b.states[0].aim_target[0] = B;
+        }
+        let mut dice = ScriptedDice::new([3, 3]);
+        let mut log = EventLog::default();
+        sys.launch(
+            &mut b,
+            A,
+            Position::Gunner(0),
+            (weapon("missile-rack"), 1, B),
+            &mut dice,
+            &mut log,
+        )
+        .expect("the launch");
+        assert_eq!(dice.used(), 2);
+        assert_eq!(b.salvos.len(), 1, "the salvo is launched");
+        let said = event_lines(&log.events)
+            .iter()
+            .any(|l| l.contains("the gunner's aim and chained DMs are lost"));
+        (said, b.salvos[0].rounds_left, b.salvos[0].dm)
+    };
+    let (said, flight, _) = launch(Band::Long, true);
+    assert!(said, "the aim of a salvo flying on is lost");
+    assert_eq!(flight, 1);
+    let (said, flight, dm) = launch(Band::Short, true);
+    assert!(!said, "the salvo attacks this round with its aim");
+    assert_eq!((flight, dm), (0, 2));
+    let (said, flight, _) = launch(Band::Long, false);
+    assert!(!said, "no aim or chain to lose");
+    assert_eq!(flight, 1);
+}
