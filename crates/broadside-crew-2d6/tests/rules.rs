@@ -2098,3 +2098,90 @@ fn a_salvo_flying_on_is_said_to_lose_its_gunners_aim() {
     assert!(!said, "no aim or chain to lose");
     assert_eq!(flight, 1);
 }
+
+/// Rulings 45: a grapple holds while both ships are in the fight and ends
+/// when either leaves it. The corvette and the trader, grappled, are still
+/// grappled after the end of a round; once the trader is wrecked, the
+/// grapple ends with the round.
+#[test]
+fn a_grapple_holds_until_a_ship_leaves_the_fight() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::Adjacent);
+    b.pairs[0].grappled = true;
+    sys.end_of_round(&mut b, &mut NullSink);
+    assert!(b.pairs[0].grappled, "both ships are still there");
+    b.ship_mut(B).hull = 0;
+    sys.end_of_round(&mut b, &mut NullSink);
+    assert!(!b.pairs[0].grappled, "the trader has left the fight");
+}
+
+/// Rulings 20: a repair takes a DM per severity of the damage
+/// (`criticals.toml` `repair-dm-per-severity`, -1 in the data of record).
+/// With the data at -2, the corvette's Engineer repairing an M-drive at
+/// severity 2 takes -4.
+#[test]
+fn a_repairs_dm_is_per_severity() {
+    let sys = load(&edited(
+        &sources(),
+        "criticals.toml",
+        "repair-dm-per-severity = -1",
+        "repair-dm-per-severity = -2",
+    ));
+    let mut b = battle_in(&sys, "corvette", "trader", Band::Short);
+    let m_drive = location("m-drive") as u8;
+    let label = b.labels[0];
+    let mut applied = broadside_crew_2d6::Applied::default();
+    sys.critical(
+        b.ship_mut(A),
+        label,
+        m_drive,
+        2,
+        broadside_crew_2d6::Cause::Attack,
+        &mut applied,
+        &mut ScriptedDice::new([]),
+        &mut NullSink,
+    )
+    .expect("no dice");
+    let engineer = 6; // Olu Baye, engineer-m-drive and engineer-power
+    let mut log = EventLog::default();
+    sys.repair(
+        &mut b,
+        A,
+        engineer,
+        Repairable::Location(m_drive),
+        &mut ScriptedDice::new([6, 6]),
+        &mut log,
+    )
+    .expect("repair");
+    let lines = event_lines(&log.events);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("-4 to Repair Systems") && l.contains("severity 2")),
+        "{lines:#?}"
+    );
+}
+
+/// Rulings 38: a side finds the enemy when any of its ships' scans
+/// succeeds, and the log says so in those words when ships are many. Two
+/// scouts against the escort, every scan 6 + 6: no free round, "each side
+/// has a ship whose scan succeeded".
+#[test]
+fn a_fleets_scans_without_a_free_round_are_told_by_side() {
+    let sys = system();
+    let mut b = common::fleet(&["scout", "scout"], &["escort"], Band::Long);
+    let setup = Setup {
+        start_band: Some(Band::Long),
+        ..Setup::default()
+    };
+    let mut log = EventLog::default();
+    sys.set_up(&mut b, &setup, &mut ScriptedDice::new([6; 6]), &mut log)
+        .expect("setting up");
+    assert_eq!(b.free_round, None);
+    let lines = event_lines(&log.events);
+    assert!(
+        lines.iter().any(|l| l
+            .contains("no free round: each side has a ship whose scan succeeded, or neither has")),
+        "{lines:#?}"
+    );
+}
