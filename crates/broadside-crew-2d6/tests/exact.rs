@@ -765,3 +765,34 @@ fn attack_step_checks_branch_on_what_their_rules_read() {
     };
     assert_eq!(attack_step_paths(jump, true), 1, "Activate Jump");
 }
+
+/// Seed 004, line 5: "Near a planet or other object = Medium (1-2 on a d6)
+/// to Long (3-6 on a d6)"; line 7: every ship scans, Average 8+, read only
+/// as success or failure. Setting up the scout and the escort near an
+/// object, an enumerating source follows the d6 by the table's two rows
+/// and each scan by its success (2 x 2 x 2 paths), and the ships start at
+/// Medium with a chance of 2 in 6.
+#[test]
+fn setting_up_near_an_object_branches_on_the_rows_and_the_scans() {
+    let setup = broadside_crew_2d6::Setup {
+        near_object: true,
+        ..broadside_crew_2d6::Setup::default()
+    };
+    let mut medium = 0.0;
+    let paths = visit_paths(
+        1_000_000,
+        |dice| {
+            let mut battle = common::battle("scout", "escort", Band::VeryLong);
+            common::system().set_up(&mut battle, &setup, dice, &mut NullSink)?;
+            Ok(battle.pairs[0].band)
+        },
+        |band, p| {
+            if band == Band::Medium {
+                medium += to_f64(&p);
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(paths, 8);
+    assert!((medium - 1.0 / 3.0).abs() < 1e-12, "P(Medium) {medium}");
+}
