@@ -13,12 +13,14 @@ use broadside_core::exact::{
 };
 use broadside_core::{
     Dice, Event, EventLog, EventSink, NullSink, ResolveError, Roster, Ruleset, ScriptedDice,
-    SeededDice, Setup, ShipFate,
+    SeededDice, Setup, ShipFate, TurnSequence,
 };
 use broadside_crew_2d6::check::{Ask, roll_check};
 use broadside_crew_2d6::model::Position;
 use broadside_crew_2d6::model::{BAND_IDS, Band};
-use broadside_crew_2d6::{Action, Battle, CrewTactics, Fleets, Order, Reactions, Salvo, Sequence};
+use broadside_crew_2d6::{
+    Action, Battle, CrewTactics, Fleets, Order, Phase, Reactions, Salvo, Sequence,
+};
 use common::{
     EXACT_ATTACK_PATHS, Sampled, ScriptedTactics, attack_criticals_only, attack_outcome,
     check_exact_against, edited, every_hit_critical, every_roll, exact_every_path, exact_in, flag,
@@ -795,4 +797,102 @@ fn setting_up_near_an_object_branches_on_the_rows_and_the_scans() {
     .unwrap();
     assert_eq!(paths, 8);
     assert!((medium - 1.0 / 3.0).abs() < 1e-12, "P(Medium) {medium}");
+}
+
+/// A step of a one-against-one battle's sequence, played as exact odds
+/// play it (step by step), with no orders given.
+fn play_step_of(sequence: &Sequence<'_>, phase: Phase, turn: u32, step: u32, battle: &mut Battle) {
+    let idle = ScriptedTactics::default();
+    sequence
+        .play_step(
+            phase,
+            turn,
+            step,
+            battle,
+            [&idle, &idle],
+            &mut ScriptedDice::new([]),
+            &mut NullSink,
+        )
+        .unwrap();
+}
+
+/// Exact odds merge states that differ only in what no later step reads
+/// (docs/rules/crew-2d6.md, Exact odds). Seed 004: initiative orders the
+/// turn's steps, so once the order is settled the totals are read no more
+/// and are forgotten; the order itself stays.
+#[test]
+fn exact_steps_forget_initiative_once_the_order_is_settled() {
+    let system = common::system();
+    let setup = broadside_crew_2d6::Setup::default();
+    let sequence = Sequence {
+        system,
+        setup: &setup,
+        ships: 2,
+        last_turn: 10,
+    };
+    let mut battle = common::battle("scout", "escort", Band::Long);
+    battle.order = vec![common::A, common::B];
+    battle.states[0].initiative = 7;
+    battle.states[1].initiative = 12;
+    play_step_of(&sequence, Phase::Initiative, 1, 2, &mut battle);
+    assert_eq!(
+        battle.order,
+        [common::B, common::A],
+        "the higher total first"
+    );
+    assert_eq!(
+        (battle.states[0].initiative, battle.states[1].initiative),
+        (0, 0)
+    );
+}
+
+/// Seed 004: Inspire chains into "the initiative roll on the next turn",
+/// burned initiative costs "-2 Initiative on the next turn", jamming
+/// counts "for the next turn", and a salvo at Long or farther attacks in
+/// a later round. So a step of the last turn played for exact odds
+/// forgets them all, while a step of an earlier turn keeps them.
+#[test]
+fn exact_steps_of_the_last_turn_forget_what_only_the_next_turn_reads() {
+    let system = common::system();
+    let setup = broadside_crew_2d6::Setup::default();
+    let sequence = Sequence {
+        system,
+        setup: &setup,
+        ships: 2,
+        last_turn: 3,
+    };
+    let carried = || {
+        let mut battle = common::battle("scout", "escort", Band::Long);
+        battle.states[0].inspire_dm = 1;
+        battle.states[0].burn_penalty = -2;
+        battle.states[1].jam_sensors_next = -3;
+        battle.states[1].jam_comms_next = -1;
+        battle.salvos.push(Salvo {
+            owner: common::A,
+            target: common::B,
+            weapon: system.rules.weapon_id("missile-rack").unwrap(),
+            missiles: 1,
+            rounds_left: 1,
+            tl: 12,
+            smart: true,
+            bane: false,
+            dm: 0,
+        });
+        battle
+    };
+    let kept = |battle: &Battle| {
+        (
+            battle.states[0].inspire_dm,
+            battle.states[0].burn_penalty,
+            battle.states[1].jam_sensors_next,
+            battle.states[1].jam_comms_next,
+            battle.salvos.len(),
+        )
+    };
+    let mut earlier = carried();
+    play_step_of(&sequence, Phase::Attack, 2, 0, &mut earlier);
+    assert_eq!(kept(&earlier), (1, -2, -3, -1, 1), "turn 2 of 3");
+    let mut last = carried();
+    play_step_of(&sequence, Phase::Attack, 3, 0, &mut last);
+    assert_eq!(kept(&last), (0, 0, 0, 0, 0), "turn 3 of 3");
 }
