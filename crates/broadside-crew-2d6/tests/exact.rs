@@ -13,12 +13,14 @@ use broadside_core::exact::{
 };
 use broadside_core::{
     Dice, Event, EventLog, EventSink, NullSink, ResolveError, Roster, Ruleset, ScriptedDice,
-    SeededDice, Setup, ShipFate,
+    SeededDice, Setup, ShipFate, TurnSequence,
 };
 use broadside_crew_2d6::check::{Ask, roll_check};
 use broadside_crew_2d6::model::Position;
 use broadside_crew_2d6::model::{BAND_IDS, Band};
-use broadside_crew_2d6::{Action, Battle, CrewTactics, Fleets, Order, Reactions, Salvo, Sequence};
+use broadside_crew_2d6::{
+    Action, Battle, CrewTactics, Fleets, Order, Phase, Reactions, Salvo, Sequence,
+};
 use common::{
     EXACT_ATTACK_PATHS, Sampled, ScriptedTactics, attack_criticals_only, attack_outcome,
     check_exact_against, edited, every_hit_critical, every_roll, exact_every_path, exact_in, flag,
@@ -662,4 +664,235 @@ fn a_salvo_attack_without_a_log_branches_on_its_bands() {
     )
     .unwrap();
     assert_eq!(paths, 1 + 7 * 21);
+}
+
+/// How many dice paths a source that enumerates every outcome follows
+/// through one step of the scout against the escort at Short range, with
+/// no log (so nothing prints the faces).
+fn paths_of(step: impl Fn(&mut Battle, &mut dyn Dice) -> Result<(), ResolveError>) -> u64 {
+    visit_paths(
+        1_000_000,
+        |dice| {
+            let mut battle = common::battle("scout", "escort", Band::Short);
+            step(&mut battle, dice)
+        },
+        |(), _| {},
+    )
+    .unwrap()
+}
+
+/// The scout's orders for one attack step, as [`paths_of`] plays them.
+fn attack_step_paths(order: Order, at_jump_point: bool) -> u64 {
+    paths_of(|battle, dice| {
+        battle.states[0].at_jump_point = at_jump_point;
+        let scout = ScriptedTactics {
+            actions: vec![order],
+            ..ScriptedTactics::default()
+        };
+        let idle = ScriptedTactics::default();
+        let tactics: [&dyn CrewTactics; 2] = [&scout, &idle];
+        common::system().attack_step(battle, [true, false], tactics, dice, &mut NullSink)
+    })
+}
+
+/// Each maneuver-step check is read only as far as its rule reads it, so
+/// an enumerating source follows one path per reading, not one per 2D sum.
+/// The scout's Pilot (Pilot 2, DEX 9 +1, INT 8 +0):
+/// - Maneuver Ship, Routine 6+ (seed 004; Rulings 23: a failure applies no
+///   thrust): success or failure, 2 paths;
+/// - Line up shot, Average 8+, its Effect chained (seed 004): 2D + 3 - 8
+///   runs from -3 to +7, which the task-chain table reads as DM -2 (-3,
+///   -2), -1, 0, +1 (+1 to +5) and +2 (+6, +7): 5 paths.
+#[test]
+fn maneuver_step_checks_branch_on_what_their_rules_read() {
+    let system = common::system();
+    let maneuver = paths_of(|battle, dice| {
+        battle.states[0].thrust_left = 2;
+        system.maneuver(battle, common::A, common::B, 1, dice, &mut NullSink)
+    });
+    assert_eq!(maneuver, 2, "Maneuver Ship: success or failure");
+    let line_up = paths_of(|battle, dice| {
+        battle.states[0].thrust_left = 2;
+        system.line_up_shot(battle, common::A, 0, common::B, dice, &mut NullSink)
+    });
+    assert_eq!(line_up, 5, "Line up shot: one path per chain DM");
+}
+
+/// Each attack-step check is read only as far as its rule reads it (seed
+/// 004, the Attack Step), so an enumerating source follows one path per
+/// reading, not one per 2D sum. The scout's crew:
+/// - Inspire (the Captain: Leadership 1, SOC 6 +0; Average 8+), chained
+///   into next turn's initiative: 2D + 1 - 8 runs from -5 to +5, read as
+///   DM -2, -1, 0 and +1: 4 paths;
+/// - Scan and Communicate (Rulings 49: no effect beyond the check): 1 path
+///   each;
+/// - Jam Sensors (Electronics (sensors) 2, INT 9 +1; Average 8+), "any
+///   positive Effect": 2D + 3 - 8 runs from -3 to +7, read as 0 (no
+///   jamming) or +1 to +7: 8 paths;
+/// - Find Targeting Solution (the same DMs), chained into one gunner's
+///   attack: DM -2, -1, 0, +1, +2: 5 paths;
+/// - Activate Jump (Engineer (J-drive) 1, EDU 9 +1; Easy 4+): 2D + 2
+///   always succeeds: 1 path.
+#[test]
+fn attack_step_checks_branch_on_what_their_rules_read() {
+    let sensors = |action| Order {
+        person: 1,
+        position: Position::Sensors,
+        action,
+    };
+    let inspire = Order {
+        person: 0,
+        position: Position::Captain,
+        action: Action::Inspire,
+    };
+    assert_eq!(attack_step_paths(inspire, false), 4, "Inspire");
+    assert_eq!(attack_step_paths(sensors(Action::Scan), false), 1, "Scan");
+    let communicate = Order {
+        person: 1,
+        position: Position::Comms,
+        action: Action::Communicate,
+    };
+    assert_eq!(attack_step_paths(communicate, false), 1, "Communicate");
+    let jam = sensors(Action::JamSensors { target: common::B });
+    assert_eq!(attack_step_paths(jam, false), 8, "Jam Sensors");
+    let solution = sensors(Action::TargetingSolution {
+        mount: 0,
+        target: common::B,
+    });
+    assert_eq!(attack_step_paths(solution, false), 5, "Targeting Solution");
+    let jump = Order {
+        person: 2,
+        position: Position::EngineerJDrive,
+        action: Action::Jump,
+    };
+    assert_eq!(attack_step_paths(jump, true), 1, "Activate Jump");
+}
+
+/// Seed 004, line 5: "Near a planet or other object = Medium (1-2 on a d6)
+/// to Long (3-6 on a d6)"; line 7: every ship scans, Average 8+, read only
+/// as success or failure. Setting up the scout and the escort near an
+/// object, an enumerating source follows the d6 by the table's two rows
+/// and each scan by its success (2 x 2 x 2 paths), and the ships start at
+/// Medium with a chance of 2 in 6.
+#[test]
+fn setting_up_near_an_object_branches_on_the_rows_and_the_scans() {
+    let setup = broadside_crew_2d6::Setup {
+        near_object: true,
+        ..broadside_crew_2d6::Setup::default()
+    };
+    let mut medium = 0.0;
+    let paths = visit_paths(
+        1_000_000,
+        |dice| {
+            let mut battle = common::battle("scout", "escort", Band::VeryLong);
+            common::system().set_up(&mut battle, &setup, dice, &mut NullSink)?;
+            Ok(battle.pairs[0].band)
+        },
+        |band, p| {
+            if band == Band::Medium {
+                medium += to_f64(&p);
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(paths, 8);
+    assert!((medium - 1.0 / 3.0).abs() < 1e-12, "P(Medium) {medium}");
+}
+
+/// A step of a one-against-one battle's sequence, played as exact odds
+/// play it (step by step), with no orders given.
+fn play_step_of(sequence: &Sequence<'_>, phase: Phase, turn: u32, step: u32, battle: &mut Battle) {
+    let idle = ScriptedTactics::default();
+    sequence
+        .play_step(
+            phase,
+            turn,
+            step,
+            battle,
+            [&idle, &idle],
+            &mut ScriptedDice::new([]),
+            &mut NullSink,
+        )
+        .unwrap();
+}
+
+/// Exact odds merge states that differ only in what no later step reads
+/// (docs/rules/crew-2d6.md, Exact odds). Seed 004: initiative orders the
+/// turn's steps, so once the order is settled the totals are read no more
+/// and are forgotten; the order itself stays.
+#[test]
+fn exact_steps_forget_initiative_once_the_order_is_settled() {
+    let system = common::system();
+    let setup = broadside_crew_2d6::Setup::default();
+    let sequence = Sequence {
+        system,
+        setup: &setup,
+        ships: 2,
+        last_turn: 10,
+    };
+    let mut battle = common::battle("scout", "escort", Band::Long);
+    battle.order = vec![common::A, common::B];
+    battle.states[0].initiative = 7;
+    battle.states[1].initiative = 12;
+    play_step_of(&sequence, Phase::Initiative, 1, 2, &mut battle);
+    assert_eq!(
+        battle.order,
+        [common::B, common::A],
+        "the higher total first"
+    );
+    assert_eq!(
+        (battle.states[0].initiative, battle.states[1].initiative),
+        (0, 0)
+    );
+}
+
+/// Seed 004: Inspire chains into "the initiative roll on the next turn",
+/// burned initiative costs "-2 Initiative on the next turn", jamming
+/// counts "for the next turn", and a salvo at Long or farther attacks in
+/// a later round. So a step of the last turn played for exact odds
+/// forgets them all, while a step of an earlier turn keeps them.
+#[test]
+fn exact_steps_of_the_last_turn_forget_what_only_the_next_turn_reads() {
+    let system = common::system();
+    let setup = broadside_crew_2d6::Setup::default();
+    let sequence = Sequence {
+        system,
+        setup: &setup,
+        ships: 2,
+        last_turn: 3,
+    };
+    let carried = || {
+        let mut battle = common::battle("scout", "escort", Band::Long);
+        battle.states[0].inspire_dm = 1;
+        battle.states[0].burn_penalty = -2;
+        battle.states[1].jam_sensors_next = -3;
+        battle.states[1].jam_comms_next = -1;
+        battle.salvos.push(Salvo {
+            owner: common::A,
+            target: common::B,
+            weapon: system.rules.weapon_id("missile-rack").unwrap(),
+            missiles: 1,
+            rounds_left: 1,
+            tl: 12,
+            smart: true,
+            bane: false,
+            dm: 0,
+        });
+        battle
+    };
+    let kept = |battle: &Battle| {
+        (
+            battle.states[0].inspire_dm,
+            battle.states[0].burn_penalty,
+            battle.states[1].jam_sensors_next,
+            battle.states[1].jam_comms_next,
+            battle.salvos.len(),
+        )
+    };
+    let mut earlier = carried();
+    play_step_of(&sequence, Phase::Attack, 2, 0, &mut earlier);
+    assert_eq!(kept(&earlier), (1, -2, -3, -1, 1), "turn 2 of 3");
+    let mut last = carried();
+    play_step_of(&sequence, Phase::Attack, 3, 0, &mut last);
+    assert_eq!(kept(&last), (0, 0, 0, 0, 0), "turn 3 of 3");
 }

@@ -1036,3 +1036,55 @@ fn phases_played_ship_by_ship_are_the_phases_played_whole() {
         }
     }
 }
+
+/// Rulings 29 and 47: a ship with nothing left to attack with has lost
+/// (disarmed), and one that jumped away has left, not lost. Scout against
+/// trader: the trader's weapons all destroyed, its fate is disarmed; the
+/// scout's weapons destroyed after it jumped, it has no loss.
+#[test]
+fn a_fate_is_disarmed_only_for_a_ship_that_did_not_jump() {
+    let request = fleet_request(&["scout"], &["trader"], 10, &[], [&[], &[]]);
+    let fleets = system().fleets(&request).expect("the battle is set up");
+    let mut b = fleets.start().clone();
+    for ship in [S(0), S(1)] {
+        for weapon in b.ship_mut(ship).weapons.iter_mut() {
+            *weapon = broadside_crew_2d6::Condition::Destroyed;
+        }
+    }
+    b.state_mut(S(0)).jumped = true;
+    let fates = broadside_core::Setup::fates(&fleets, &b);
+    let losses: Vec<_> = fates.iter().map(|f| (f.side, f.loss)).collect();
+    assert_eq!(
+        losses,
+        [
+            (Side::A, None),
+            (Side::B, Some(broadside_core::Loss::Disarmed))
+        ]
+    );
+}
+
+/// Ruling 39: a pair starts at the starting band moved by both ships'
+/// echelons. Scout against trader from Medium (`start-band`), each side
+/// standing one band back (`echelon` 1): the battle keeps both echelons
+/// and the pair starts at Medium + 2 = Very Long (every scan 6 + 6).
+#[test]
+fn every_ships_echelon_is_kept() {
+    let request = fleet_request(
+        &["scout"],
+        &["trader"],
+        10,
+        &[("start-band", text("medium"))],
+        [&[("echelon", text("1"))], &[("echelon", text("1"))]],
+    );
+    let fleets = system().fleets(&request).expect("the battle is set up");
+    let setup = fleets.rules().setup();
+    assert_eq!(setup.start_band, Some(Band::Medium));
+    assert_eq!(setup.echelon, [1, 1]);
+    let mut dice = ScriptedDice::new([6, 6, 6, 6]);
+    let mut b =
+        broadside_core::Setup::begin(&fleets, &mut dice, &mut NullSink).expect("the battle");
+    system()
+        .set_up(&mut b, setup, &mut dice, &mut NullSink)
+        .expect("setting up");
+    assert_eq!(b.band(S(0), S(1)), Band::VeryLong);
+}

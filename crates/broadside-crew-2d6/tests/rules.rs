@@ -1615,3 +1615,573 @@ fn a_salvo_needs_an_enemy_and_a_launcher() {
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
+
+/// The scout's attack step against the escort at Short range with these
+/// orders and scripted dice: the result, the dice used, the battle after
+/// it, and the log as lines. The scout's crew: Kessa Moor (0) holds
+/// Captain and Pilot and fires the fixed beam laser; Dain Orrel (1) holds
+/// Sensors, Comms and the Gunner of turret-1 (pulse laser, missile rack).
+fn scout_orders(
+    orders: Vec<Order>,
+    prepare: impl FnOnce(&mut Battle),
+    dice: &[u32],
+) -> (
+    Result<(), broadside_core::ResolveError>,
+    usize,
+    Battle,
+    Vec<String>,
+) {
+    let sys = system();
+    let mut b = battle("scout", "escort", Band::Short);
+    prepare(&mut b);
+    let scout = ScriptedTactics {
+        actions: orders,
+        ..ScriptedTactics::default()
+    };
+    let idle = ScriptedTactics::default();
+    let tactics: [&dyn CrewTactics; 2] = [&scout, &idle];
+    let mut dice = ScriptedDice::new(dice);
+    let mut log = EventLog::default();
+    let result = sys.attack_step(&mut b, [true, false], tactics, &mut dice, &mut log);
+    (result, dice.used(), b, event_lines(&log.events))
+}
+
+/// Asserts that a ship's orders were refused as tactics the rules forbid,
+/// with a message containing `fragment`, before any die was rolled.
+fn check_orders_refused(
+    (result, used, _, _): &(
+        Result<(), broadside_core::ResolveError>,
+        usize,
+        Battle,
+        Vec<String>,
+    ),
+    fragment: &str,
+) {
+    assert!(
+        matches!(result, Err(broadside_core::ResolveError::Internal(m)) if m.contains(fragment)),
+        "{result:?}"
+    );
+    assert_eq!(*used, 0, "the orders are refused before any is carried out");
+}
+
+/// Seed 004, Attack Step: "one per ship position". The Sensor Operator
+/// given a Scan and a Jam Sensors in one attack step is refused, before
+/// the Scan's dice are rolled.
+#[test]
+fn a_position_takes_one_action_in_the_attack_step() {
+    let twice = scout_orders(
+        vec![
+            Order {
+                person: 1,
+                position: Position::Sensors,
+                action: Action::Scan,
+            },
+            Order {
+                person: 1,
+                position: Position::Sensors,
+                action: Action::JamSensors { target: B },
+            },
+        ],
+        |_| {},
+        &[3, 3, 3, 3],
+    );
+    check_orders_refused(&twice, "two actions in one step");
+}
+
+/// Seed 004, positions: "The Pilot may fire fixed mount weapons". The
+/// scout's Captain is also its Pilot: firing the fixed beam laser as
+/// Pilot is an attack (1 + 1, Gunner (turret) 0, DEX +1, Short +1, beam laser +4: 8, a hit at Effect 0, and 1D damage), as Captain it is refused before
+/// any die is rolled.
+#[test]
+fn the_fixed_mount_is_fired_from_the_pilot_position() {
+    let fire_as = |position| {
+        let b = battle("scout", "escort", Band::Short);
+        let fixed = mount(&b, A, "fixed-1");
+        scout_orders(
+            vec![Order {
+                person: 0,
+                position,
+                action: Action::Fire {
+                    mount: fixed,
+                    weapon: weapon("beam-laser"),
+                    target: B,
+                },
+            }],
+            |_| {},
+            &[1, 1, 1, 1, 1, 1],
+        )
+    };
+    let (result, used, _, _) = fire_as(Position::Pilot);
+    result.expect("the Pilot fires the fixed mount");
+    assert_eq!(used, 3, "the attack's 2D and the damage's 1D");
+    check_orders_refused(&fire_as(Position::Captain), "cannot take");
+}
+
+/// Seed 004, Launch Missile Salvo: a Gunnery task, made by the gunner of a
+/// mount carrying the launchers. The scout's Captain ordered to launch its
+/// missile rack is refused with the rest of the ship's orders, before the
+/// Sensor Operator's Scan is rolled.
+#[test]
+fn only_a_launchers_gunner_launches() {
+    let captain_launches = scout_orders(
+        vec![
+            Order {
+                person: 1,
+                position: Position::Sensors,
+                action: Action::Scan,
+            },
+            Order {
+                person: 0,
+                position: Position::Captain,
+                action: Action::Launch {
+                    weapon: weapon("missile-rack"),
+                    missiles: 1,
+                    target: B,
+                },
+            },
+        ],
+        |_| {},
+        &[3, 3, 3, 3],
+    );
+    check_orders_refused(&captain_launches, "cannot take");
+}
+
+/// Seed 004: "Communicate with another ship or nearby world:
+/// Communications, EDU, Average (8+)" and "Jam Comms: Communications":
+/// both are the Comms Officer's. The scout's comms officer communicates
+/// (Electronics (comms) 1, EDU 10 +1: 3 + 3 + 2 = 8, a success); the same
+/// person ordered to communicate as Sensor Operator is refused.
+#[test]
+fn the_comms_officer_communicates() {
+    let communicate_as = |position| {
+        scout_orders(
+            vec![Order {
+                person: 1,
+                position,
+                action: Action::Communicate,
+            }],
+            |_| {},
+            &[3, 3],
+        )
+    };
+    let (result, used, _, lines) = communicate_as(Position::Comms);
+    result.expect("the comms officer communicates");
+    assert_eq!(used, 2);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("Communicate") && l.contains("8 against 8, succeeds")),
+        "{lines:#?}"
+    );
+    check_orders_refused(&communicate_as(Position::Sensors), "cannot take");
+}
+
+/// Seed 004: jamming sensors gives "a negative DM ... when they try to Scan
+/// or get a Target Solution", jamming comms one "when they try to
+/// communicate". The scout, its sensors jammed -2 and its comms -1 this
+/// turn, scans (Electronics (sensors) 2, EDU 10 +1, less 2: 3 + 3 + 1 = 7,
+/// a failure) and communicates (Electronics (comms) 1, EDU +1, less 1: 3 +
+/// 3 + 1 = 7): each check is its own task and takes its own jamming.
+#[test]
+fn scan_and_communicate_each_take_their_own_jamming() {
+    let (result, used, _, lines) = scout_orders(
+        vec![
+            Order {
+                person: 1,
+                position: Position::Sensors,
+                action: Action::Scan,
+            },
+            Order {
+                person: 1,
+                position: Position::Comms,
+                action: Action::Communicate,
+            },
+        ],
+        |b| {
+            b.states[0].jam_sensors = -2;
+            b.states[0].jam_comms = -1;
+        },
+        &[3, 3, 3, 3],
+    );
+    result.expect("both checks are made");
+    assert_eq!(used, 4);
+    let jammed: Vec<&String> = lines.iter().filter(|l| l.contains("jammed")).collect();
+    assert_eq!(jammed.len(), 2, "{lines:#?}");
+    assert!(
+        jammed[0].contains("Scan") && jammed[0].contains("-2"),
+        "{jammed:?}"
+    );
+    assert!(
+        jammed[1].contains("Communicate") && jammed[1].contains("-1"),
+        "{jammed:?}"
+    );
+}
+
+/// Seed 004, Jam Sensors: "a negative DM equal to any positive Effect".
+/// The scout's Sensor Operator (Electronics (sensors) 2, INT 9 +1) rolling
+/// 3 + 2 (8 with the DMs) makes Effect 0 and jams nothing, and the log says
+/// nothing of jamming; 4 + 4 (11) is Effect +3 and jams the escort -3 next turn.
+/// Rulings 43: a weaker jamming where a stronger counts is reported as
+/// such.
+#[test]
+fn jamming_needs_a_positive_effect_and_the_strongest_counts() {
+    let jam = |prepare: fn(&mut Battle), dice: &[u32]| {
+        scout_orders(
+            vec![Order {
+                person: 1,
+                position: Position::Sensors,
+                action: Action::JamSensors { target: B },
+            }],
+            prepare,
+            dice,
+        )
+    };
+    let (result, _, b, lines) = jam(|_| {}, &[3, 2]);
+    result.expect("the jamming check");
+    assert_eq!(b.states[1].jam_sensors_next, 0);
+    assert!(
+        !lines.iter().any(|l| l.contains("jammed")),
+        "an Effect of 0 jams nothing: {lines:#?}"
+    );
+    let (result, _, b, lines) = jam(|_| {}, &[4, 4]);
+    result.expect("the jamming check");
+    assert_eq!(b.states[1].jam_sensors_next, -3);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("jammed: -3 to its checks of that kind next turn")),
+        "{lines:#?}"
+    );
+    let (result, _, b, lines) = jam(|b| b.states[1].jam_sensors_next = -4, &[4, 4]);
+    result.expect("the jamming check");
+    assert_eq!(b.states[1].jam_sensors_next, -4);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("jammed: -3, but a stronger jamming (-4) already counts")),
+        "{lines:#?}"
+    );
+}
+
+/// Rulings 26 and 45: a grappled ship cannot jump. The trader, at a jump
+/// point but grappled to the corvette, ordering its jump is refused
+/// before the check is rolled.
+#[test]
+fn a_grappled_ship_cannot_jump() {
+    let sys = system();
+    let mut b = battle("trader", "corvette", Band::Adjacent);
+    b.states[0].at_jump_point = true;
+    b.pairs[0].grappled = true;
+    let trader = ScriptedTactics {
+        actions: vec![Order {
+            person: 4,
+            position: Position::EngineerJDrive,
+            action: Action::Jump,
+        }],
+        ..ScriptedTactics::default()
+    };
+    let idle = ScriptedTactics::default();
+    let tactics: [&dyn CrewTactics; 2] = [&trader, &idle];
+    let mut dice = ScriptedDice::new([3, 3]);
+    let result = sys.attack_step(&mut b, [true, false], tactics, &mut dice, &mut NullSink);
+    assert!(
+        matches!(&result, Err(broadside_core::ResolveError::Internal(m)) if m.contains("cannot jump")),
+        "{result:?}"
+    );
+    assert_eq!(dice.used(), 0);
+    assert!(!b.states[0].jumping);
+}
+
+/// Seed 004, Aim: "Gunners may designate a target they are aiming at",
+/// +2 to their next attack; Rulings 21: a salvo's gunner's aim goes to the
+/// salvo. The trader's turret-2 carries only missile racks, and its
+/// gunner may aim it; a first aim at a target loses no earlier aim, and
+/// the log says none was lost.
+#[test]
+fn a_missile_turrets_gunner_may_aim() {
+    let sys = system();
+    let mut b = battle("trader", "escort", Band::Short);
+    let t2 = mount(&b, A, "turret-2");
+    let trader = ScriptedTactics {
+        actions: vec![Order {
+            person: 3,
+            position: Position::Gunner(t2),
+            action: Action::Aim {
+                mount: t2,
+                target: B,
+            },
+        }],
+        ..ScriptedTactics::default()
+    };
+    let idle = ScriptedTactics::default();
+    let tactics: [&dyn CrewTactics; 2] = [&trader, &idle];
+    let mut log = EventLog::default();
+    sys.attack_step(
+        &mut b,
+        [true, false],
+        tactics,
+        &mut ScriptedDice::new([]),
+        &mut log,
+    )
+    .expect("the aim");
+    assert_eq!(b.states[0].aim[usize::from(t2)], 1);
+    assert_eq!(b.states[0].aim_target[usize::from(t2)], B);
+    let lines = event_lines(&log.events);
+    assert!(
+        !lines.iter().any(|l| l.contains("are lost")),
+        "nothing was aimed before: {lines:#?}"
+    );
+}
+
+/// Rulings 27: the boarder wins with a higher Effect than the defender's.
+/// The corvette's Pilot (2, DEX +1): 3 + 3 + 3 = 9, Effect +1; the
+/// trader's (1, DEX +0): 4 + 4 + 1 = 9, Effect +1: a tie, no grapple.
+#[test]
+fn a_boarding_tie_does_not_grapple() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::Adjacent);
+    b.states[0].thrust_left = 4;
+    let mut dice = ScriptedDice::new([3, 3, 4, 4]);
+    sys.boarding(&mut b, A, B, &mut dice, &mut NullSink)
+        .expect("boarding");
+    assert_eq!(dice.used(), 4);
+    assert!(!b.pairs[0].grappled);
+}
+
+/// Seed 004, Line up shot: "Requires one unit of thrust". With one thrust
+/// left the scout's Pilot lines up a shot and has none left; with none it
+/// is refused before any die is rolled.
+#[test]
+fn a_line_up_shot_takes_the_last_thrust() {
+    let sys = system();
+    let line_up = |thrust_left| {
+        let mut b = battle("scout", "escort", Band::Short);
+        b.states[0].thrust_left = thrust_left;
+        let t1 = mount(&b, A, "turret-1");
+        let mut dice = ScriptedDice::new([4, 4]);
+        let result = sys.line_up_shot(&mut b, A, t1, B, &mut dice, &mut NullSink);
+        (result, dice.used(), b)
+    };
+    let (result, used, b) = line_up(1);
+    result.expect("one thrust is enough");
+    assert_eq!((used, b.states[0].thrust_left), (2, 0));
+    assert_eq!(b.states[0].chains.len(), 1);
+    let (result, used, b) = line_up(0);
+    assert!(
+        matches!(&result, Err(broadside_core::ResolveError::Refused(m)) if m.contains("no thrust left")),
+        "{result:?}"
+    );
+    assert_eq!((used, b.states[0].thrust_left), (0, 0));
+    assert!(b.states[0].chains.is_empty());
+}
+
+/// Rulings 25: in a free round the surprised side does not act. The
+/// escort, surprised by the scout, would line up a shot in the maneuver
+/// step; it makes no combat maneuver, and no die is rolled.
+#[test]
+fn a_surprised_ship_makes_no_combat_maneuver() {
+    let sys = system();
+    let mut b = battle("scout", "escort", Band::Short);
+    b.free_round = Some(Side::A);
+    b.states[1].thrust_left = 4;
+    let t1 = mount(&b, B, "turret-1");
+    let escort = ScriptedTactics {
+        combat: Some(broadside_crew_2d6::CombatManeuver::LineUpShot {
+            mount: t1,
+            target: A,
+        }),
+        ..ScriptedTactics::default()
+    };
+    let idle = ScriptedTactics::default();
+    let tactics: [&dyn CrewTactics; 2] = [&idle, &escort];
+    let mut dice = ScriptedDice::new([4, 4]);
+    sys.free_round(&mut b, tactics, &mut dice, &mut NullSink)
+        .expect("the free round");
+    assert_eq!(dice.used(), 0);
+}
+
+/// Seed 004, Aim: "This may be repeated up to three times against the same
+/// target before firing." The scout's turret-1 gunner, having aimed three
+/// times at the escort, is refused a fourth aim, and the count stays at
+/// three.
+#[test]
+fn a_fourth_aim_at_the_same_target_is_refused() {
+    let (result, used, b, _) = scout_orders(
+        vec![Order {
+            person: 1,
+            position: Position::Gunner(0),
+            action: Action::Aim {
+                mount: 0,
+                target: B,
+            },
+        }],
+        |b| {
+            b.states[0].aim[0] = 3;
+            b.states[0].aim_target[0] = B;
+        },
+        &[],
+    );
+    assert!(
+        matches!(&result, Err(broadside_core::ResolveError::Internal(m)) if m.contains("cannot aim again")),
+        "{result:?}"
+    );
+    assert_eq!((used, b.states[0].aim[0]), (0, 3));
+}
+
+/// Seed 004, Launch Missile Salvo: a Gunnery task, made by the gunner of
+/// the mount that carries the launchers. A launch declared for the
+/// scout's Captain, who fires no launcher, is refused before any die is
+/// rolled and sends nothing.
+#[test]
+fn a_launch_from_a_position_without_a_launcher_is_refused() {
+    let sys = system();
+    let mut b = battle("scout", "escort", Band::Short);
+    let mut dice = ScriptedDice::new([3, 3]);
+    let result = sys.launch(
+        &mut b,
+        A,
+        Position::Captain,
+        (weapon("missile-rack"), 1, B),
+        &mut dice,
+        &mut NullSink,
+    );
+    assert!(
+        matches!(&result, Err(broadside_core::ResolveError::Refused(m)) if m.contains("fires no mount with that launcher")),
+        "{result:?}"
+    );
+    assert_eq!(dice.used(), 0);
+    assert!(b.salvos.is_empty());
+}
+
+/// Rulings 21: the launching gunner's aim goes to the salvo only if it
+/// attacks this round, and the log says when it is lost. The scout's
+/// turret-1 gunner (Gunnery (turret) 1, INT 9 +1) launches one missile,
+/// 3 + 3 + 2 against Simple 2+: aimed once at the escort and launched at
+/// Long (1 round of flight) the aim is lost, and the log says so; aimed
+/// and launched at Short the salvo attacks this round with the aim's +2,
+/// and nothing is said of a loss; launched at Long with nothing to lose,
+/// nothing is said either.
+#[test]
+fn a_salvo_flying_on_is_said_to_lose_its_gunners_aim() {
+    let sys = system();
+    let launch = |band, aimed: bool| {
+        let mut b = battle("scout", "escort", band);
+        if aimed {
+            b.states[0].aim[0] = 1;
+            b.states[0].aim_target[0] = B;
+        }
+        let mut dice = ScriptedDice::new([3, 3]);
+        let mut log = EventLog::default();
+        sys.launch(
+            &mut b,
+            A,
+            Position::Gunner(0),
+            (weapon("missile-rack"), 1, B),
+            &mut dice,
+            &mut log,
+        )
+        .expect("the launch");
+        assert_eq!(dice.used(), 2);
+        assert_eq!(b.salvos.len(), 1, "the salvo is launched");
+        let said = event_lines(&log.events)
+            .iter()
+            .any(|l| l.contains("the gunner's aim and chained DMs are lost"));
+        (said, b.salvos[0].rounds_left, b.salvos[0].dm)
+    };
+    let (said, flight, _) = launch(Band::Long, true);
+    assert!(said, "the aim of a salvo flying on is lost");
+    assert_eq!(flight, 1);
+    let (said, flight, dm) = launch(Band::Short, true);
+    assert!(!said, "the salvo attacks this round with its aim");
+    assert_eq!((flight, dm), (0, 2));
+    let (said, flight, _) = launch(Band::Long, false);
+    assert!(!said, "no aim or chain to lose");
+    assert_eq!(flight, 1);
+}
+
+/// Rulings 45: a grapple holds while both ships are in the fight and ends
+/// when either leaves it. The corvette and the trader, grappled, are still
+/// grappled after the end of a round; once the trader is wrecked, the
+/// grapple ends with the round.
+#[test]
+fn a_grapple_holds_until_a_ship_leaves_the_fight() {
+    let sys = system();
+    let mut b = battle("corvette", "trader", Band::Adjacent);
+    b.pairs[0].grappled = true;
+    sys.end_of_round(&mut b, &mut NullSink);
+    assert!(b.pairs[0].grappled, "both ships are still there");
+    b.ship_mut(B).hull = 0;
+    sys.end_of_round(&mut b, &mut NullSink);
+    assert!(!b.pairs[0].grappled, "the trader has left the fight");
+}
+
+/// Rulings 20: a repair takes a DM per severity of the damage
+/// (`criticals.toml` `repair-dm-per-severity`, -1 in the data of record).
+/// With the data at -2, the corvette's Engineer repairing an M-drive at
+/// severity 2 takes -4.
+#[test]
+fn a_repairs_dm_is_per_severity() {
+    let sys = load(&edited(
+        &sources(),
+        "criticals.toml",
+        "repair-dm-per-severity = -1",
+        "repair-dm-per-severity = -2",
+    ));
+    let mut b = battle_in(&sys, "corvette", "trader", Band::Short);
+    let m_drive = location("m-drive") as u8;
+    let label = b.labels[0];
+    let mut applied = broadside_crew_2d6::Applied::default();
+    sys.critical(
+        b.ship_mut(A),
+        label,
+        m_drive,
+        2,
+        broadside_crew_2d6::Cause::Attack,
+        &mut applied,
+        &mut ScriptedDice::new([]),
+        &mut NullSink,
+    )
+    .expect("no dice");
+    let engineer = 6; // Olu Baye, engineer-m-drive and engineer-power
+    let mut log = EventLog::default();
+    sys.repair(
+        &mut b,
+        A,
+        engineer,
+        Repairable::Location(m_drive),
+        &mut ScriptedDice::new([6, 6]),
+        &mut log,
+    )
+    .expect("repair");
+    let lines = event_lines(&log.events);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("-4 to Repair Systems") && l.contains("severity 2")),
+        "{lines:#?}"
+    );
+}
+
+/// Rulings 38: a side finds the enemy when any of its ships' scans
+/// succeeds, and the log says so in those words when ships are many. Two
+/// scouts against the escort, every scan 6 + 6: no free round, "each side
+/// has a ship whose scan succeeded".
+#[test]
+fn a_fleets_scans_without_a_free_round_are_told_by_side() {
+    let sys = system();
+    let mut b = common::fleet(&["scout", "scout"], &["escort"], Band::Long);
+    let setup = Setup {
+        start_band: Some(Band::Long),
+        ..Setup::default()
+    };
+    let mut log = EventLog::default();
+    sys.set_up(&mut b, &setup, &mut ScriptedDice::new([6; 6]), &mut log)
+        .expect("setting up");
+    assert_eq!(b.free_round, None);
+    let lines = event_lines(&log.events);
+    assert!(
+        lines.iter().any(|l| l
+            .contains("no free round: each side has a ship whose scan succeeded, or neither has")),
+        "{lines:#?}"
+    );
+}
