@@ -21,7 +21,8 @@ use broadside_percentile::{
 use broadside_tests::Damage;
 use broadside_tests::engagement::{
     Script, add_ship, battle, check_steps, damage, defence_supply, fleet_battle, fleet_request,
-    hex, lay_mines, offered, place, play_phase, play_with, step, weapon, weapon_supply,
+    hex, lay_mines, offered, place, place_seeker, play_phase, play_with, step, weapon,
+    weapon_supply,
 };
 use broadside_tests::{check_resolve, num, percentile, resolve, text};
 
@@ -704,6 +705,62 @@ fn escorts_lose_5_for_each_hex_away_from_the_guide() {
     place(&mut b, 0, hex(3, 0), E, 0);
     assert_eq!(DefaultTactics::guide(percentile(), &b, Side::A), Some(0));
     assert_eq!(default_move(&b, escort), course(3, &[]));
+}
+
+/// The default tactics switch on the screen that most lowers the summed
+/// chances to hit of every enemy weapon (rules note, The default tactics),
+/// with the ship's reflective hull counted, as the Combat Table uses the
+/// most effective defence unless one attracts the weapon (ruling 1). The
+/// heavy cruiser carries proton, electron and stasis screens. Against the
+/// destroyer's laser cannon, laser battery, electron beam battery, rocket
+/// battery and torpedo: 60 + 50 + 60 + 40 + 50 = 260 with no screen; the
+/// electron screen takes the electron beam to 25: 225; the proton screen
+/// attracts it to 70: 270; the stasis screen takes it to 40 but attracts
+/// the torpedo to 75: 265. The electron screen goes on. Against the frigate
+/// (no electron beam) no screen lowers 200, so none goes on. Against the
+/// light cruiser all three lower 320 to 285, and the first weighed of
+/// proton, electron and stasis, the proton screen, goes on.
+#[test]
+fn default_tactics_switch_on_the_screen_that_most_lowers_the_enemys_chances() {
+    let system = percentile();
+    let screen = |enemy: &str| DefaultTactics.screen(system, &battle("heavy-cruiser", enemy, 5), 0);
+    assert_eq!(screen("destroyer"), Some(Defence::ElectronScreen));
+    assert_eq!(screen("frigate"), None);
+    assert_eq!(screen("light-cruiser"), Some(Defence::ProtonScreen));
+}
+
+/// The default tactics activate a waiting seeker only when the nearest ship
+/// is an enemy and no friend is close (rules note, The default tactics:
+/// strictly nearer than every friend, none within 2 hexes; a seeker flies at
+/// the nearest ship, friend or foe, seed 000 line 45). Side A's destroyer is
+/// at (0, 0) and the frigate at (10, 0). A seeker at (7, 0), 3 from the
+/// frigate and 7 from the destroyer, is activated; one at (5, 0), 5 from
+/// each, is not, since a die would choose its target. A wreck of side A
+/// beside the seeker at (7, 0) is no ship to fly at and does not hold it
+/// back; and with side A's only ship destroyed, no friend is left to hit,
+/// and both seekers are activated.
+#[test]
+fn default_tactics_activate_a_seeker_only_when_an_enemy_is_nearest() {
+    let system = percentile();
+    let mut b = battle("destroyer", "frigate", 10);
+    let far = place_seeker(&mut b, Side::A, hex(7, 0), W, 0, false);
+    let halfway = place_seeker(&mut b, Side::A, hex(5, 0), W, 0, false);
+    assert_eq!(DefaultTactics.activate_seekers(system, &b, Side::A), [far]);
+
+    let mut wrecked = b.clone();
+    let wreck = add_ship(&mut wrecked, "frigate", Side::A, hex(7, 1), E, 0);
+    damage(&mut wrecked, wreck, &[Damage::Hull(40)]);
+    assert_eq!(
+        DefaultTactics.activate_seekers(system, &wrecked, Side::A),
+        [far]
+    );
+
+    let mut alone = b.clone();
+    damage(&mut alone, 0, &[Damage::Hull(50)]);
+    assert_eq!(
+        DefaultTactics.activate_seekers(system, &alone, Side::A),
+        [far, halfway]
+    );
 }
 
 /// The default tactics (rules note, The default tactics): the focus is the
