@@ -763,6 +763,36 @@ fn default_tactics_activate_a_seeker_only_when_an_enemy_is_nearest() {
     );
 }
 
+/// The default tactics drop mines and seekers when an enemy is near (rules
+/// note, The default tactics: a mine pattern with the nearest enemy within 6
+/// hexes, unless the side already has one in the ship's hex; a seeker with
+/// it within 10, unless the side already has one waiting). A minelayer at
+/// (0, 0) with the frigate 5 hexes off drops both. With its own side's
+/// pattern already in its hex it drops only a seeker; a pattern of the
+/// enemy's there does not stop it, since mines attack only the other side's
+/// ships (seed 000 line 38); with one of its side's seekers waiting it drops
+/// only a mine.
+#[test]
+fn default_tactics_drop_mines_and_seekers_when_an_enemy_is_near() {
+    let system = percentile();
+    let b = battle("minelayer", "frigate", 5);
+    let drops = |b: &Battle| DefaultTactics.drops(system, b, 0);
+    let (mine, seeker) = (weapon("mine"), weapon("seeker-missile"));
+    assert_eq!(drops(&b), [mine, seeker]);
+
+    let mut own_mines = b.clone();
+    lay_mines(&mut own_mines, Side::A, hex(0, 0));
+    assert_eq!(drops(&own_mines), [seeker]);
+
+    let mut enemy_mines = b.clone();
+    lay_mines(&mut enemy_mines, Side::B, hex(0, 0));
+    assert_eq!(drops(&enemy_mines), [mine, seeker]);
+
+    let mut waiting = b.clone();
+    place_seeker(&mut waiting, Side::A, hex(0, 3), E, 0, false);
+    assert_eq!(drops(&waiting), [mine]);
+}
+
 /// The default tactics (rules note, The default tactics): the focus is the
 /// enemy that has lost the largest share of its hull, not the most points.
 /// Side B's battleship has lost 30 of 120 (250 thousandths) and its frigate
