@@ -17,6 +17,7 @@ use broadside_percentile::engagement::{Battle, FireOption, Sequence};
 use broadside_percentile::model::{Defence, WeaponId};
 use broadside_percentile::{
     DefaultTactics, IcmLaunches, Maneuver, Percentile, PercentileTactics, Phase, RepairAttempt,
+    Repairable,
 };
 use broadside_tests::Damage;
 use broadside_tests::engagement::{
@@ -791,6 +792,50 @@ fn default_tactics_drop_mines_and_seekers_when_an_enemy_is_near() {
     let mut waiting = b.clone();
     place_seeker(&mut waiting, Side::A, hex(0, 3), E, 0, false);
     assert_eq!(drops(&waiting), [mine]);
+}
+
+/// The default tactics repair fire first, then drive, steering, control
+/// systems and weapons, hull last, up to 89 points an attempt, since 90-00
+/// always fails (Advanced Game rules, Repairs; rules note, The default
+/// tactics: no attempt with under 10 points left, and no repair of a weapon
+/// whose supply is spent). A battleship (DCR 200) burning, with 1 ADF lost,
+/// its first laser battery destroyed and 10 hull points lost: fire 89, drive
+/// 89, the laser battery the 22 left, and nothing for the hull. With its DCR
+/// at 99, fire 89 and the drive the 10 left.
+#[test]
+fn default_repairs_go_in_order_up_to_89_points_each() {
+    let system = percentile();
+    let mut b = battle("battleship", "frigate", 10);
+    damage(
+        &mut b,
+        0,
+        &[
+            Damage::Fire,
+            Damage::Adf(1),
+            Damage::Weapon("laser-battery"),
+            Damage::Hull(10),
+        ],
+    );
+    let attempts = |b: &Battle| -> Vec<(Repairable, u16)> {
+        DefaultTactics
+            .repairs(system, b, 0)
+            .iter()
+            .map(|a| (a.system, a.points))
+            .collect()
+    };
+    assert_eq!(
+        attempts(&b),
+        [
+            (Repairable::Fire, 89),
+            (Repairable::Drive, 89),
+            (Repairable::Weapon(1), 22)
+        ]
+    );
+    b.board.ships[0].dcr = 99;
+    assert_eq!(
+        attempts(&b),
+        [(Repairable::Fire, 89), (Repairable::Drive, 10)]
+    );
 }
 
 /// The default tactics (rules note, The default tactics): the focus is the
