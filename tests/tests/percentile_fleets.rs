@@ -11,17 +11,19 @@
 //! west, each side's ships stacked in its start hex unless a test says
 //! otherwise.
 
-use broadside_core::hex::Direction;
+use broadside_core::hex::{self, Direction};
 use broadside_core::{Event, Side, TurnSequence, Verdict};
 use broadside_percentile::engagement::{Battle, FireOption, Sequence};
 use broadside_percentile::model::{Defence, WeaponId};
 use broadside_percentile::{
     DefaultTactics, IcmLaunches, Maneuver, Percentile, PercentileTactics, Phase, RepairAttempt,
+    Repairable,
 };
 use broadside_tests::Damage;
 use broadside_tests::engagement::{
     Script, add_ship, battle, check_steps, damage, defence_supply, fleet_battle, fleet_request,
-    hex, lay_mines, offered, place, play_phase, play_with, step, weapon, weapon_supply,
+    hex, lay_mines, offered, place, place_seeker, play_phase, play_with, step, weapon,
+    weapon_supply,
 };
 use broadside_tests::{check_resolve, num, percentile, resolve, text};
 
@@ -565,6 +567,275 @@ fn default_tactics_release_a_masking_screen_when_lasers_are_a_threat() {
     assert!(!releases(&outgunned));
     damage(&mut outgunned, 1, &[Damage::Hull(1)]);
     assert!(releases(&outgunned));
+}
+
+/// The move the default tactics choose for a ship.
+fn default_move(b: &Battle, ship: usize) -> Maneuver {
+    DefaultTactics.maneuver(percentile(), b, ship)
+}
+
+/// A move at `speed` with turns as (hex number, -1 left or +1 right).
+fn course(speed: u32, turns: &[(u32, i32)]) -> Maneuver {
+    Maneuver {
+        speed,
+        turns: turns.to_vec(),
+        ..Maneuver::default()
+    }
+}
+
+/// The default tactics point forward-firing weapons at the enemy (rules
+/// note, The default tactics: 12 for ending with it dead ahead, 6 within a
+/// lane of the bow), and the enemy's own hex is not ahead, since
+/// forward-firing weapons cannot fire at range 0 (ruling 22). A heavy cruiser
+/// (ADF 2, MR 1, a disruptor cannon) runs east at speed 5 with the destroyer
+/// 3 hexes dead ahead, facing it; the slowest it can go is 3. Slowing to 3
+/// straight on ends in the destroyer's hex, bow toward it: 10 off for range
+/// 0 (the preferred range is 1) and 3 for speed 3 over 0 + 2, -13, with no
+/// bonus. Holding speed 5 ends 2 hexes past it: -10, and 3 for 5 over 2 + 2,
+/// -13. Slowing to 3 and turning after the first hex ends 2 hexes off at
+/// (3, -2) or (1, 2): -10; the left turn, weighed first, is kept. Had the
+/// destroyer's hex counted as dead ahead (-1) or within a lane (-7), the
+/// cruiser would have stopped in it.
+#[test]
+fn default_tactics_do_not_count_the_enemys_own_hex_as_ahead() {
+    let mut b = battle("heavy-cruiser", "destroyer", 3);
+    place(&mut b, 0, hex(0, 0), E, 5);
+    assert_eq!(default_move(&b, 0), course(3, &[(1, -1)]));
+}
+
+/// The default tactics keep the enemy within a lane of the bow when they
+/// cannot have it dead ahead (rules note, The default tactics: 6 for that).
+/// A light cruiser (ADF 3, MR 2, a disruptor cannon) is stopped at (0, 0)
+/// facing east, the destroyer 6 hexes off at (4, 2): at speed 3 it ends 3
+/// hexes away at best, 2 off the preferred range, -20. Running 3 hexes east
+/// and turning right after the third ends at (3, 0) facing south-east with
+/// the destroyer 3 ahead and 1 lane to port: -20 + 6 = -14. Every other move
+/// to range 3 leaves it outside that band: -20 at best.
+#[test]
+fn default_tactics_keep_the_enemy_within_a_lane_of_the_bow() {
+    let mut b = battle("light-cruiser", "destroyer", 6);
+    place(&mut b, 1, hex(4, 2), W, 0);
+    assert_eq!(default_move(&b, 0), course(3, &[(3, 1)]));
+    assert_eq!(
+        hex::ahead_offset(hex(3, 0), Direction::SOUTH_EAST, hex(4, 2)),
+        (3, -1)
+    );
+}
+
+/// The default tactics keep off the centre line of an enemy with
+/// forward-firing weapons (rules note, The default tactics: 4 off for ending
+/// on it). A light cruiser is stopped at (0, 0) facing east; the destroyer is
+/// 2 hexes off at (2, -2) facing south-west, so its bow line runs through
+/// the cruiser's hex. Turning in place to face north-east puts the destroyer
+/// dead ahead, 1 off the preferred range: -10 + 12 = 2, but on its line:
+/// -2. Running 3 hexes with a left turn after the first ends at (3, -2),
+/// beside the destroyer and off its line, though not pointing at it: 0. The
+/// cruiser moves. With the destroyer's laser cannon, its only forward-firing
+/// weapon, destroyed, the line costs nothing and the cruiser turns in place.
+#[test]
+fn default_tactics_keep_off_an_enemys_forward_firing_line() {
+    let mut b = battle("light-cruiser", "destroyer", 2);
+    place(&mut b, 1, hex(2, -2), Direction::SOUTH_WEST, 0);
+    assert_eq!(default_move(&b, 0), course(3, &[(1, -1)]));
+
+    damage(&mut b, 1, &[Damage::Weapon("laser-cannon")]);
+    assert_eq!(
+        default_move(&b, 0),
+        Maneuver {
+            face: Some(Direction::NORTH_EAST),
+            ..Maneuver::default()
+        }
+    );
+}
+
+/// The default tactics avoid overshooting (rules note, The default tactics:
+/// 3 off for each point of speed over the distance to the enemy plus 2) and
+/// weigh a break-apart chance at 2 a percentage point. A light cruiser that
+/// has lost 36 of its 70 hull points (1 over half: 1% to break apart for
+/// each ADF or MR point a move uses, Hull Hits) runs east at speed 5; the
+/// destroyer is at (6, 2). Accelerating to 6 and turning right after the
+/// sixth hex ends at (6, 0), the destroyer 2 hexes dead ahead: -10 + 12, 3
+/// for each of the 2 points of speed over 2 + 2, 2 for each of 2 points:
+/// -10 + 12 - 6 - 4 = -8. Accelerating to 8 with two right turns at the end
+/// reaches range 1 at (7, 1), the destroyer dead ahead, but 5 over 1 + 2 and
+/// with 5 points: 12 - 15 - 10 = -13. The cruiser keeps its distance.
+#[test]
+fn default_tactics_avoid_overshooting_the_enemy() {
+    let mut b = battle("light-cruiser", "destroyer", 6);
+    place(&mut b, 0, hex(0, 0), E, 5);
+    place(&mut b, 1, hex(6, 2), W, 0);
+    damage(&mut b, 0, &[Damage::Hull(36)]);
+    assert_eq!(default_move(&b, 0), course(6, &[(6, 1)]));
+}
+
+/// The default tactics hold course and speed while a ship wants a masking
+/// screen, which lasts only while it does (ruling 28; rules note, The
+/// default tactics: 8 off for any move that uses ADF or MR). A frigate (two
+/// lasers and two other weapons, so it wants a screen against the
+/// destroyer's lasers) runs east at speed 1; the destroyer is at (1, -1),
+/// off its port bow, facing west. Holding on to (1, 0) leaves the destroyer
+/// at range 1 behind its port beam: 0, and the screen is released. Stopping
+/// keeps it at range 1 within a lane of the bow, 6, for 1 ADF point: 6 - 8 =
+/// -2; turning left in (1, 0) does the same for 1 MR point: -2.
+#[test]
+fn default_tactics_hold_course_to_keep_a_masking_screen() {
+    let mut b = battle("frigate", "destroyer", 1);
+    place(&mut b, 0, hex(0, 0), E, 1);
+    place(&mut b, 1, hex(1, -1), W, 0);
+    assert_eq!(
+        default_move(&b, 0),
+        Maneuver {
+            release_masking_screen: true,
+            ..course(1, &[])
+        }
+    );
+}
+
+/// Escorts keep station (rules note, The default tactics, Formation: 20
+/// more for ending in the guide's hex, 5 less for each hex away). A light
+/// cruiser (ADF 3) at speed 3 follows a battleship, its guide, that has
+/// moved to (3, 0) and stopped; the destroyer is at (10, 0), facing west.
+/// Holding speed 3 ends in the guide's hex, 7 from the destroyer, dead ahead
+/// and on its centre line: -60 + 12 - 4 + 20 = -32. Accelerating to 6 ends 3
+/// hexes nearer but 3 past the guide: -30 + 12 - 4 - 15 = -37. The cruiser
+/// stays with the battleship.
+#[test]
+fn escorts_lose_5_for_each_hex_away_from_the_guide() {
+    let mut b = battle("battleship", "destroyer", 10);
+    let escort = add_ship(&mut b, "light-cruiser", Side::A, hex(0, 0), E, 3);
+    place(&mut b, 0, hex(3, 0), E, 0);
+    assert_eq!(DefaultTactics::guide(percentile(), &b, Side::A), Some(0));
+    assert_eq!(default_move(&b, escort), course(3, &[]));
+}
+
+/// The default tactics switch on the screen that most lowers the summed
+/// chances to hit of every enemy weapon (rules note, The default tactics),
+/// with the ship's reflective hull counted, as the Combat Table uses the
+/// most effective defence unless one attracts the weapon (ruling 1). The
+/// heavy cruiser carries proton, electron and stasis screens. Against the
+/// destroyer's laser cannon, laser battery, electron beam battery, rocket
+/// battery and torpedo: 60 + 50 + 60 + 40 + 50 = 260 with no screen; the
+/// electron screen takes the electron beam to 25: 225; the proton screen
+/// attracts it to 70: 270; the stasis screen takes it to 40 but attracts
+/// the torpedo to 75: 265. The electron screen goes on. Against the frigate
+/// (no electron beam) no screen lowers 200, so none goes on. Against the
+/// light cruiser all three lower 320 to 285, and the first weighed of
+/// proton, electron and stasis, the proton screen, goes on.
+#[test]
+fn default_tactics_switch_on_the_screen_that_most_lowers_the_enemys_chances() {
+    let system = percentile();
+    let screen = |enemy: &str| DefaultTactics.screen(system, &battle("heavy-cruiser", enemy, 5), 0);
+    assert_eq!(screen("destroyer"), Some(Defence::ElectronScreen));
+    assert_eq!(screen("frigate"), None);
+    assert_eq!(screen("light-cruiser"), Some(Defence::ProtonScreen));
+}
+
+/// The default tactics activate a waiting seeker only when the nearest ship
+/// is an enemy and no friend is close (rules note, The default tactics:
+/// strictly nearer than every friend, none within 2 hexes; a seeker flies at
+/// the nearest ship, friend or foe, seed 000 line 45). Side A's destroyer is
+/// at (0, 0) and the frigate at (10, 0). A seeker at (7, 0), 3 from the
+/// frigate and 7 from the destroyer, is activated; one at (5, 0), 5 from
+/// each, is not, since a die would choose its target. A wreck of side A
+/// beside the seeker at (7, 0) is no ship to fly at and does not hold it
+/// back; and with side A's only ship destroyed, no friend is left to hit,
+/// and both seekers are activated.
+#[test]
+fn default_tactics_activate_a_seeker_only_when_an_enemy_is_nearest() {
+    let system = percentile();
+    let mut b = battle("destroyer", "frigate", 10);
+    let far = place_seeker(&mut b, Side::A, hex(7, 0), W, 0, false);
+    let halfway = place_seeker(&mut b, Side::A, hex(5, 0), W, 0, false);
+    assert_eq!(DefaultTactics.activate_seekers(system, &b, Side::A), [far]);
+
+    let mut wrecked = b.clone();
+    let wreck = add_ship(&mut wrecked, "frigate", Side::A, hex(7, 1), E, 0);
+    damage(&mut wrecked, wreck, &[Damage::Hull(40)]);
+    assert_eq!(
+        DefaultTactics.activate_seekers(system, &wrecked, Side::A),
+        [far]
+    );
+
+    let mut alone = b.clone();
+    damage(&mut alone, 0, &[Damage::Hull(50)]);
+    assert_eq!(
+        DefaultTactics.activate_seekers(system, &alone, Side::A),
+        [far, halfway]
+    );
+}
+
+/// The default tactics drop mines and seekers when an enemy is near (rules
+/// note, The default tactics: a mine pattern with the nearest enemy within 6
+/// hexes, unless the side already has one in the ship's hex; a seeker with
+/// it within 10, unless the side already has one waiting). A minelayer at
+/// (0, 0) with the frigate 5 hexes off drops both. With its own side's
+/// pattern already in its hex it drops only a seeker; a pattern of the
+/// enemy's there does not stop it, since mines attack only the other side's
+/// ships (seed 000 line 38); with one of its side's seekers waiting it drops
+/// only a mine.
+#[test]
+fn default_tactics_drop_mines_and_seekers_when_an_enemy_is_near() {
+    let system = percentile();
+    let b = battle("minelayer", "frigate", 5);
+    let drops = |b: &Battle| DefaultTactics.drops(system, b, 0);
+    let (mine, seeker) = (weapon("mine"), weapon("seeker-missile"));
+    assert_eq!(drops(&b), [mine, seeker]);
+
+    let mut own_mines = b.clone();
+    lay_mines(&mut own_mines, Side::A, hex(0, 0));
+    assert_eq!(drops(&own_mines), [seeker]);
+
+    let mut enemy_mines = b.clone();
+    lay_mines(&mut enemy_mines, Side::B, hex(0, 0));
+    assert_eq!(drops(&enemy_mines), [mine, seeker]);
+
+    let mut waiting = b.clone();
+    place_seeker(&mut waiting, Side::A, hex(0, 3), E, 0, false);
+    assert_eq!(drops(&waiting), [mine]);
+}
+
+/// The default tactics repair fire first, then drive, steering, control
+/// systems and weapons, hull last, up to 89 points an attempt, since 90-00
+/// always fails (Advanced Game rules, Repairs; rules note, The default
+/// tactics: no attempt with under 10 points left, and no repair of a weapon
+/// whose supply is spent). A battleship (DCR 200) burning, with 1 ADF lost,
+/// its first laser battery destroyed and 10 hull points lost: fire 89, drive
+/// 89, the laser battery the 22 left, and nothing for the hull. With its DCR
+/// at 99, fire 89 and the drive the 10 left.
+#[test]
+fn default_repairs_go_in_order_up_to_89_points_each() {
+    let system = percentile();
+    let mut b = battle("battleship", "frigate", 10);
+    damage(
+        &mut b,
+        0,
+        &[
+            Damage::Fire,
+            Damage::Adf(1),
+            Damage::Weapon("laser-battery"),
+            Damage::Hull(10),
+        ],
+    );
+    let attempts = |b: &Battle| -> Vec<(Repairable, u16)> {
+        DefaultTactics
+            .repairs(system, b, 0)
+            .iter()
+            .map(|a| (a.system, a.points))
+            .collect()
+    };
+    assert_eq!(
+        attempts(&b),
+        [
+            (Repairable::Fire, 89),
+            (Repairable::Drive, 89),
+            (Repairable::Weapon(1), 22)
+        ]
+    );
+    b.board.ships[0].dcr = 99;
+    assert_eq!(
+        attempts(&b),
+        [(Repairable::Fire, 89), (Repairable::Drive, 10)]
+    );
 }
 
 /// The default tactics (rules note, The default tactics): the focus is the
