@@ -1,0 +1,357 @@
+//! The default tactics' choices: each preference of the rules note's Default tactics, pinned by a scenario it decides.
+//!
+//! The default policy is a house choice, not a seed rule: the rules note
+//! (Default tactics) states each preference, and every test here quotes it
+//! with the arithmetic that decides the choice. Ships are the samples of
+//! `rulesets/crew-2d6/ships.toml` (hull: corvette 160, trader 80, scout
+//! 40; thrust: corvette 4), numbered in roster order: side A's, then side
+//! B's.
+
+mod common;
+
+use broadside_crew_2d6::model::{Band, WeaponKind};
+use broadside_crew_2d6::tactics::FOCUS_IDS;
+use broadside_crew_2d6::{
+    Action, Battle, Condition, Crew2d6, CrewTactics, DefaultTactics, Focus, ShipId as S,
+};
+use common::{appended, battle, battle_in, edited, fleet, load, sources, system};
+
+/// The focus target the default tactics pick for a ship.
+fn focus(b: &Battle, ship: S) -> Option<S> {
+    DefaultTactics::default().focus_target(system(), b, ship)
+}
+
+/// The thrust of the default tactics' Maneuver, `None` for no Maneuver.
+fn maneuver_in(sys: &Crew2d6, b: &Battle, ship: S) -> Option<i32> {
+    DefaultTactics::default()
+        .maneuver(sys, b, ship)
+        .map(|m| m.thrust)
+}
+
+/// Whether the default tactics order the J-drive Engineer to jump.
+fn jumps(b: &Battle, ship: S) -> bool {
+    DefaultTactics::default()
+        .actions(system(), b, ship)
+        .iter()
+        .any(|o| o.action == Action::Jump)
+}
+
+/// Empties every magazine of a ship: its launchers have nothing to launch.
+fn spend_every_missile(b: &mut Battle, ship: S) {
+    for left in &mut b.ship_mut(ship).magazines {
+        *left = 0;
+    }
+}
+
+/// The `focus` side option names the two focus rules in [`Focus`] order,
+/// and nothing else names one.
+#[test]
+fn focus_option_values_name_the_focus_rules() {
+    let named: Vec<_> = FOCUS_IDS.iter().map(|id| Focus::from_id(id)).collect();
+    assert_eq!(named, [Some(Focus::Weakest), Some(Focus::Nearest)]);
+    assert_eq!(Focus::from_id("strongest"), None);
+}
+
+/// Rules note, Default tactics, target: "each ship picks a focus target
+/// among the enemies it can attack now (a weapon reaches it, or a launcher
+/// with missiles and sensors that reach it)". A = corvette, its magazines
+/// empty; B = trader (80 hull) at Short, scout (40) at Very Long, beyond
+/// the pulse lasers' Long: the scout is the weaker, but nothing of the
+/// corvette's reaches it, so the focus is the trader. With missiles in its
+/// magazines the corvette can launch at the scout, which is then the focus.
+#[test]
+fn the_focus_is_an_enemy_the_ship_can_attack() {
+    let (corvette, trader, scout) = (S(0), S(1), S(2));
+    let mut b = fleet(&["corvette"], &["trader", "scout"], Band::Short);
+    b.pair_mut(corvette, scout).band = Band::VeryLong;
+    assert_eq!(focus(&b, corvette), Some(scout));
+    spend_every_missile(&mut b, corvette);
+    assert_eq!(focus(&b, corvette), Some(trader));
+}
+
+/// Rules note, Default tactics, target: "When it can attack none, it picks
+/// the nearest", whatever the side's focus rule. A = corvette, its
+/// magazines empty; B = trader (80 hull) at Very Long, scout (40) at
+/// Distant: nothing reaches either, and the focus is the trader, the
+/// nearer, though the scout has fewer hull points.
+#[test]
+fn with_no_enemy_in_reach_the_focus_is_the_nearest() {
+    let (corvette, trader, scout) = (S(0), S(1), S(2));
+    let mut b = fleet(&["corvette"], &["trader", "scout"], Band::VeryLong);
+    b.pair_mut(corvette, scout).band = Band::Distant;
+    spend_every_missile(&mut b, corvette);
+    assert_eq!(focus(&b, corvette), Some(trader));
+}
+
+/// Rules note, Default tactics, flight: "a ship at a jump point jumps when
+/// its hull is down to half". Corvette (160 hull) at a jump point against
+/// the trader (80, less than twice the corvette's): at 81 hull, 81 x 2 =
+/// 162 is more than 160 and it stays; at 80, 80 x 2 = 160 is half, and
+/// the J-drive Engineer jumps.
+#[test]
+fn a_ship_jumps_when_its_hull_is_down_to_half() {
+    let corvette = S(0);
+    let mut b = battle("corvette", "trader", Band::Long);
+    b.state_mut(corvette).at_jump_point = true;
+    b.ship_mut(corvette).hull = 81;
+    assert!(!jumps(&b, corvette));
+    b.ship_mut(corvette).hull = 80;
+    assert!(jumps(&b, corvette));
+}
+
+/// Rules note, Default tactics, flight: a ship at a jump point jumps when
+/// "the enemy side has twice its side's hull left in the fight". Scout (40
+/// hull, undamaged) at a jump point against the trader: at 79 hull the
+/// trader has less than 2 x 40 = 80 and the scout stays; at 80 it has
+/// twice, and the scout jumps.
+#[test]
+fn a_ship_jumps_when_the_enemy_has_twice_its_sides_hull() {
+    let scout = S(0);
+    let mut b = battle("scout", "trader", Band::Long);
+    b.state_mut(scout).at_jump_point = true;
+    b.ship_mut(S(1)).hull = 79;
+    assert!(!jumps(&b, scout));
+    b.ship_mut(S(1)).hull = 80;
+    assert!(jumps(&b, scout));
+}
+
+/// Rules note, Default tactics, flight: "until then it holds the point
+/// while its weapons reach an enemy", its direct-fire weapons. Corvette at
+/// a jump point, undamaged, against the trader: at Long its pulse lasers
+/// reach, and it makes no Maneuver; at Very Long none of its guns reaches
+/// (missiles alone do not hold it), and it closes with 4 - 1 = 3 thrust.
+#[test]
+fn a_ship_holds_a_jump_point_while_its_guns_reach() {
+    let corvette = S(0);
+    let mut b = battle("corvette", "trader", Band::Long);
+    b.state_mut(corvette).at_jump_point = true;
+    b.state_mut(corvette).thrust_left = 4;
+    assert_eq!(maneuver_in(system(), &b, corvette), None);
+    b.pair_mut(corvette, S(1)).band = Band::VeryLong;
+    assert_eq!(maneuver_in(system(), &b, corvette), Some(3));
+}
+
+/// Rules note, Default tactics, range: "a ship with only missiles holds
+/// its range". The corvette with every laser destroyed, at Long from the
+/// trader with 4 thrust: it still has its missiles and sandcaster, no
+/// direct-fire weapon, so it prefers Long and makes no Maneuver.
+#[test]
+fn a_ship_with_only_missiles_holds_its_range() {
+    let corvette = S(0);
+    let rules = &system().rules;
+    let mut b = battle("corvette", "trader", Band::Long);
+    b.state_mut(corvette).thrust_left = 4;
+    let class = b.ship(corvette).class(rules).clone();
+    for (slot, condition) in class.slots.iter().zip(&mut b.ship_mut(corvette).weapons) {
+        if rules.weapon(slot.weapon).kind == WeaponKind::Direct {
+            *condition = Condition::Destroyed;
+        }
+    }
+    let preferred = DefaultTactics::default().preferred_band(system(), &b, corvette, S(1));
+    assert_eq!(preferred, Band::Long);
+    assert_eq!(maneuver_in(system(), &b, corvette), None);
+}
+
+/// Rules note, Default tactics, range: Short is "the best band for every
+/// direct-fire weapon", and a ship closer than Short opens to it with the
+/// thrust still needed. Corvette with 4 thrust (3 to spend, one kept for a
+/// dodge) against the trader: from Close, one band's thrust (1) away;
+/// from Adjacent, Adjacent's 1 and Close's 1, 2 away.
+#[test]
+fn a_ship_closer_than_short_opens_to_it() {
+    let corvette = S(0);
+    for (band, thrust) in [(Band::Close, -1), (Band::Adjacent, -2)] {
+        let mut b = battle("corvette", "trader", band);
+        b.state_mut(corvette).thrust_left = 4;
+        assert_eq!(
+            maneuver_in(system(), &b, corvette),
+            Some(thrust),
+            "{band:?}"
+        );
+    }
+}
+
+/// Rules note, Default tactics, range: the thrust "still needed" counts
+/// thrust already accumulated between the two. With Close taking 3 thrust
+/// to leave, the corvette (3 to spend) at Close from the trader, the pair
+/// already opened by 1: 3 - 1 = 2 more away reach Short.
+#[test]
+fn opening_counts_the_thrust_already_accumulated() {
+    let sys = load(&edited(
+        &sources(),
+        "ranges.toml",
+        "distance = \"1-10 km\"\nattack-dm = 0\nthrust = 1",
+        "distance = \"1-10 km\"\nattack-dm = 0\nthrust = 3",
+    ));
+    let corvette = S(0);
+    let mut b = battle_in(&sys, "corvette", "trader", Band::Close);
+    b.state_mut(corvette).thrust_left = 4;
+    b.pair_mut(corvette, S(1)).closing = -1;
+    assert_eq!(maneuver_in(&sys, &b, corvette), Some(-2));
+}
+
+/// A weapon between the beam laser and the railgun: 1D, attack DM +3.
+const DART_LASER: &str = r#"
+[weapon.dart-laser]
+name = "Dart Laser"
+tl = 10
+kind = "direct"
+range = "short"
+damage = "1d6"
+attack-dm = 3
+source = "authored by the tests: one die less than the railgun, three DM more"
+"#;
+
+/// A test-only ship whose turrets each mix weapons that fire at Short.
+const MIXED_TURRETS: &str = r#"
+[mixed]
+name = "Mixed Turrets"
+source = "authored by the tests: turrets of mixed weapons"
+tons = 200
+tl = 12
+hull = 80
+armour = 2
+thrust = 3
+jump = 0
+sensors = "military"
+sensors-dm = 0
+mount = [
+  { id = "turret-1", kind = "turret", weapons = ["railgun", "beam-laser"] },
+  { id = "turret-2", kind = "turret", weapons = ["dart-laser", "railgun"] },
+  { id = "turret-3", kind = "turret", weapons = ["pulse-laser", "beam-laser", "beam-laser"] },
+  { id = "turret-4", kind = "turret", weapons = ["particle-beam", "plasma-gun"] },
+]
+
+[[mixed.crew]]
+name = "Test Gunner"
+positions = ["captain", "pilot", "sensors", "gunner:turret-1", "gunner:turret-2", "gunner:turret-3", "gunner:turret-4"]
+skills = { pilot = 1, gunnery-turret = 1, electronics-sensors = 1 }
+characteristics = { str = 7, dex = 7, end = 7, int = 7, edu = 7, soc = 7 }
+"#;
+
+/// Rules note, Default tactics: each mount's Gunner "fires its
+/// hardest-hitting weapon", weighed as the mean damage of its dice for
+/// every identical weapon firing with it, plus its attack DM, times the
+/// mount's multiplier (a turret's 1); of two that weigh the same, the
+/// first in the mount. In doubled points (a d6's mean is 7 / 2), at Short
+/// against the trader:
+/// - turret-1: railgun 2D, 14; beam laser 1D + 4, 7 + 8 = 15: the beam
+///   laser, though listed second;
+/// - turret-2: dart laser 1D + 3, 7 + 6 = 13; railgun 14: the railgun;
+/// - turret-3: pulse laser 2D + 2, 14 + 4 = 18; two beam lasers, 2 x 7 +
+///   8 = 22: the beam lasers;
+/// - turret-4: particle beam 3D, 21; plasma gun 3D, 21: the particle
+///   beam, the first.
+///
+/// The trader's magazines are empty, so no point-defence turret is held
+/// back against a salvo it could launch.
+#[test]
+fn each_mount_fires_its_hardest_hitting_weapon() {
+    let files = appended(&sources(), "weapons.toml", DART_LASER);
+    let sys = load(&appended(&files, "ships.toml", MIXED_TURRETS));
+    let mut b = battle_in(&sys, "mixed", "trader", Band::Short);
+    // A trader with missiles to launch would have a point-defence turret
+    // held back.
+    spend_every_missile(&mut b, S(1));
+    let id = |w: &str| sys.rules.weapon_id(w).expect("a weapon");
+    let mut fired: Vec<_> = DefaultTactics::default()
+        .actions(&sys, &b, S(0))
+        .iter()
+        .filter_map(|o| match o.action {
+            Action::Fire { mount, weapon, .. } => Some((mount, weapon)),
+            _ => None,
+        })
+        .collect();
+    fired.sort_unstable();
+    assert_eq!(
+        fired,
+        [
+            (0, id("beam-laser")),
+            (1, id("railgun")),
+            (2, id("beam-laser")),
+            (3, id("particle-beam"))
+        ]
+    );
+}
+
+/// Rules note, Default tactics: a mount's Gunner fires "at the focus
+/// target if it reaches, else at the enemy it reaches that the focus rule
+/// prefers". A = corvette; B = escort (200 hull) and trader (80) at Medium,
+/// scout (40) at Long. The focus is the scout, the weakest, which the
+/// pulse lasers of turret-3 reach; the beam lasers of turret-1 reach only
+/// Medium, so they fire at the weaker of the two there, the trader (80
+/// against 200), though the escort comes first in the roster. The escort
+/// and the trader have no missiles left, so no point-defence turret is
+/// held back.
+#[test]
+fn a_mount_that_cannot_reach_the_focus_fires_at_the_preferred_enemy_it_reaches() {
+    let (corvette, trader, scout) = (S(0), S(2), S(3));
+    let mut b = fleet(&["corvette"], &["escort", "trader", "scout"], Band::Medium);
+    b.pair_mut(corvette, scout).band = Band::Long;
+    // Enemies at Medium with missiles to launch would have turret-3 held
+    // back for point defence.
+    spend_every_missile(&mut b, S(1));
+    spend_every_missile(&mut b, trader);
+    assert_eq!(focus(&b, corvette), Some(scout));
+    let turret = |id| common::mount(&b, corvette, id);
+    let fired: Vec<_> = DefaultTactics::default()
+        .actions(system(), &b, corvette)
+        .iter()
+        .filter_map(|o| match o.action {
+            Action::Fire { mount, target, .. } => Some((mount, target)),
+            _ => None,
+        })
+        .collect();
+    assert!(fired.contains(&(turret("turret-1"), trader)), "{fired:?}");
+    assert!(fired.contains(&(turret("turret-3"), scout)), "{fired:?}");
+}
+
+/// A test-only ship with a triple turret of beam lasers and two barbettes
+/// of particle beams.
+const BARBETTES: &str = r#"
+[barbettes]
+name = "Barbettes"
+source = "authored by the tests: a triple turret and two barbettes"
+tons = 400
+tl = 12
+hull = 160
+armour = 3
+thrust = 3
+jump = 0
+sensors = "military"
+sensors-dm = 0
+mount = [
+  { id = "turret-1", kind = "turret", weapons = ["beam-laser", "beam-laser", "beam-laser"] },
+  { id = "barbette-1", kind = "barbette", weapons = ["particle-beam"] },
+  { id = "barbette-2", kind = "barbette", weapons = ["particle-beam"] },
+]
+
+[[barbettes.crew]]
+name = "Test Gunner"
+positions = ["captain", "pilot", "sensors", "gunner:turret-1", "gunner:barbette-1", "gunner:barbette-2"]
+skills = { pilot = 1, gunnery-turret = 1, electronics-sensors = 1 }
+characteristics = { str = 7, dex = 7, end = 7, int = 7, edu = 7, soc = 7 }
+"#;
+
+/// Rules note, Default tactics: "the Sensor Operator finds a targeting
+/// solution for the hardest-hitting mount firing", a mount weighed by its
+/// weapon times the mount's damage multiplier; of mounts that weigh the
+/// same, the first. In doubled points, at Short against the trader: the
+/// triple turret's three beam lasers 3 x 7 + 8 = 29, times 1; each
+/// barbette's particle beam 3D, 21, times 3 = 63: barbette-1, the first of
+/// the two.
+#[test]
+fn the_targeting_solution_goes_to_the_hardest_hitting_mount() {
+    let sys = load(&appended(&sources(), "ships.toml", BARBETTES));
+    let mut b = battle_in(&sys, "barbettes", "trader", Band::Short);
+    spend_every_missile(&mut b, S(1));
+    let solutions: Vec<_> = DefaultTactics::default()
+        .actions(&sys, &b, S(0))
+        .iter()
+        .filter_map(|o| match o.action {
+            Action::TargetingSolution { mount, .. } => Some(mount),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(solutions, [1]);
+}
