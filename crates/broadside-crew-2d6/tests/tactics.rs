@@ -355,3 +355,149 @@ fn the_targeting_solution_goes_to_the_hardest_hitting_mount() {
         .collect();
     assert_eq!(solutions, [1]);
 }
+
+/// The orders the default tactics give a ship's mounts: the mount and
+/// what it does, fire, launch or aim.
+fn mount_orders(b: &Battle, ship: S) -> Vec<Action> {
+    DefaultTactics::default()
+        .actions(system(), b, ship)
+        .iter()
+        .map(|o| o.action)
+        .filter(|a| {
+            matches!(
+                a,
+                Action::Fire { .. } | Action::Launch { .. } | Action::Aim { .. }
+            )
+        })
+        .collect()
+}
+
+/// Rules note, Default tactics: a Gunner whose mount cannot fire
+/// "launches every missile it can at the focus target", at any band its
+/// sensors reach. The corvette at Distant from the trader, sensors
+/// undamaged (they reach Distant): turret-2 launches both its racks'
+/// missiles, 2, at the trader; turrets 1 and 3, out of range, aim.
+#[test]
+fn a_salvo_is_launched_at_the_farthest_band_the_sensors_reach() {
+    let corvette = S(0);
+    let b = battle("corvette", "trader", Band::Distant);
+    let orders = mount_orders(&b, corvette);
+    assert!(
+        orders.contains(&Action::Launch {
+            weapon: common::weapon("missile-rack"),
+            missiles: 2,
+            target: S(1),
+        }),
+        "{orders:?}"
+    );
+}
+
+/// Rules note, Default tactics: a Gunner who can neither fire nor launch
+/// "aims at it", which takes a usable direct-fire weapon. The corvette
+/// with its magazines empty, at Short from the trader: turret-2 holds only
+/// missile racks and a sandcaster, so its Gunner has no order; turrets 1
+/// and 3 fire (the trader's magazines empty too, so that no point-defence
+/// turret is held back).
+#[test]
+fn a_mount_without_a_direct_fire_weapon_does_not_aim() {
+    let corvette = S(0);
+    let mut b = battle("corvette", "trader", Band::Short);
+    spend_every_missile(&mut b, corvette);
+    // A trader with missiles to launch would have turret-3 held back.
+    spend_every_missile(&mut b, S(1));
+    let turret_2 = common::mount(&b, corvette, "turret-2");
+    let orders = mount_orders(&b, corvette);
+    assert!(
+        !orders
+            .iter()
+            .any(|a| matches!(a, Action::Aim { mount, .. } if *mount == turret_2)),
+        "{orders:?}"
+    );
+    assert_eq!(orders.len(), 2, "{orders:?}");
+}
+
+/// Rules note, Default tactics: a Gunner who can neither fire nor launch
+/// aims at the focus target up to the aiming limit against it; a mount
+/// that has aimed at another ship starts again. A = corvette; B = trader
+/// and scout at Long, beyond turret-1's beam lasers (Medium); the focus is
+/// the scout, the weaker. Turret-1 has aimed three times (the limit) at
+/// the trader: it aims at the scout. Had it aimed three times at the
+/// scout, it would not aim again.
+#[test]
+fn a_mount_aimed_to_the_limit_aims_again_at_a_new_target() {
+    let (corvette, trader, scout) = (S(0), S(1), S(2));
+    let mut b = fleet(&["corvette"], &["trader", "scout"], Band::Long);
+    let turret_1 = common::mount(&b, corvette, "turret-1");
+    let aim = Action::Aim {
+        mount: turret_1,
+        target: scout,
+    };
+    b.state_mut(corvette).aim[usize::from(turret_1)] = 3;
+    b.state_mut(corvette).aim_target[usize::from(turret_1)] = trader;
+    assert!(mount_orders(&b, corvette).contains(&aim));
+    b.state_mut(corvette).aim_target[usize::from(turret_1)] = scout;
+    assert!(!mount_orders(&b, corvette).contains(&aim));
+}
+
+/// Rules note, Default tactics: the Gunner aims only within the aiming
+/// limit, so with `aim.max = 0` (no Aim action before firing) no mount
+/// aims. The corvette at Long from the trader: turret-1's beam lasers
+/// (Medium) cannot fire, and its Gunner has no order.
+#[test]
+fn no_mount_aims_when_the_limit_is_zero() {
+    let sys = load(&edited(
+        &sources(),
+        "rules.toml",
+        "dm = 2\nmax = 3",
+        "dm = 2\nmax = 0",
+    ));
+    let b = battle_in(&sys, "corvette", "trader", Band::Long);
+    let orders = DefaultTactics::default().actions(&sys, &b, S(0));
+    assert!(
+        !orders
+            .iter()
+            .any(|o| matches!(o.action, Action::Aim { .. })),
+        "{orders:?}"
+    );
+}
+
+/// Rules note, Default tactics: "one point-defence mount is held back
+/// (and aims) when a salvo aimed at the ship arrives this round", a salvo
+/// aimed at the ship itself. A = corvette, scout; B = trader at Long, whose
+/// missiles take a round to fly there (so a salvo it could launch now
+/// would not arrive this round). With the trader's salvo of two arriving at
+/// the scout, the corvette's turret-3 (two pulse lasers, its point-defence
+/// mount with fewer such weapons than turret-1's three beam lasers) fires
+/// at the trader; with the salvo arriving at the corvette, turret-3 waits
+/// and aims.
+#[test]
+fn a_point_defence_mount_waits_for_a_salvo_at_its_own_ship() {
+    let (corvette, scout, trader) = (S(0), S(1), S(2));
+    let mut b = fleet(&["corvette", "scout"], &["trader"], Band::Long);
+    let turret_3 = common::mount(&b, corvette, "turret-3");
+    let salvo_at = |target| broadside_crew_2d6::Salvo {
+        owner: trader,
+        target,
+        weapon: common::weapon("missile-rack"),
+        missiles: 2,
+        rounds_left: 0,
+        tl: 11,
+        smart: true,
+        bane: false,
+        dm: 0,
+    };
+    let fires = |b: &Battle| {
+        mount_orders(b, corvette)
+            .iter()
+            .any(|a| matches!(a, Action::Fire { mount, .. } if *mount == turret_3))
+    };
+    b.salvos.push(salvo_at(scout));
+    assert!(fires(&b));
+    b.salvos.clear();
+    b.salvos.push(salvo_at(corvette));
+    assert!(!fires(&b));
+    assert!(mount_orders(&b, corvette).contains(&Action::Aim {
+        mount: turret_3,
+        target: trader,
+    }));
+}
