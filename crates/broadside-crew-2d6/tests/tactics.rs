@@ -501,3 +501,47 @@ fn a_point_defence_mount_waits_for_a_salvo_at_its_own_ship() {
         target: trader,
     }));
 }
+
+/// Rules note, Default tactics: a point-defence mount is also held back
+/// when "an enemy within a band its missiles cross in a round can launch":
+/// missiles in its magazine and a usable launcher for them. A = corvette;
+/// B = trader at Short, where a salvo attacks in the round it is launched.
+/// With its two missile racks loaded, the trader can launch, and the
+/// corvette's turret-3 (the point-defence mount with fewer such weapons)
+/// waits and aims; with the racks' magazine empty (its sandcaster still
+/// loaded, which launches nothing), or with both racks destroyed, it
+/// cannot, and turret-3 fires.
+#[test]
+fn a_point_defence_mount_waits_only_for_an_enemy_that_can_launch() {
+    let (corvette, trader) = (S(0), S(1));
+    let rules = &system().rules;
+    let fresh = battle("corvette", "trader", Band::Short);
+    let turret_3 = common::mount(&fresh, corvette, "turret-3");
+    let rack = common::weapon("missile-rack");
+    let fires = |b: &Battle| {
+        mount_orders(b, corvette)
+            .iter()
+            .any(|a| matches!(a, Action::Fire { mount, .. } if *mount == turret_3))
+    };
+    assert!(!fires(&fresh));
+    let mut spent = fresh.clone();
+    let magazine = fresh
+        .ship(trader)
+        .class(rules)
+        .magazine(rack)
+        .expect("the racks' magazine");
+    spent.ship_mut(trader).magazines[magazine] = 0;
+    assert!(fires(&spent));
+    let mut destroyed = fresh.clone();
+    let class = fresh.ship(trader).class(rules);
+    for (slot, condition) in class
+        .slots
+        .iter()
+        .zip(&mut destroyed.ship_mut(trader).weapons)
+    {
+        if slot.weapon == rack {
+            *condition = Condition::Destroyed;
+        }
+    }
+    assert!(fires(&destroyed));
+}
