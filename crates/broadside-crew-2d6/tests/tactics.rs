@@ -545,3 +545,53 @@ fn a_point_defence_mount_waits_only_for_an_enemy_that_can_launch() {
     }
     assert!(fires(&destroyed));
 }
+
+/// Whether the default tactics overcharge a ship's engines this round.
+fn overcharges(b: &Battle, ship: S) -> bool {
+    DefaultTactics::default().overcharge(system(), b, ship)
+}
+
+/// Rules note, Default tactics, range: "overcharge only with an Engineer
+/// whose DM is +1 or better", the Engineer's skill plus the characteristic
+/// DM (EDU for Overcharge Engines). Scout against trader at Long, both
+/// short of Short: the scout's Engineer has skill 1 and EDU 9 (+1), DM +2;
+/// the trader's has Engineer (M-drive) 1 and EDU 8 (+0), DM +1: both
+/// overcharge.
+#[test]
+fn an_engineer_with_a_dm_of_one_or_better_overcharges() {
+    let b = battle("scout", "trader", Band::Long);
+    assert!(overcharges(&b, S(0)));
+    assert!(overcharges(&b, S(1)));
+}
+
+/// Rules note, Default tactics: a ship that jumps away does not overcharge.
+/// Scout against the trader (80 hull, twice the scout's 40) at Very Long:
+/// away from a jump point it overcharges to close (its Engineer's DM is
+/// +2); at a jump point it jumps, and does not.
+#[test]
+fn a_ship_that_jumps_away_does_not_overcharge() {
+    let scout = S(0);
+    let mut b = battle("scout", "trader", Band::VeryLong);
+    assert!(overcharges(&b, scout));
+    b.state_mut(scout).at_jump_point = true;
+    assert!(jumps(&b, scout));
+    assert!(!overcharges(&b, scout));
+}
+
+/// Rules note, Default tactics, range: the Engineer's DM that must be +1
+/// or better counts the DMs the ship's damage puts on engineering checks.
+/// The scout's Engineer, skill 1 and EDU 9 (+1): with damage giving
+/// engineering checks -1, 1 + 1 - 1 = +1, and the scout overcharges at
+/// Long from the trader; with -2, 1 + 1 - 2 = 0, and it does not.
+#[test]
+fn damage_to_engineering_counts_against_overcharging() {
+    let scout = S(0);
+    let engineering = broadside_crew_2d6::model::Group::Engineering
+        .bit()
+        .trailing_zeros() as usize;
+    let mut b = battle("scout", "trader", Band::Long);
+    b.ship_mut(scout).standing.dm[engineering] = -1;
+    assert!(overcharges(&b, scout));
+    b.ship_mut(scout).standing.dm[engineering] = -2;
+    assert!(!overcharges(&b, scout));
+}
