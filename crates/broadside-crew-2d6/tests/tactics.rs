@@ -595,3 +595,25 @@ fn damage_to_engineering_counts_against_overcharging() {
     b.ship_mut(scout).standing.dm[engineering] = -2;
     assert!(!overcharges(&b, scout));
 }
+
+/// Rules note, Default tactics, range: the thrust still needed counts the
+/// thrust the target has applied this round, unless the target is
+/// grappled, when its thrust moves none of its pairs. A = corvette, scout;
+/// B = trader. Corvette-trader at Medium with 3 thrust toward Short
+/// already accumulated: 5 - 3 = 2 still needed. The trader has applied 2
+/// toward the corvette; while free, that covers the 2, and the corvette
+/// makes no Maneuver; grappled with the scout at Adjacent, it moves
+/// nothing, and the corvette applies the 2 itself.
+#[test]
+fn a_grappled_targets_thrust_is_not_counted() {
+    let (corvette, scout, trader) = (S(0), S(1), S(2));
+    let mut b = fleet(&["corvette", "scout"], &["trader"], Band::Medium);
+    b.state_mut(corvette).thrust_left = 4;
+    b.pair_mut(corvette, trader).closing = 3;
+    b.state_mut(trader).maneuver_target = Some(corvette);
+    b.state_mut(trader).applied = 2;
+    assert_eq!(maneuver_in(system(), &b, corvette), None);
+    b.pair_mut(scout, trader).band = Band::Adjacent;
+    b.pair_mut(scout, trader).grappled = true;
+    assert_eq!(maneuver_in(system(), &b, corvette), Some(2));
+}
