@@ -617,3 +617,23 @@ fn a_grappled_targets_thrust_is_not_counted() {
     b.pair_mut(scout, trader).grappled = true;
     assert_eq!(maneuver_in(system(), &b, corvette), Some(2));
 }
+
+/// Rules note, Default tactics: with no mount firing, "the Sensor Operator
+/// ... jams the focus target's sensors", when its own sensors reach it.
+/// The corvette at Very Long from the trader, beyond every gun: with its
+/// sensors reaching Distant it jams the trader; with damage that leaves
+/// them reaching only Long, it does not.
+#[test]
+fn the_sensor_operator_jams_only_a_target_the_sensors_reach() {
+    let corvette = S(0);
+    let mut b = battle("corvette", "trader", Band::VeryLong);
+    let jams = |b: &Battle| {
+        DefaultTactics::default()
+            .actions(system(), b, corvette)
+            .iter()
+            .any(|o| o.action == Action::JamSensors { target: S(1) })
+    };
+    assert!(jams(&b));
+    b.ship_mut(corvette).standing.max_band = Band::Long;
+    assert!(!jams(&b));
+}
