@@ -637,3 +637,36 @@ fn the_sensor_operator_jams_only_a_target_the_sensors_reach() {
     b.ship_mut(corvette).standing.max_band = Band::Long;
     assert!(!jams(&b));
 }
+
+/// Rules note, Default tactics, reactions: "within the allowance and
+/// burning one more only against a direct-fire hit of Effect 4 or more":
+/// against direct fire that would hit, dodge. The trader, with a thrust
+/// left for a dodge, under the corvette's beam lasers: 10 against 8,
+/// Effect +2. With one reaction left it dodges; with its one reaction
+/// used, an Effect of 2 burns none, and it does not.
+#[test]
+fn a_dodge_takes_a_reaction_left_unless_the_hit_is_serious() {
+    let trader = S(1);
+    let mut b = battle("corvette", "trader", Band::Short);
+    b.state_mut(trader).thrust_left = 1;
+    b.state_mut(trader).reactions = 1;
+    let incoming = broadside_crew_2d6::Incoming {
+        attacker: S(0),
+        weapon: common::weapon("beam-laser"),
+        missiles: None,
+        seen: Some(broadside_crew_2d6::attack::SeenAttack {
+            roll: 6,
+            dm: 4,
+            total: 10,
+            target: 8,
+        }),
+    };
+    let dodges = |b: &Battle| {
+        DefaultTactics::default()
+            .reactions(system(), b, trader, &incoming)
+            .dodge
+    };
+    assert!(dodges(&b));
+    b.state_mut(trader).reactions_used = 1;
+    assert!(!dodges(&b));
+}
