@@ -670,3 +670,31 @@ fn a_dodge_takes_a_reaction_left_unless_the_hit_is_serious() {
     b.state_mut(trader).reactions_used = 1;
     assert!(!dodges(&b));
 }
+
+/// Rules note, Default tactics, reactions: burning one more reaction than
+/// the allowance only against "a salvo of three or more", and only one:
+/// against a salvo, point defence first. The corvette, no reaction left,
+/// under the trader's salvo: of three missiles, it burns one for point
+/// defence with one mount; of two, none; of three with one already
+/// burned this turn, none.
+#[test]
+fn a_salvo_of_three_burns_one_reaction_for_point_defence() {
+    let corvette = S(0);
+    let mut b = battle("corvette", "trader", Band::Short);
+    let salvo = |missiles| broadside_crew_2d6::Incoming {
+        attacker: S(1),
+        weapon: common::weapon("missile-rack"),
+        missiles: Some(missiles),
+        seen: None,
+    };
+    let point_defence = |b: &Battle, missiles| {
+        DefaultTactics::default()
+            .reactions(system(), b, corvette, &salvo(missiles))
+            .point_defence
+    };
+    b.state_mut(corvette).reactions = 0;
+    assert_eq!(point_defence(&b, 3), 1);
+    assert_eq!(point_defence(&b, 2), 0);
+    b.state_mut(corvette).reactions_used = 1;
+    assert_eq!(point_defence(&b, 3), 0);
+}
