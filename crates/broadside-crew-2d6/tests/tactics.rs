@@ -698,3 +698,27 @@ fn a_salvo_of_three_burns_one_reaction_for_point_defence() {
     b.state_mut(corvette).reactions_used = 1;
     assert_eq!(point_defence(&b, 3), 0);
 }
+
+/// Rules note, Default tactics, reactions: against a salvo, "point
+/// defence with every free mount, then ECM, then a dodge", within the
+/// allowance. The corvette with four reactions and a thrust left, under a
+/// salvo of two: point defence with its two point-defence mounts, ECM,
+/// and with the fourth reaction a dodge.
+#[test]
+fn against_a_salvo_a_reaction_left_after_ecm_dodges() {
+    let corvette = S(0);
+    let mut b = battle("corvette", "trader", Band::Short);
+    b.state_mut(corvette).reactions = 4;
+    b.state_mut(corvette).thrust_left = 1;
+    let salvo = broadside_crew_2d6::Incoming {
+        attacker: S(1),
+        weapon: common::weapon("missile-rack"),
+        missiles: Some(2),
+        seen: None,
+    };
+    let chosen = DefaultTactics::default().reactions(system(), &b, corvette, &salvo);
+    assert_eq!(
+        (chosen.point_defence, chosen.ecm, chosen.dodge),
+        (2, true, true)
+    );
+}
