@@ -7,7 +7,7 @@
 
 mod common;
 
-use broadside_core::exact::Prob;
+use broadside_core::exact::{ExactAttack, Prob};
 use common::{Resolve, check_exact, exact, sample, sampled_agrees, system};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -394,27 +394,65 @@ fn a_result_the_escort_lacks_is_rolled_again_and_weighed_as_its_limit() {
     assert_eq!(exact.paths, 3 + 5 + 3 + 2 * 3);
 }
 
-/// Ruling 41: a Turret Weapon result destroys "the first intact mount of
-/// that kind", one mount, and a weapon result loses one mount whatever
-/// count its row rolls. The data of record gives no weapon row a `count`,
-/// so this takes edited data, as a referee's rules folder would give it:
-/// Surface Features row 1 reads "1d6 Turret Weapons". The rules note
-/// (Exact odds): "Each die is asked only for what the rules go on to
-/// read", and nothing is read of that 1d6, so the exact odds take no
-/// branch on it.
+/// The destroyer's laser turret at the frigate, shields down, at range 1,
+/// with Surface Features row 1 given a count (a referee's edit, as a rules
+/// folder would give it: the printed row has none). The to-hit number is 7,
+/// so each d10 hits on 1-7: 7/10. Its one box marks box 3, the U. Surface
+/// Features, 1d6: Turret Weapon on 1, with the count, and on 3, without;
+/// Sensors, Maneuvering Jets, Solar Panel and Shield Emitter on 2, 4, 5 and
+/// 6, each 7/10 * 1/6 = 7/60. The frigate's turret mounts are its two laser
+/// turrets (mounts 1 and 2), its missile launcher (4) and its point defense
+/// gun (5).
+fn check_weapon_row_count(name: &str, count: &str, mounts: &[(&str, Prob)]) -> ExactAttack {
+    let row_one = "{ roll = 1, result = \"turret-weapon\" }";
+    let counted = format!("{{ roll = 1, result = \"turret-weapon\", count = \"{count}\" }}");
+    let each = p(7, 60);
+    let mut expected: Vec<(String, Prob)> = vec![
+        ("p_hit".into(), p(7, 10)),
+        ("mean_hull_damage".into(), p(7, 10)),
+        ("damage 0".into(), p(3, 10)),
+        ("damage 1".into(), p(7, 10)),
+        ("result 1 hit".into(), p(7, 10)),
+        ("result U box (UDST)".into(), p(7, 10)),
+        ("result Surface Features: Turret Weapon".into(), p(7, 30)),
+    ];
+    for row in [
+        "Sensors",
+        "Maneuvering Jets",
+        "Solar Panel",
+        "Shield Emitter",
+    ] {
+        expected.push((format!("result Surface Features: {row}"), each));
+        expected.push((format!("destroyed {row}"), each));
+    }
+    for (mount, prob) in mounts {
+        expected.push((format!("destroyed {mount}"), *prob));
+    }
+    let expected: Vec<(&str, Prob)> = expected.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    check_exact(
+        Resolve {
+            name,
+            source: SEED,
+            attacker: "destroyer",
+            weapon: "laser-turret",
+            target: "frigate",
+            range: 1,
+            locked: true,
+            marked: 2,
+            shields: Some(0),
+            edits: &[("tables.toml", row_one, &counted)],
+            ..Resolve::default()
+        },
+        &expected,
+    )
+}
+
+/// Ruling 58: a row's count destroys that many of its result, no more than
+/// the ship has left; for a weapon result, that many mounts of the kind,
+/// first to last (ruling 41 names the first intact one). A count of 1d6 on
+/// row 1 (see [`check_weapon_row_count`]):
 ///
-/// The destroyer's laser turret fires at the frigate, shields down, at
-/// range 1: 7, so each d10 hits on 1-7: 7/10. Its one box marks box 3, the
-/// U. Surface Features, 1d6: Turret Weapon on 1, with a count of 1d6 (a
-/// referee's edit: the printed row has none), and on 3, with none; Sensors,
-/// Maneuvering Jets, Solar Panel and Shield Emitter on 2, 4, 5 and 6. The
-/// frigate's turret mounts are its two laser turrets (mounts 1 and 2), its
-/// missile launcher (4) and its point defense gun (5): a count hits that
-/// many of them, first to last, and no more than the four there are.
-///
-/// - P(hit) = 7/10, a U box with it; hull damage 1 with 7/10, else 0
-/// - each row 7/10 * 1/6 = 7/60; Turret Weapon on rows 1 and 3: 7/30
-/// - mount 1: lost on both rows, 7/30
+/// - mount 1: lost on both Turret Weapon rows, 7/30
 /// - mount 2: row 1 and a count of 2 or more, 7/60 * 5/6 = 7/72
 /// - mount 4: row 1 and a count of 3 or more, 7/60 * 4/6 = 7/90
 /// - mount 5: row 1 and a count of 4 or more, 7/60 * 3/6 = 7/120
@@ -422,96 +460,33 @@ fn a_result_the_escort_lacks_is_rolled_again_and_weighed_as_its_limit() {
 ///   its count read as 1, 2, 3 or 4 and more: 1 + 5 + 4 = 10
 #[test]
 fn a_weapon_row_with_a_count_loses_that_many_mounts_of_its_kind() {
-    let (turret, row) = (p(7, 30), p(7, 60));
-    let exact = check_exact(
-        Resolve {
-            name: "exact_weapon_row_with_a_count",
-            source: SEED,
-            attacker: "destroyer",
-            weapon: "laser-turret",
-            target: "frigate",
-            range: 1,
-            locked: true,
-            marked: 2,
-            shields: Some(0),
-            edits: &[(
-                "tables.toml",
-                "{ roll = 1, result = \"turret-weapon\" }",
-                "{ roll = 1, result = \"turret-weapon\", count = \"1d6\" }",
-            )],
-            ..Resolve::default()
-        },
+    let exact = check_weapon_row_count(
+        "exact_weapon_row_with_a_count",
+        "1d6",
         &[
-            ("p_hit", p(7, 10)),
-            ("mean_hull_damage", p(7, 10)),
-            ("damage 0", p(3, 10)),
-            ("damage 1", p(7, 10)),
-            ("result 1 hit", p(7, 10)),
-            ("result U box (UDST)", p(7, 10)),
-            ("result Surface Features: Turret Weapon", turret),
-            ("result Surface Features: Sensors", row),
-            ("result Surface Features: Maneuvering Jets", row),
-            ("result Surface Features: Solar Panel", row),
-            ("result Surface Features: Shield Emitter", row),
-            ("destroyed Laser Turret (mount 1)", turret),
-            ("destroyed Laser Turret (mount 2)", p(7, 72)),
-            ("destroyed Missile Launcher (mount 4)", p(7, 90)),
-            ("destroyed Point Defense Gun (mount 5)", p(7, 120)),
-            ("destroyed Sensors", row),
-            ("destroyed Maneuvering Jets", row),
-            ("destroyed Solar Panel", row),
-            ("destroyed Shield Emitter", row),
+            ("Laser Turret (mount 1)", p(7, 30)),
+            ("Laser Turret (mount 2)", p(7, 72)),
+            ("Missile Launcher (mount 4)", p(7, 90)),
+            ("Point Defense Gun (mount 5)", p(7, 120)),
         ],
     );
     assert_eq!(exact.paths, 1 + 5 + 4);
 }
 
-/// The same attack, with a count of 1d6-5 on row 1: a total below 1 hits
-/// nothing (a dice total below 0 counts as 0), so row 1 loses mount 1 only
-/// on a count die of 6, and no row can lose mount 2.
+/// Ruling 58 with a count of 1d6-5 on row 1: a total below 1 hits nothing
+/// (a dice total below 0 counts as 0; ruling 57 lets the row through, since
+/// a 6 hits one), so row 1 loses mount 1 only on a count die of 6, and no
+/// row can lose mount 2.
 ///
 /// - mount 1: row 3, 7/60, and row 1 with a 6, 7/60 * 1/6 = 7/360: 49/360
 /// - paths: the miss, faces 2 to 6, and face 1 with a count of 0 or 1:
 ///   1 + 5 + 2 = 8
 #[test]
 fn a_weapon_row_whose_count_comes_to_nothing_loses_no_mount() {
-    let row = p(7, 60);
-    let exact = check_exact(
-        Resolve {
-            name: "exact_weapon_row_with_a_count_of_nothing",
-            source: SEED,
-            attacker: "destroyer",
-            weapon: "laser-turret",
-            target: "frigate",
-            range: 1,
-            locked: true,
-            marked: 2,
-            shields: Some(0),
-            edits: &[(
-                "tables.toml",
-                "{ roll = 1, result = \"turret-weapon\" }",
-                "{ roll = 1, result = \"turret-weapon\", count = \"1d6-5\" }",
-            )],
-            ..Resolve::default()
-        },
-        &[
-            ("p_hit", p(7, 10)),
-            ("mean_hull_damage", p(7, 10)),
-            ("damage 0", p(3, 10)),
-            ("damage 1", p(7, 10)),
-            ("result 1 hit", p(7, 10)),
-            ("result U box (UDST)", p(7, 10)),
-            ("result Surface Features: Turret Weapon", p(7, 30)),
-            ("result Surface Features: Sensors", row),
-            ("result Surface Features: Maneuvering Jets", row),
-            ("result Surface Features: Solar Panel", row),
-            ("result Surface Features: Shield Emitter", row),
-            ("destroyed Laser Turret (mount 1)", p(49, 360)),
-            ("destroyed Sensors", row),
-            ("destroyed Maneuvering Jets", row),
-            ("destroyed Solar Panel", row),
-            ("destroyed Shield Emitter", row),
-        ],
+    let exact = check_weapon_row_count(
+        "exact_weapon_row_with_a_count_of_nothing",
+        "1d6-5",
+        &[("Laser Turret (mount 1)", p(49, 360))],
     );
     assert_eq!(exact.paths, 1 + 5 + 2);
 }
