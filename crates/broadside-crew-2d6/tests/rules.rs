@@ -675,18 +675,12 @@ fn jumps_only_at_alderson_points() {
     let jump = |at_point: bool| {
         let mut b = battle("trader", "corvette", Band::Long);
         b.states[0].at_jump_point = at_point;
-        let trader = ScriptedTactics {
-            actions: vec![Order {
-                person: 4,
-                position: Position::EngineerJDrive,
-                action: Action::Jump,
-            }],
-            ..ScriptedTactics::default()
-        };
-        let idle = ScriptedTactics::default();
-        let tactics: [&dyn CrewTactics; 2] = [&trader, &idle];
-        let mut dice = ScriptedDice::new([3, 3]);
-        let result = sys.attack_step(&mut b, [true, false], tactics, &mut dice, &mut NullSink);
+        let jump = vec![Order {
+            person: 4,
+            position: Position::EngineerJDrive,
+            action: Action::Jump,
+        }];
+        let (result, _, _) = side_a_orders(&mut b, jump, &[3, 3]);
         (result, b)
     };
     let (result, _) = jump(false);
@@ -1631,19 +1625,29 @@ fn scout_orders(
     Battle,
     Vec<String>,
 ) {
-    let sys = system();
     let mut b = battle("scout", "escort", Band::Short);
     prepare(&mut b);
-    let scout = ScriptedTactics {
+    let (result, used, lines) = side_a_orders(&mut b, orders, dice);
+    (result, used, b, lines)
+}
+
+/// Side A's attack step with these orders and scripted dice, side B giving
+/// none: the result, the dice used, and the log as lines.
+fn side_a_orders(
+    b: &mut Battle,
+    orders: Vec<Order>,
+    dice: &[u32],
+) -> (Result<(), broadside_core::ResolveError>, usize, Vec<String>) {
+    let side_a = ScriptedTactics {
         actions: orders,
         ..ScriptedTactics::default()
     };
     let idle = ScriptedTactics::default();
-    let tactics: [&dyn CrewTactics; 2] = [&scout, &idle];
+    let tactics: [&dyn CrewTactics; 2] = [&side_a, &idle];
     let mut dice = ScriptedDice::new(dice);
     let mut log = EventLog::default();
-    let result = sys.attack_step(&mut b, [true, false], tactics, &mut dice, &mut log);
-    (result, dice.used(), b, event_lines(&log.events))
+    let result = system().attack_step(b, [true, false], tactics, &mut dice, &mut log);
+    (result, dice.used(), event_lines(&log.events))
 }
 
 /// Asserts that a ship's orders were refused as tactics the rules forbid,
@@ -1868,27 +1872,20 @@ fn jamming_needs_a_positive_effect_and_the_strongest_counts() {
 /// before the check is rolled.
 #[test]
 fn a_grappled_ship_cannot_jump() {
-    let sys = system();
     let mut b = battle("trader", "corvette", Band::Adjacent);
     b.states[0].at_jump_point = true;
     b.pairs[0].grappled = true;
-    let trader = ScriptedTactics {
-        actions: vec![Order {
-            person: 4,
-            position: Position::EngineerJDrive,
-            action: Action::Jump,
-        }],
-        ..ScriptedTactics::default()
-    };
-    let idle = ScriptedTactics::default();
-    let tactics: [&dyn CrewTactics; 2] = [&trader, &idle];
-    let mut dice = ScriptedDice::new([3, 3]);
-    let result = sys.attack_step(&mut b, [true, false], tactics, &mut dice, &mut NullSink);
+    let jump = vec![Order {
+        person: 4,
+        position: Position::EngineerJDrive,
+        action: Action::Jump,
+    }];
+    let (result, used, _) = side_a_orders(&mut b, jump, &[3, 3]);
     assert!(
         matches!(&result, Err(broadside_core::ResolveError::Internal(m)) if m.contains("cannot jump")),
         "{result:?}"
     );
-    assert_eq!(dice.used(), 0);
+    assert_eq!(used, 0);
     assert!(!b.states[0].jumping);
 }
 
@@ -1899,34 +1896,20 @@ fn a_grappled_ship_cannot_jump() {
 /// the log says none was lost.
 #[test]
 fn a_missile_turrets_gunner_may_aim() {
-    let sys = system();
     let mut b = battle("trader", "escort", Band::Short);
     let t2 = mount(&b, A, "turret-2");
-    let trader = ScriptedTactics {
-        actions: vec![Order {
-            person: 3,
-            position: Position::Gunner(t2),
-            action: Action::Aim {
-                mount: t2,
-                target: B,
-            },
-        }],
-        ..ScriptedTactics::default()
-    };
-    let idle = ScriptedTactics::default();
-    let tactics: [&dyn CrewTactics; 2] = [&trader, &idle];
-    let mut log = EventLog::default();
-    sys.attack_step(
-        &mut b,
-        [true, false],
-        tactics,
-        &mut ScriptedDice::new([]),
-        &mut log,
-    )
-    .expect("the aim");
+    let aim = vec![Order {
+        person: 3,
+        position: Position::Gunner(t2),
+        action: Action::Aim {
+            mount: t2,
+            target: B,
+        },
+    }];
+    let (result, _, lines) = side_a_orders(&mut b, aim, &[]);
+    result.expect("the aim");
     assert_eq!(b.states[0].aim[usize::from(t2)], 1);
     assert_eq!(b.states[0].aim_target[usize::from(t2)], B);
-    let lines = event_lines(&log.events);
     assert!(
         !lines.iter().any(|l| l.contains("are lost")),
         "nothing was aimed before: {lines:#?}"
