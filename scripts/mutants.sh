@@ -22,7 +22,9 @@
 # the files where they are and build in this tree's target directory, which
 # the unmutated run has just built: one cold build instead of two, for a
 # throwaway checkout such as CI's; a run cut short leaves a mutant in the
-# source). Reports go to target/mutation/<group>/.
+# source), MUTANTS_SHARD=k/n (of the mutants chosen, run only shard k of n,
+# counting from 0: a full run split over n checkouts or machines, each with
+# its own report). Reports go to target/mutation/<group>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -165,8 +167,11 @@ for group in "${groups[@]}"; do
       select+=(--sharding round-robin --shard "0/$shards")
     fi
   fi
+  if $full && [ -n "${MUTANTS_SHARD:-}" ]; then
+    select+=(--sharding round-robin --shard "$MUTANTS_SHARD")
+  fi
   ensure_cargo_mutants
-  echo "mutants: $group: ${files[*]}"
+  echo "mutants: $group: ${files[*]}${MUTANTS_SHARD:+ (shard $MUTANTS_SHARD)}"
   # The unmutated tree must pass first. cargo-mutants' own baseline runs
   # the mutated package's tests alone, which cannot name the tests package's
   # targets, so it is run here and skipped there.
