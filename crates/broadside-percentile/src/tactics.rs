@@ -196,29 +196,23 @@ impl DefaultTactics {
         let lo = pose.speed.saturating_sub(adf);
         let hi = pose.speed + adf;
         let aim = distance.saturating_sub(preferred).clamp(lo, hi);
-        let mut speeds: ArrayVec<u32, 6> = [lo, pose.speed, hi, aim, aim.saturating_sub(1).max(lo)]
-            .into_iter()
-            .collect();
-        if let Some(speed) = also.filter(|s| (lo..=hi).contains(s)) {
-            speeds.push(speed);
-        }
+        let mut speeds = vec![lo, pose.speed, hi, aim, aim.saturating_sub(1).max(lo)];
+        speeds.extend(also.filter(|s| (lo..=hi).contains(s)));
+        // Each speed, and each count of turns, is weighed once.
         speeds.sort_unstable();
+        speeds.dedup();
         let mut out = Vec::with_capacity(64);
-        for (n, &speed) in speeds.iter().enumerate() {
-            if n > 0 && speeds[n - 1] == speed {
-                continue;
-            }
+        for speed in speeds {
             out.push(Plan {
                 speed,
                 ..Plan::default()
             });
             let most = mr.min(speed);
-            let mut counts = [1, 2, most];
+            let mut counts = vec![1, 2, most];
+            counts.retain(|turns| (1..=most).contains(turns));
             counts.sort_unstable();
-            for (c, &turns) in counts.iter().enumerate() {
-                if turns == 0 || turns > most || (c > 0 && counts[c - 1] == turns) {
-                    continue;
-                }
+            counts.dedup();
+            for turns in counts {
                 for way in [-1, 1] {
                     out.push(Plan {
                         speed,
@@ -576,20 +570,16 @@ impl PercentileTactics for DefaultTactics {
             let w = system.rules.weapon(option.weapon);
             (!w.limited_supply || chance >= 20).then_some(chance)
         };
+        let mut mounts: Vec<usize> = Vec::new();
+        for option in options {
+            if !mounts.contains(&option.mount) {
+                mounts.push(option.mount);
+            }
+        }
         // With one option per weapon (always so against a lone enemy) each
         // weapon's only shot is its best, whatever the focus: it fires when
-        // worth it, and the ranking below, with its lists, is not needed.
-        let mut seen = 0u128;
-        let single = options.iter().all(|o| {
-            let bit = u32::try_from(o.mount)
-                .ok()
-                .and_then(|m| 1u128.checked_shl(m))
-                .unwrap_or(0);
-            let fresh = bit != 0 && seen & bit == 0;
-            seen |= bit;
-            fresh
-        });
-        if single {
+        // worth it, and the ranking below is not needed.
+        if mounts.len() == options.len() {
             return options
                 .iter()
                 .enumerate()
@@ -599,12 +589,6 @@ impl PercentileTactics for DefaultTactics {
         }
         let chances: Vec<Option<i32>> = options.iter().map(worth).collect();
         let focus = Self::focus(system, battle, battle.sides[ship]);
-        let mut mounts: Vec<usize> = Vec::new();
-        for option in options {
-            if !mounts.contains(&option.mount) {
-                mounts.push(option.mount);
-            }
-        }
         // Each weapon fires once, at the best of the shots within the margin
         // of its likeliest hit: the focus, then the enemy that can fight and
         // has lost most, then the likeliest hit, then the first offered.
