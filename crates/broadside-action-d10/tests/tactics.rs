@@ -1,0 +1,153 @@
+//! The default tactics' choices: each preference of the rules note's Default tactics, pinned by a scenario it decides.
+//!
+//! The default policy is a house choice, not a seed rule: the rules note
+//! (Default tactics) states each preference, and every test here quotes it
+//! with the arithmetic that decides the choice. Ships are the samples of
+//! `rulesets/action-d10/ships.toml`, numbered in roster order (side A's,
+//! then side B's); weapons are those of `weapons.toml`. A to-hit chance is
+//! the faces of the d10 at or under the number, in tenths; a weapon's
+//! expected damage is that chance times its mean damage times the weapons
+//! of its bank.
+
+mod common;
+
+use broadside_action_d10::{Action, ActionD10, ActionTactics, Battle, Decision, DefaultTactics};
+use broadside_core::hex::{Direction, Hex};
+use common::{battle, battle_on, edited_system, fleet, place, system};
+
+/// The default tactics' next decision for the side of ship `i`.
+fn decision(s: &ActionD10, b: &Battle, i: usize) -> Decision {
+    DefaultTactics::default().next_action(s, b, b.sides[i], false)
+}
+
+/// Ship `i` has made its move this turn and holds a lock on `target`, with
+/// `actions` actions left: what is left to decide is what it fires.
+fn holding_lock(b: &mut Battle, i: usize, target: usize, actions: u8) {
+    let t = &mut b.turn[i];
+    t.moved = true;
+    t.acted = 1;
+    t.locks.insert(target);
+    t.actions = actions;
+}
+
+/// Ship `i` has made its move this turn and holds no lock yet.
+fn moved(b: &mut Battle, i: usize) {
+    b.turn[i].moved = true;
+    b.turn[i].acted = 1;
+}
+
+/// The mount ship `i` fires first under the default tactics.
+fn first_shot(s: &ActionD10, b: &Battle, i: usize) -> u8 {
+    match decision(s, b, i) {
+        Decision::Act(j, Action::Attack { mount, .. }) if j == i => mount,
+        other => panic!("ship {i} should fire, not {other:?}"),
+    }
+}
+
+/// The enemy ship `i` tries to lock on first under the default tactics.
+fn lock_target(b: &Battle, i: usize) -> u8 {
+    match decision(system(), b, i) {
+        Decision::Act(j, Action::TargetLock { target, .. }) if j == i => target,
+        other => panic!("ship {i} should lock on, not {other:?}"),
+    }
+}
+
+/// Rules note, Default tactics: "fire every direct and swarm weapon that
+/// bears (best expected damage first)"; a die's mean is half its sides
+/// plus a half. The cruiser (railgun mount 0, charged; a bank of two heavy
+/// lasers mount 1) at range 7 from the frigate (size 0), holding its lock
+/// with one action left: the railgun, 1d6+1 (mean 4.5) at 6, expects
+/// 0.6 x 4.5 = 2.7 boxes; the heavy lasers, 2 each at 6, expect
+/// 2 x 0.6 x 2 = 2.4; the railgun fires first.
+#[test]
+fn the_railgun_fires_first_when_its_mean_damage_makes_it_the_best() {
+    let mut b = battle("cruiser", "frigate", 7);
+    b.board.ships[0].weapons[0].charged = true;
+    holding_lock(&mut b, 0, 1, 1);
+    assert_eq!(first_shot(system(), &b, 0), 0);
+}
+
+/// Rules note, Default tactics: best expected damage first, a die's mean
+/// being half its sides plus a half. With the railgun's damage edited to
+/// 1d6 (mean 3.5), the cruiser of the test above at range 7 expects
+/// 0.6 x 3.5 = 2.1 boxes of it against 2.4 of its heavy lasers, which fire
+/// first; at range 5 the railgun hits on 7 (0.7 x 3.5 = 2.45) and the
+/// heavy lasers on 6 (2.4): the railgun fires first.
+#[test]
+fn a_weaker_railgun_yields_to_the_heavy_lasers_by_its_mean_damage() {
+    let s = edited_system(&[("weapons.toml", "damage = \"1d6+1\"", "damage = \"1d6\"")]);
+    let mut b = battle_on(s, "cruiser", "frigate", 7);
+    b.board.ships[0].weapons[0].charged = true;
+    holding_lock(&mut b, 0, 1, 1);
+    assert_eq!(first_shot(s, &b, 0), 1);
+    place(&mut b, 1, Hex::new(5, 0), Direction::WEST);
+    assert_eq!(first_shot(s, &b, 0), 0);
+}
+
+/// Rules note, Default tactics: best expected damage first, the bank's
+/// weapons each counting. A destroyer refitted with a bank of two heavy
+/// lasers (mount 0, 2 boxes each) and its particle cannon (mount 3, 3
+/// boxes, charged), holding its lock on the frigate with one action left:
+/// at range 8 the cannon hits on 6 (0.6 x 3 = 1.8 boxes) and the lasers
+/// on 4 (2 x 0.4 x 2 = 1.6), and the cannon fires first; at range 2 the
+/// lasers hit on 7 (2 x 0.7 x 2 = 2.8) and the cannon on 8 (0.8 x 3 =
+/// 2.4), and the lasers fire first.
+#[test]
+fn a_bank_counts_every_weapon_in_it() {
+    let s = edited_system(&[(
+        "ships.toml",
+        "{ weapon = \"heavy-laser\" },\n    { weapon = \"laser-turret\", count = 2 },",
+        "{ weapon = \"heavy-laser\", bank = 2 },\n    { weapon = \"laser-turret\", count = 2 },",
+    )]);
+    let mut b = battle_on(s, "destroyer", "frigate", 8);
+    b.board.ships[0].weapons[3].charged = true;
+    holding_lock(&mut b, 0, 1, 1);
+    assert_eq!(first_shot(s, &b, 0), 3);
+    place(&mut b, 1, Hex::new(2, 0), Direction::WEST);
+    assert_eq!(first_shot(s, &b, 0), 0);
+}
+
+/// Rules note, Default tactics: best expected damage first; a swarm's
+/// expected hits are the mean of the Swarmer/Rocket Pack Hits table's
+/// column for its size over the ten faces of its roll (Swarms: 1d10 plus
+/// the bracket's modifier plus the to-hit modifiers). The gunboat (heavy
+/// laser mount 0, rocket pack of 10 mount 2) holding its lock with one
+/// action left. At range 3 from the frigate (size 0) the pack rolls +0:
+/// rows 1 to 10 of column 10 give 1+1+2+3+4+5+7+7+8+8 = 46 hits in ten
+/// rolls, 4.6 boxes, against the heavy laser's 0.7 x 2 = 1.4. At range 2
+/// from the cruiser (size +2) it rolls +2 +2 = +4: rows 5 to 14 give
+/// 4+5+7+7+8+8+9+10+10+10 = 78, 7.8 boxes, against 0.9 x 2 = 1.8. Both
+/// times the rocket pack fires first.
+#[test]
+fn a_swarm_is_weighed_by_its_mean_hits_on_the_swarm_table() {
+    let mut b = battle("gunboat", "frigate", 3);
+    holding_lock(&mut b, 0, 1, 1);
+    assert_eq!(first_shot(system(), &b, 0), 2);
+    let mut b = battle("gunboat", "cruiser", 2);
+    holding_lock(&mut b, 0, 1, 1);
+    assert_eq!(first_shot(system(), &b, 0), 2);
+}
+
+/// Rules note, Default tactics, target: "then the most damaged (the share
+/// of its boxes marked, in thousandths: focus fire)". The destroyer, moved,
+/// with the frigate (22 boxes) and the gunboat (9) both 4 hexes off, where
+/// its lock on either is automatic (2 + FCS 2): the gunboat with 3 boxes
+/// marked (3 x 1000 / 9 = 333) is more damaged than the frigate with 6
+/// (6 x 1000 / 22 = 272), though it has fewer marked; the frigate with 11
+/// (500) is more damaged than the gunboat with 4 (444).
+#[test]
+fn focus_fire_weighs_the_share_of_boxes_marked() {
+    let rules = &system().rules;
+    let mut b = fleet(&["destroyer"], &["frigate", "gunboat"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, Hex::new(4, 0), Direction::WEST);
+    place(&mut b, 2, Hex::new(4, -1), Direction::WEST);
+    moved(&mut b, 0);
+    let fresh = b.board.ships.clone();
+    b.board.ships[1] = fresh[1].clone().with_boxes_marked(rules, 6);
+    b.board.ships[2] = fresh[2].clone().with_boxes_marked(rules, 3);
+    assert_eq!(lock_target(&b, 0), 2);
+    b.board.ships[1] = fresh[1].clone().with_boxes_marked(rules, 11);
+    b.board.ships[2] = fresh[2].clone().with_boxes_marked(rules, 4);
+    assert_eq!(lock_target(&b, 0), 1);
+}
