@@ -151,3 +151,114 @@ fn focus_fire_weighs_the_share_of_boxes_marked() {
     b.board.ships[2] = fresh[2].clone().with_boxes_marked(rules, 4);
     assert_eq!(lock_target(&b, 0), 1);
 }
+
+/// Rules note, Default tactics: "Then lock on" when the roll can succeed
+/// (Target lock: 1d6 at or under 7, -1 for every 2 full hexes of range, +
+/// FCS, + the target's size, - its stealth). The gunboat (FCS 0), moved,
+/// against the escort (size -1, stealth 1): at range 8 the lock number is
+/// 7 - 4 + 0 - 1 - 1 = 1, and it tries; at range 10 it is 0, no face of
+/// the d6 succeeds, and with nothing else to do it ends its turn.
+#[test]
+fn a_lock_is_tried_only_when_the_roll_can_succeed() {
+    let mut b = battle("gunboat", "escort", 8);
+    moved(&mut b, 0);
+    assert_eq!(lock_target(&b, 0), 1);
+    place(&mut b, 1, Hex::new(10, 0), Direction::WEST);
+    assert_eq!(decision(system(), &b, 0), Decision::Done);
+}
+
+/// Rules note, Default tactics: "lock on (a second try in one turn only at
+/// even odds or better)". The gunboat against the escort, as above: at
+/// range 6 the lock number is 7 - 3 - 2 = 2, so it tries once, but after
+/// a failed roll 2 in 6 is short of even odds and it stops; at range 4 it
+/// is 3, 3 in 6 is even odds, and it tries again.
+#[test]
+fn a_second_lock_try_needs_even_odds() {
+    let mut b = battle("gunboat", "escort", 6);
+    moved(&mut b, 0);
+    assert_eq!(lock_target(&b, 0), 1);
+    b.turn[0].failed_locks.insert(1);
+    assert_eq!(decision(system(), &b, 0), Decision::Done);
+    place(&mut b, 1, Hex::new(4, 0), Direction::WEST);
+    assert_eq!(lock_target(&b, 0), 1);
+}
+
+/// The sharing scene of the rules note's Default tactics ("holding the
+/// lock, share it by Coordinate Fire Control at once when that saves
+/// friends within 6 hexes two or more actions, or one lock roll"): the
+/// destroyer at the origin, with `actions` left, holds a lock on the escort
+/// at (3, 0), the last ship; a frigate at each of `frigates`, having acted
+/// twice, has no lock on it, and its laser turrets (reach 8) reach it.
+fn sharing_scene(frigates: &[Hex], actions: u8) -> Battle {
+    let mut a = vec!["destroyer"];
+    a.extend(frigates.iter().map(|_| "frigate"));
+    let mut b = fleet(&a, &["escort"]);
+    let escort = frigates.len() + 1;
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    for (k, &at) in frigates.iter().enumerate() {
+        place(&mut b, k + 1, at, Direction::SOUTH_WEST);
+        b.turn[k + 1].acted = 2;
+        b.turn[k + 1].moved = true;
+    }
+    place(&mut b, escort, Hex::new(3, 0), Direction::WEST);
+    b.turn[escort].moved = true;
+    holding_lock(&mut b, 0, escort, actions);
+    b
+}
+
+/// Whether the destroyer of [`sharing_scene`] shares its lock, or fires.
+fn shares(b: &Battle) -> bool {
+    let escort = b.board.ships.len() - 1;
+    match decision(system(), b, 0) {
+        Decision::Act(0, Action::CoordinateFireControl) => true,
+        Decision::Act(0, Action::Attack { target, .. }) if usize::from(target) == escort => false,
+        other => panic!("the destroyer should share its lock or fire, not {other:?}"),
+    }
+}
+
+/// Rules note, Default tactics: Coordinate Fire Control is worth its
+/// action only with an action left to fire. The frigate at (6, -6), 6
+/// hexes from the destroyer, would roll for its own lock (6 hexes to the
+/// escort, beyond 2 + FCS 1): with two actions left the destroyer shares
+/// its lock, with one it fires.
+#[test]
+fn a_lock_is_shared_only_with_an_action_left_to_fire() {
+    assert!(shares(&sharing_scene(&[Hex::new(6, -6)], 2)));
+    assert!(!shares(&sharing_scene(&[Hex::new(6, -6)], 1)));
+}
+
+/// Rules note, Default tactics: sharing saves "friends with actions left":
+/// the frigate of the sharing scene with no action left gains nothing, and
+/// the destroyer fires.
+#[test]
+fn a_lock_is_not_shared_with_a_friend_that_has_no_action_left() {
+    let mut b = sharing_scene(&[Hex::new(6, -6)], 5);
+    assert!(shares(&b));
+    b.turn[1].actions = 0;
+    assert!(!shares(&b));
+}
+
+/// Rules note, Default tactics: sharing saves "friends within 6 hexes"
+/// (Coordinate Fire Control's reach): a frigate at (7, -7), 7 hexes off,
+/// its turrets still reaching the escort 7 hexes away, gains nothing, and
+/// the destroyer fires; one at (6, -6), 6 hexes off, gains a lock roll.
+#[test]
+fn a_lock_is_not_shared_with_a_friend_out_of_reach() {
+    assert!(!shares(&sharing_scene(&[Hex::new(7, -7)], 5)));
+    assert!(shares(&sharing_scene(&[Hex::new(6, -6)], 5)));
+}
+
+/// Rules note, Default tactics: sharing must save "two or more actions,
+/// or one lock roll". A frigate at (3, -2), 2 hexes from the escort,
+/// would lock on it automatically (within 2 + FCS 1): sharing saves it one
+/// action for the destroyer's one, and the destroyer fires. With a second
+/// such frigate at (4, -3) (3 hexes from the escort) sharing saves two
+/// actions, and the destroyer shares.
+#[test]
+fn a_lock_is_shared_to_save_two_actions_or_a_roll() {
+    assert!(!shares(&sharing_scene(&[Hex::new(3, -2)], 5)));
+    assert!(shares(&sharing_scene(
+        &[Hex::new(3, -2), Hex::new(4, -3)],
+        5
+    )));
+}
