@@ -262,3 +262,55 @@ fn a_lock_is_shared_to_save_two_actions_or_a_roll() {
         5
     )));
 }
+
+/// The destination of ship `i`'s Move under the default tactics.
+fn move_to(s: &ActionD10, b: &Battle, i: usize) -> Hex {
+    match decision(s, b, i) {
+        Decision::Act(j, Action::Move { dest, .. }) if j == i => dest,
+        other => panic!("ship {i} should move, not {other:?}"),
+    }
+}
+
+/// Rules note, Default tactics, first action: the range after the drift
+/// weighs 10 a hex off the best range, the range a turn later 4, and a
+/// ship with remass to spare gains 2 a hex of thrust (jinking); with
+/// friends on the map "each hex beyond 6 of the nearest friend costs half a
+/// hex's worth" (5). The gunboat at rest at the origin (thrust 4, remass 12,
+/// three turns' worth: to spare) against the frigate at rest at (5, 0);
+/// its weapons do most at range 2 (heavy laser and laser turret on 7, the
+/// rocket pack +2; at 3 the turret drops to 5). Alone it would thrust 4 to
+/// (3, 1) or (4, -1): range 2, then 3 (-4), 4 hexes of thrust (+8): 4. Its
+/// friend, a gunboat at rest at (-7, 0), is 11 hexes from either (5 beyond
+/// 6: -25), so they score -21; (3, 0) scores range 2, then 1 (-4), 3 hexes
+/// of thrust (+6), 10 hexes from the friend (-20): -18, the best.
+#[test]
+fn a_friend_far_behind_holds_a_ship_back() {
+    let mut b = fleet(&["gunboat", "gunboat"], &["frigate"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, Hex::new(-7, 0), Direction::EAST);
+    place(&mut b, 2, Hex::new(5, 0), Direction::WEST);
+    assert_eq!(move_to(system(), &b, 0), Hex::new(3, 0));
+}
+
+/// Rules note, Default tactics, first action: the range where its weapons
+/// do most is weighed at the ends of their range brackets, each end once,
+/// so a weapon of many brackets changes nothing but the ranges weighed.
+/// With the laser turret's brackets cut into 70 one-hex brackets, all on 7, the gunboat 12 hexes from the frigate still does
+/// most at range 2 (at 3 its heavy laser still hits on 7, but its rocket
+/// pack drops from +2 to +0), and makes the move it makes with the data
+/// of record.
+#[test]
+fn many_range_brackets_leave_the_best_range_as_it_was() {
+    let one_hex: Vec<String> = (0..70).map(|r| format!("[{r}, {r}, 7]")).collect();
+    let brackets = format!("[{}]", one_hex.join(", "));
+    let s = edited_system(&[(
+        "weapons.toml",
+        "[[0, 2, 7], [3, 5, 5], [6, 8, 3]]",
+        &brackets,
+    )]);
+    let b = battle_on(s, "gunboat", "frigate", 12);
+    assert_eq!(
+        move_to(s, &b, 0),
+        move_to(system(), &battle("gunboat", "frigate", 12), 0)
+    );
+}
