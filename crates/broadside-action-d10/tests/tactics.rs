@@ -314,3 +314,25 @@ fn many_range_brackets_leave_the_best_range_as_it_was() {
         move_to(system(), &battle("gunboat", "frigate", 12), 0)
     );
 }
+
+/// Rules note, Default tactics, first action: the range where its working
+/// weapons do most against the target's size, the longest of equals (to
+/// stand off where it costs nothing); a natural 10 always misses (Direct
+/// fire), so no number does better than nine faces in ten. A gunboat
+/// whose laser turret and rocket pack are destroyed, with its heavy laser
+/// edited to hit on 8 out to 3 hexes and on 7 out to 7, 7 hexes from the
+/// cruiser (size +2): the laser hits on 10 and on 9, nine faces in ten
+/// either way, so range 7 does as much as range 3 and the gunboat keeps
+/// the range at 7 after the drift.
+#[test]
+fn a_ship_stands_off_at_the_longest_of_equal_ranges() {
+    let s = edited_system(&[(
+        "weapons.toml",
+        "[[0, 3, 7], [4, 7, 6], [8, 12, 4]]",
+        "[[0, 3, 8], [4, 7, 7], [8, 12, 4]]",
+    )]);
+    let mut b = battle_on(s, "gunboat", "cruiser", 7);
+    b.board.ships[0].weapons[1].destroyed = true;
+    b.board.ships[0].weapons[2].destroyed = true;
+    assert_eq!(move_to(s, &b, 0).distance(Hex::new(7, 0)), 7);
+}
