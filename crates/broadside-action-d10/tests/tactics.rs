@@ -11,7 +11,10 @@
 
 mod common;
 
-use broadside_action_d10::{Action, ActionD10, ActionTactics, Battle, Decision, DefaultTactics};
+use broadside_action_d10::engagement::Salvo;
+use broadside_action_d10::{
+    Action, ActionD10, ActionTactics, Battle, Decision, DefaultTactics, Pose,
+};
 use broadside_core::hex::{Direction, Hex};
 use common::{battle, battle_on, edited_system, fleet, place, system};
 
@@ -335,4 +338,42 @@ fn a_ship_stands_off_at_the_longest_of_equal_ranges() {
     b.board.ships[0].weapons[1].destroyed = true;
     b.board.ships[0].weapons[2].destroyed = true;
     assert_eq!(move_to(s, &b, 0).distance(Hex::new(7, 0)), 7);
+}
+
+/// Rules note, Default tactics, first action: a ship never ends its move
+/// where a salvo aimed at it waits, but a salvo aimed at another ship is
+/// no danger to it (Projectiles and seekers: a salvo strikes only its
+/// target, and only in its hex). The frigate at rest at (6, 0) launched a
+/// missile at the second gunboat while its destination was (4, 0), and that
+/// gunboat then thrust 2 back to (2, 0). The first gunboat, at rest at the
+/// origin with remass to spare, moves to (4, 0) all the same: range 2
+/// after the drift and a turn later, 4 hexes of jinking (+8), 2 hexes from
+/// its friend's destination: 8, where (3, 1) and (4, -1) score -2 (range 3
+/// after the drift, -10). Were the salvo aimed at the first gunboat, it
+/// would go elsewhere.
+#[test]
+fn a_salvo_aimed_at_a_friend_does_not_turn_a_ship_aside() {
+    let mut b = fleet(&["gunboat", "gunboat"], &["frigate"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    b.poses[1] = Pose {
+        hex: Hex::new(4, 0),
+        dest: Hex::new(2, 0),
+        facing: Direction::EAST,
+    };
+    moved(&mut b, 1);
+    place(&mut b, 2, Hex::new(6, 0), Direction::WEST);
+    b.salvos.push(Salvo {
+        id: 1,
+        owner: 2,
+        target: 1,
+        hex: Hex::new(4, 0),
+        from: Hex::new(6, 0),
+        range: 2,
+        weapon: b.board.ships[2].weapons[3].weapon,
+        missiles: 1,
+        aim: false,
+    });
+    assert_eq!(move_to(system(), &b, 0), Hex::new(4, 0));
+    b.salvos[0].target = 0;
+    assert_ne!(move_to(system(), &b, 0), Hex::new(4, 0));
 }
