@@ -377,3 +377,95 @@ fn a_salvo_aimed_at_a_friend_does_not_turn_a_ship_aside() {
     b.salvos[0].target = 0;
     assert_ne!(move_to(system(), &b, 0), Hex::new(4, 0));
 }
+
+/// The gunboat of the move tests at rest at the origin facing east with
+/// `remass` left (12, three turns of full thrust, is remass to spare), the
+/// frigate at rest at `frigate`. The gunboat's weapons do most at range 2
+/// against the frigate.
+fn gunboat_against_frigate_at(frigate: Hex, remass: u16) -> Battle {
+    let mut b = battle("gunboat", "frigate", 2);
+    place(&mut b, 1, frigate, Direction::EAST);
+    b.board.ships[0].remass = remass;
+    b
+}
+
+/// Rules note, Default tactics, first action: the destination is the best
+/// of every hex within its thrust, whichever way the ship faces, and it
+/// turns its bow toward its target. The gunboat (remass to spare) faces
+/// east with the frigate astern at (-7, 0): (-4, 0) scores range 3 after
+/// the drift (-10), 1 a turn later (-4), 4 hexes of jinking (+8): -6,
+/// where (-4, 1) and (-3, -1) score range 4 (-20), then 2, +8: -12; it
+/// turns to face west. With the frigate at (-6, -1) (-4, 0) scores range 3
+/// (-10), then 2, +8: -2, where (-3, -1) scores range 3 (-10), then 1 (-4),
+/// +8: -6.
+#[test]
+fn a_ship_weighs_every_hex_within_its_thrust_whichever_way_it_faces() {
+    let b = gunboat_against_frigate_at(Hex::new(-7, 0), 12);
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(
+            0,
+            Action::Move {
+                dest: Hex::new(-4, 0),
+                facing: Direction::WEST
+            }
+        )
+    );
+    let b = gunboat_against_frigate_at(Hex::new(-6, -1), 12);
+    assert_eq!(move_to(system(), &b, 0), Hex::new(-4, 0));
+}
+
+/// Rules note, Default tactics, first action: without remass to spare
+/// (the gunboat with 11 burns, short of three turns of thrust 4) each hex
+/// of thrust costs 1, and it turns its bow toward its target. The frigate
+/// at (-2, 2), at range 2 already: staying scores 0 and any move at least
+/// 1 hex of thrust (-1), so the gunboat stays and only turns to face
+/// south-west, the frigate's way. Facing it already, it makes no move and
+/// locks on (automatic within 2 + FCS 0).
+#[test]
+fn a_ship_at_its_best_range_without_remass_to_spare_only_turns() {
+    let mut b = gunboat_against_frigate_at(Hex::new(-2, 2), 11);
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(
+            0,
+            Action::Move {
+                dest: Hex::ORIGIN,
+                facing: Direction::SOUTH_WEST
+            }
+        )
+    );
+    b.poses[0].facing = Direction::SOUTH_WEST;
+    assert_eq!(lock_target(&b, 0), 1);
+}
+
+/// Rules note, Default tactics, first action: it jinks while it has remass
+/// to spare, each hex of thrust gaining 2, more than a friend next to it
+/// gains (1). The gunboat at the origin (remass 12) with the frigate at
+/// rest at (2, 0), its best range already, and a second gunboat at (0, 1):
+/// staying scores range 2 and 2 (0) and the friend next to it (+1): 1;
+/// (1, -1) scores range 2 and 2, 1 hex of jinking (+2), the friend 2 hexes
+/// off: 2, and the gunboat moves there.
+#[test]
+fn a_ship_with_remass_to_spare_jinks_at_its_best_range() {
+    let mut b = fleet(&["gunboat", "gunboat"], &["frigate"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, Hex::new(0, 1), Direction::EAST);
+    place(&mut b, 2, Hex::new(2, 0), Direction::WEST);
+    assert_eq!(move_to(system(), &b, 0), Hex::new(1, -1));
+}
+
+/// Rules note, Default tactics, first action: of equal destinations it
+/// keeps the first weighed in a frame turned toward its target (rows of
+/// hexes from astern to ahead, each from port to starboard), so both sides
+/// of a mirror match choose alike. Two gunboats 5 hexes apart (remass to
+/// spare): for side A (3, 1) and (4, -1) both score range 2 after the drift,
+/// 3 a turn later (-4), 4 hexes of jinking (+8): 4; (3, 1), in the row
+/// farther astern, is taken. Side B, facing west, takes its mirror image,
+/// (2, -1).
+#[test]
+fn of_equal_destinations_the_first_in_the_frame_toward_the_target() {
+    let b = battle("gunboat", "gunboat", 5);
+    assert_eq!(move_to(system(), &b, 0), Hex::new(3, 1));
+    assert_eq!(move_to(system(), &b, 1), Hex::new(2, -1));
+}
