@@ -469,3 +469,122 @@ fn of_equal_destinations_the_first_in_the_frame_toward_the_target() {
     assert_eq!(move_to(system(), &b, 0), Hex::new(3, 1));
     assert_eq!(move_to(system(), &b, 1), Hex::new(2, -1));
 }
+
+/// A missile of the frigate `owner`'s launcher (mount 3) aimed at ship
+/// `target`, waiting in `hex`, launched from 6 hexes off.
+fn frigate_missile(b: &Battle, owner: usize, target: usize, hex: Hex) -> Salvo {
+    Salvo {
+        id: 1,
+        owner: owner as u8,
+        target: target as u8,
+        hex,
+        from: b.poses[owner].dest,
+        range: 6,
+        weapon: b.board.ships[owner].weapons[3].weapon,
+        missiles: 1,
+        aim: false,
+    }
+}
+
+/// Rules note, Default tactics: "launch salvos once the target has made
+/// its move", from the first launcher that can. The destroyer holds its
+/// lock on the frigate 6 hexes off, which has moved; it has fired its
+/// guns, its particle cannon and its first missile launcher (mount 4)
+/// this turn, and has two actions left: it launches from its second
+/// missile launcher, mount 5.
+#[test]
+fn salvos_are_launched_from_the_first_launcher_that_can() {
+    let mut b = battle("destroyer", "frigate", 6);
+    holding_lock(&mut b, 0, 1, 2);
+    for fired in [0, 1, 2, 3, 4, 7, 8] {
+        b.turn[0].fired |= 1 << fired;
+    }
+    b.turn[1].moved = true;
+    assert_eq!(first_shot(system(), &b, 0), 5);
+}
+
+/// The point defence scene: the destroyer, moved, at the origin; the
+/// frigate at (4, -4), where its lock would be automatic (2 + FCS 2); a
+/// missile of the frigate's aimed at the escort waits in the escort's hex,
+/// `escort`.
+fn point_defense_scene(escort: Hex) -> Battle {
+    let mut b = fleet(&["destroyer", "escort"], &["frigate"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, escort, Direction::EAST);
+    place(&mut b, 2, Hex::new(4, -4), Direction::WEST);
+    moved(&mut b, 0);
+    b.turn[1].acted = 2;
+    let missile = frigate_missile(&b, 2, 1, escort);
+    b.salvos.push(missile);
+    b
+}
+
+/// Rules note, Default tactics: point defence "when salvos aimed at ... a
+/// friend within its guns' reach of its destination". The destroyer's
+/// longest point defence reach is its laser turrets' 8 hexes (its point
+/// defence guns reach 3; its heavy laser's 12 is no point defence): with
+/// the missile 8 hexes off it activates point defence, with the missile 9
+/// hexes off it locks on the frigate instead.
+#[test]
+fn point_defense_covers_a_friend_within_its_guns_reach() {
+    assert_eq!(
+        decision(system(), &point_defense_scene(Hex::new(8, 0)), 0),
+        Decision::Act(0, Action::ActivatePointDefense)
+    );
+    assert_eq!(lock_target(&point_defense_scene(Hex::new(9, 0)), 0), 2);
+}
+
+/// Rules note, Default tactics: Command Points "the rest re-roll failed
+/// locks", as many dice as they pay for (Command Points: a re-roll costs
+/// `reroll-cost`). With the cost edited to 2, the destroyer's 2 Command
+/// Points pay for one re-roll of its lock roll on the frigate 6 hexes off.
+#[test]
+fn a_lock_is_tried_with_the_rerolls_its_command_points_pay_for() {
+    let s = edited_system(&[("rules.toml", "reroll-cost = 1", "reroll-cost = 2")]);
+    let mut b = battle_on(s, "destroyer", "frigate", 6);
+    moved(&mut b, 0);
+    assert_eq!(
+        decision(s, &b, 0),
+        Decision::Act(
+            0,
+            Action::TargetLock {
+                target: 1,
+                rerolls: 1
+            }
+        )
+    );
+}
+
+/// Rules note, Default tactics: "A salvo waiting in its destination hex
+/// makes it move at once, if it has not moved." The destroyer at the
+/// origin has acted once without moving; the frigate 6 hexes off has a
+/// missile aimed at it waiting in its destination hex: it moves. Had it
+/// moved already, it activates point defence instead; and a missile aimed
+/// at its friend the escort, in the same hex, makes it activate point
+/// defence but not move.
+#[test]
+fn a_salvo_in_its_destination_hex_makes_a_ship_move_once() {
+    let mut b = fleet(&["destroyer", "escort"], &["frigate"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, Hex::new(0, 1), Direction::EAST);
+    place(&mut b, 2, Hex::new(6, 0), Direction::WEST);
+    b.turn[0].acted = 1;
+    b.turn[1].acted = 2;
+    let missile = frigate_missile(&b, 2, 0, Hex::ORIGIN);
+    b.salvos.push(missile);
+    assert!(matches!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::Move { .. })
+    ));
+    b.turn[0].moved = true;
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::ActivatePointDefense)
+    );
+    b.turn[0].moved = false;
+    b.salvos[0].target = 1;
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::ActivatePointDefense)
+    );
+}
