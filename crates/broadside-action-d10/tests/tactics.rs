@@ -11,10 +11,11 @@
 
 mod common;
 
-use broadside_action_d10::engagement::Salvo;
+use broadside_action_d10::engagement::{Flight, Salvo};
 use broadside_action_d10::{
     Action, ActionD10, ActionTactics, Battle, Decision, DefaultTactics, Pose,
 };
+use broadside_core::Side;
 use broadside_core::hex::{Direction, Hex};
 use common::{battle, battle_on, edited_system, fleet, place, system};
 
@@ -470,20 +471,26 @@ fn of_equal_destinations_the_first_in_the_frame_toward_the_target() {
     assert_eq!(move_to(system(), &b, 1), Hex::new(2, -1));
 }
 
-/// A missile of the frigate `owner`'s launcher (mount 3) aimed at ship
-/// `target`, waiting in `hex`, launched from 6 hexes off.
-fn frigate_missile(b: &Battle, owner: usize, target: usize, hex: Hex) -> Salvo {
+/// A salvo of ship `owner`'s `mount` aimed at ship `target`, waiting in
+/// `hex`, launched from 6 hexes off.
+fn salvo_of(b: &Battle, owner: usize, mount: usize, target: usize, hex: Hex) -> Salvo {
     Salvo {
-        id: 1,
+        id: b.salvos.len() as u16 + 1,
         owner: owner as u8,
         target: target as u8,
         hex,
         from: b.poses[owner].dest,
         range: 6,
-        weapon: b.board.ships[owner].weapons[3].weapon,
+        weapon: b.board.ships[owner].weapons[mount].weapon,
         missiles: 1,
         aim: false,
     }
+}
+
+/// A missile of the frigate `owner`'s launcher (mount 3) aimed at ship
+/// `target`, waiting in `hex`.
+fn frigate_missile(b: &Battle, owner: usize, target: usize, hex: Hex) -> Salvo {
+    salvo_of(b, owner, 3, target, hex)
 }
 
 /// Rules note, Default tactics: "launch salvos once the target has made
@@ -587,4 +594,185 @@ fn a_salvo_in_its_destination_hex_makes_a_ship_move_once() {
         decision(system(), &b, 0),
         Decision::Act(0, Action::ActivatePointDefense)
     );
+}
+
+/// Rules note, Default tactics: "jump out if `escape-below` ... says so"
+/// (Fleets: at or below that percentage of boxes left). A frigate (22
+/// boxes), moved, whose side escapes below 50%: with 11 boxes marked, 11
+/// left, 11 x 100 = 1100 is at 50 x 22 = 1100, and it activates its
+/// hyperdrive; with 10 marked, 1200 is above, and it tries its lock on the
+/// other frigate 12 hexes off (7 - 6 + FCS 1 = 2, with its one Command
+/// Point's re-roll) instead.
+#[test]
+fn a_ship_jumps_out_at_or_below_its_sides_escape_percentage() {
+    let rules = &system().rules;
+    let tactics = DefaultTactics { escape_below: 50 };
+    let mut b = battle("frigate", "frigate", 12);
+    moved(&mut b, 0);
+    let fresh = b.board.ships[0].clone();
+    b.board.ships[0] = fresh.clone().with_boxes_marked(rules, 11);
+    assert_eq!(
+        tactics.next_action(system(), &b, Side::A, false),
+        Decision::Act(0, Action::ActivateHyperdrive)
+    );
+    b.board.ships[0] = fresh.with_boxes_marked(rules, 10);
+    assert_eq!(
+        tactics.next_action(system(), &b, Side::A, false),
+        Decision::Act(
+            0,
+            Action::TargetLock {
+                target: 1,
+                rerolls: 1
+            }
+        )
+    );
+}
+
+/// The salvo scene: the destroyer (one antimatter spread) at the origin,
+/// moved, with the escort at (0, 1) and the frigate 6 hexes east; the
+/// frigate's missiles aimed at `target` wait in the destroyer's hex, one
+/// for each of `count`.
+fn salvos_at_the_destroyer(target: usize, count: usize) -> Battle {
+    let mut b = fleet(&["destroyer", "escort"], &["frigate"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, Hex::new(0, 1), Direction::EAST);
+    place(&mut b, 2, Hex::new(6, 0), Direction::WEST);
+    moved(&mut b, 0);
+    b.turn[1].acted = 2;
+    for _ in 0..count {
+        let missile = frigate_missile(&b, 2, target, Hex::ORIGIN);
+        b.salvos.push(missile);
+    }
+    b
+}
+
+/// Rules note, Default tactics: "an antimatter spread against two or more
+/// salvos" aimed at the ship, while it has one and has not set one off
+/// this turn; otherwise point defence takes them. The destroyer with two
+/// missiles aimed at it sets off its spread; with one, or with two aimed
+/// at the escort beside it, or with its spread set off already, or with
+/// none left, it activates point defence.
+#[test]
+fn an_antimatter_spread_meets_two_salvos_aimed_at_the_ship() {
+    let spread = Decision::Act(0, Action::ActivateAntimatterSpread);
+    let point_defense = Decision::Act(0, Action::ActivatePointDefense);
+    let b = salvos_at_the_destroyer(0, 2);
+    assert_eq!(decision(system(), &b, 0), spread);
+    let one = salvos_at_the_destroyer(0, 1);
+    assert_eq!(decision(system(), &one, 0), point_defense);
+    let at_friend = salvos_at_the_destroyer(1, 2);
+    assert_eq!(decision(system(), &at_friend, 0), point_defense);
+    let mut spent = b.clone();
+    spent.turn[0].spread = true;
+    assert_eq!(decision(system(), &spent, 0), point_defense);
+    let mut none_left = b;
+    none_left.board.ships[0].antimatter_spreads = 0;
+    assert_eq!(decision(system(), &none_left, 0), point_defense);
+}
+
+/// The chaff scene: the frigate (two chaff pods) at the origin, moved,
+/// with the escort at (0, 1) and the destroyer 6 hexes east; a salvo of
+/// the destroyer's `mount` (4: missile launcher, 6: seeker launcher) aimed
+/// at `target` waits in `hex`.
+fn chaff_scene(mount: usize, target: usize, hex: Hex) -> Battle {
+    let mut b = fleet(&["frigate", "escort"], &["destroyer"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, Hex::new(0, 1), Direction::EAST);
+    place(&mut b, 2, Hex::new(6, 0), Direction::WEST);
+    moved(&mut b, 0);
+    b.turn[1].acted = 2;
+    let salvo = salvo_of(&b, 2, mount, target, hex);
+    b.salvos.push(salvo);
+    b
+}
+
+/// Rules note, Default tactics: "a chaff pod when a seeker salvo waits in
+/// its destination hex" (aimed at it: chaff spoils a seeker's aim at the
+/// ship that drops it, ruling 32), while it has a pod and has not dropped
+/// one this turn; otherwise point defence takes the salvo. The frigate
+/// drops chaff for the destroyer's seeker waiting in its hex; for a
+/// missile there, a seeker in the next hex, a seeker aimed at the escort,
+/// with chaff dropped already or with no pod left, it activates point
+/// defence.
+#[test]
+fn chaff_meets_a_seeker_waiting_in_the_ships_hex() {
+    let chaff = Decision::Act(0, Action::DropChaffPod);
+    let point_defense = Decision::Act(0, Action::ActivatePointDefense);
+    let b = chaff_scene(6, 0, Hex::ORIGIN);
+    assert_eq!(decision(system(), &b, 0), chaff);
+    let missile = chaff_scene(4, 0, Hex::ORIGIN);
+    assert_eq!(decision(system(), &missile, 0), point_defense);
+    let elsewhere = chaff_scene(6, 0, Hex::new(1, 0));
+    assert_eq!(decision(system(), &elsewhere, 0), point_defense);
+    let at_friend = chaff_scene(6, 1, Hex::ORIGIN);
+    assert_eq!(decision(system(), &at_friend, 0), point_defense);
+    let mut dropped = b.clone();
+    dropped.turn[0].chaff = true;
+    assert_eq!(decision(system(), &dropped, 0), point_defense);
+    let mut no_pods = b;
+    no_pods.board.ships[0].chaff_pods = 0;
+    assert_eq!(decision(system(), &no_pods, 0), point_defense);
+}
+
+/// The destroyer, moved, at the origin against the carrier at (4, 0)
+/// (its lock automatic within 2 + FCS 2), its riders docked, with a flight
+/// of six swarmers of `side` at `hex`.
+fn flight_scene(side: Side, hex: Hex) -> Battle {
+    let mut b = fleet(&["destroyer"], &["carrier"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    // The carrier is ship 1, its riders after it in the roster.
+    place(&mut b, 1, Hex::new(4, 0), Direction::WEST);
+    moved(&mut b, 0);
+    b.flights.push(Flight {
+        carrier: 1,
+        side,
+        craft: 6,
+        hex,
+        fresh: false,
+    });
+    b
+}
+
+/// Rules note, Default tactics: point defence when "enemy small craft
+/// threaten": an enemy flight within 8 hexes. The destroyer activates
+/// point defence for the carrier's flight 8 hexes off; with the flight 9
+/// hexes off, or with a flight of its own side beside it, it locks on the
+/// carrier first (and never launches a rider it does not carry).
+#[test]
+fn point_defense_meets_enemy_small_craft_within_8_hexes() {
+    let b = flight_scene(Side::B, Hex::new(-8, 0));
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::ActivatePointDefense)
+    );
+    let far = flight_scene(Side::B, Hex::new(-9, 0));
+    assert_eq!(lock_target(&far, 0), 1);
+    let own = flight_scene(Side::A, Hex::new(0, 1));
+    assert_eq!(lock_target(&own, 0), 1);
+}
+
+/// Rules note, Default tactics: "launch small craft and riders". The
+/// carrier, moved, with its six swarmers in the hangar launches them; with
+/// them out it launches a gunboat from its clamps; with its gunboats out
+/// too (having acted) it locks on the frigate 12 hexes off (7 - 6 + FCS 2
+/// = 3).
+#[test]
+fn a_carrier_launches_its_small_craft_then_its_riders() {
+    let mut b = fleet(&["carrier"], &["frigate"]);
+    // The carrier is ship 0, its two gunboats 1 and 2, the frigate 3.
+    moved(&mut b, 0);
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::LaunchSmallCraft)
+    );
+    b.board.ships[0].small_craft = 0;
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::LaunchRider)
+    );
+    for rider in [1, 2] {
+        b.docked[rider] = false;
+        b.turn[rider].actions = 0;
+    }
+    assert_eq!(lock_target(&b, 0), 3);
 }
