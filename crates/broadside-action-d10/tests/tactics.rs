@@ -776,3 +776,145 @@ fn a_carrier_launches_its_small_craft_then_its_riders() {
     }
     assert_eq!(lock_target(&b, 0), 3);
 }
+
+/// Rules note, Default tactics: "Then lock on", when a weapon could use
+/// the lock. The gunboat, moved, 2 hexes from the escort (automatic within
+/// 2 + FCS 0), locks on it; with every weapon fired this turn it has
+/// nothing more to do and ends its turn.
+#[test]
+fn a_lock_is_taken_only_for_a_weapon_that_could_use_it() {
+    let mut b = battle("gunboat", "escort", 2);
+    moved(&mut b, 0);
+    assert_eq!(lock_target(&b, 0), 1);
+    b.turn[0].fired = 0b111;
+    assert_eq!(decision(system(), &b, 0), Decision::Done);
+}
+
+/// The firing scene: the destroyer holding its lock on the frigate 6
+/// hexes off, with `actions` left, having fired its laser turrets
+/// (mounts 1 and 2) and its first missile launcher (mount 4) this turn;
+/// the frigate has not moved. Its heavy laser (mount 0), second missile
+/// launcher (5) and seeker launcher (6) can fire; its particle cannon
+/// (3) is not charged; its point defence guns (7, 8) do not reach.
+fn firing_scene(actions: u8) -> Battle {
+    let mut b = battle("destroyer", "frigate", 6);
+    holding_lock(&mut b, 0, 1, actions);
+    for fired in [1, 2, 4] {
+        b.turn[0].fired |= 1 << fired;
+    }
+    b
+}
+
+/// Rules note, Default tactics: "charge a weapon that reaches when an
+/// action is to spare to fire it". The destroyer of the firing scene with
+/// five actions has three mounts that can fire, two actions to spare: it
+/// charges its particle cannon (reach 14). Once the cannon is charged it
+/// has four mounts and one action to spare, and fires the cannon (on 6,
+/// 0.6 x 3 = 1.8 boxes, against the heavy laser's 0.6 x 2). With the
+/// cannon destroyed, or fired already this turn, it charges nothing and
+/// aims; with the frigate 16 hexes off, beyond the cannon's reach (and
+/// the heavy laser's), it charges nothing and waits to launch.
+#[test]
+fn a_weapon_that_reaches_is_charged_with_an_action_to_spare() {
+    let b = firing_scene(5);
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::ChargeWeapon { mount: 3 })
+    );
+    let mut charged = b.clone();
+    charged.board.ships[0].weapons[3].charged = true;
+    assert_eq!(first_shot(system(), &charged, 0), 3);
+    let aim = Decision::Act(0, Action::Aim { target: 1 });
+    let mut destroyed = b.clone();
+    destroyed.board.ships[0].weapons[3].destroyed = true;
+    assert_eq!(decision(system(), &destroyed, 0), aim);
+    let mut fired = b.clone();
+    fired.turn[0].fired |= 1 << 3;
+    assert_eq!(decision(system(), &fired, 0), aim);
+    let mut far = b;
+    place(&mut far, 1, Hex::new(16, 0), Direction::WEST);
+    assert_eq!(decision(system(), &far, 0), Decision::Wait);
+}
+
+/// Rules note, Default tactics: "aim when actions are to spare" (Aim:
+/// +1 to hit the target for the rest of the turn). The destroyer of the
+/// firing scene with its particle cannon destroyed: with five actions and
+/// three mounts that can fire it aims at the frigate; having aimed, or
+/// with four actions (one to spare), it fires its heavy laser.
+#[test]
+fn a_ship_aims_with_actions_to_spare() {
+    let mut b = firing_scene(5);
+    b.board.ships[0].weapons[3].destroyed = true;
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::Aim { target: 1 })
+    );
+    let mut aimed = b.clone();
+    aimed.turn[0].aims.insert(1);
+    assert_eq!(first_shot(system(), &aimed, 0), 0);
+    b.turn[0].actions = 4;
+    assert_eq!(first_shot(system(), &b, 0), 0);
+}
+
+/// The re-rolls the destroyer's attack asks for.
+fn attack_rerolls(b: &Battle) -> u8 {
+    match decision(system(), b, 0) {
+        Decision::Act(0, Action::Attack { rerolls, .. }) => rerolls,
+        other => panic!("the destroyer should fire, not {other:?}"),
+    }
+}
+
+/// Rules note, Default tactics: Command Points re-roll "misses with even
+/// odds or better". The destroyer (2 Command Points) holding its lock on
+/// the escort (size -1) 5 hexes off, one action left, fires its heavy
+/// laser on 6 - 1 = 5, even odds, with 2 re-rolls; with the escort
+/// thrusting (1 hex of displacement, -1) on 4, with none.
+#[test]
+fn misses_are_rerolled_only_at_even_odds_or_better() {
+    let mut b = battle("destroyer", "escort", 5);
+    holding_lock(&mut b, 0, 1, 1);
+    assert_eq!(first_shot(system(), &b, 0), 0);
+    assert_eq!(attack_rerolls(&b), 2);
+    b.turn[1].displacement = 1;
+    assert_eq!(first_shot(system(), &b, 0), 0);
+    assert_eq!(attack_rerolls(&b), 0);
+}
+
+/// Rules note, Default tactics: "launch salvos once the target has made
+/// its move (or when waiting would lose the action)". The destroyer of the
+/// firing scene with its heavy laser fired and its cannon destroyed has
+/// only its two launchers left: with five actions it waits while the
+/// frigate may still move; it launches once the frigate has moved, has no
+/// action left, or has no thrust (no remass), when the other side will not
+/// act again before it (the last chance), or when it has no more actions
+/// than launchers (two).
+#[test]
+fn salvos_wait_for_the_target_to_make_its_move() {
+    let mut b = firing_scene(5);
+    b.turn[0].fired |= 1;
+    b.board.ships[0].weapons[3].destroyed = true;
+    let tactics = DefaultTactics::default();
+    let launches = |b: &Battle, last_chance: bool| match tactics.next_action(
+        system(),
+        b,
+        Side::A,
+        last_chance,
+    ) {
+        Decision::Act(0, Action::Attack { mount: 5, .. }) => true,
+        Decision::Wait => false,
+        other => panic!("the destroyer should launch or wait, not {other:?}"),
+    };
+    assert!(!launches(&b, false));
+    assert!(launches(&b, true));
+    let mut moved = b.clone();
+    moved.turn[1].moved = true;
+    assert!(launches(&moved, false));
+    let mut spent = b.clone();
+    spent.turn[1].actions = 0;
+    assert!(launches(&spent, false));
+    let mut dry = b.clone();
+    dry.board.ships[1].remass = 0;
+    assert!(launches(&dry, false));
+    b.turn[0].actions = 2;
+    assert!(launches(&b, false));
+}
