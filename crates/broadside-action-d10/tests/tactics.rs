@@ -12,8 +12,9 @@
 mod common;
 
 use broadside_action_d10::engagement::{Flight, Salvo};
+use broadside_action_d10::model::System;
 use broadside_action_d10::{
-    Action, ActionD10, ActionTactics, Battle, Decision, DefaultTactics, Pose,
+    Action, ActionD10, ActionTactics, Battle, Decision, DefaultTactics, Pose, Repairable,
 };
 use broadside_core::Side;
 use broadside_core::hex::{Direction, Hex};
@@ -917,4 +918,134 @@ fn salvos_wait_for_the_target_to_make_its_move() {
     assert!(launches(&dry, false));
     b.turn[0].actions = 2;
     assert!(launches(&b, false));
+}
+
+/// Rules note, Default tactics: "With actions left: point defence if any
+/// enemy on the map carries launchers or there are enemy small craft".
+/// The escort, moved, with no weapon reaching its enemy 20 hexes off and
+/// no lock to try (7 - 10 + FCS 1 + size is below 1): against the frigate
+/// (a missile launcher) it activates point defence; against the gunboat
+/// (none) it has nothing to do; against a carrier refitted without its
+/// launcher it activates point defence only while one of its flights is
+/// out, however far.
+#[test]
+fn point_defense_is_activated_against_launchers_or_small_craft() {
+    let mut b = battle("escort", "frigate", 20);
+    moved(&mut b, 0);
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::ActivatePointDefense)
+    );
+    let mut b = battle("escort", "gunboat", 20);
+    moved(&mut b, 0);
+    assert_eq!(decision(system(), &b, 0), Decision::Done);
+    let s = edited_system(&[(
+        "ships.toml",
+        "{ weapon = \"missile-launcher\" },\n    { weapon = \"point-defense-gun\", count = 3 },",
+        "{ weapon = \"point-defense-gun\", count = 3 },",
+    )]);
+    let mut b = battle_on(s, "escort", "carrier", 20);
+    moved(&mut b, 0);
+    assert_eq!(decision(s, &b, 0), Decision::Done);
+    b.flights.push(Flight {
+        carrier: 1,
+        side: Side::B,
+        craft: 6,
+        hex: Hex::new(30, 0),
+        fresh: false,
+    });
+    assert_eq!(
+        decision(s, &b, 0),
+        Decision::Act(0, Action::ActivatePointDefense)
+    );
+}
+
+/// The housekeeping scene: the destroyer, moved, 30 hexes from the
+/// gunboat (no launcher), beyond every weapon and every lock roll.
+fn housekeeping_scene(s: &ActionD10) -> Battle {
+    let mut b = battle_on(s, "destroyer", "gunboat", 30);
+    moved(&mut b, 0);
+    b
+}
+
+/// Rules note, Default tactics: "With actions left: ... charge weapons,
+/// recharge shields, repair (...)", in that order, repairs with the
+/// re-rolls its Command Points pay for. The destroyer of the housekeeping
+/// scene charges its particle cannon, or repairs it if it is destroyed;
+/// charged, with full shields and nothing to repair, it has nothing to
+/// do; with one shield
+/// point down it recharges its shields; with a thruster lost it repairs
+/// it, with the reroll-cost edited to 2 one re-roll for its 2 Command
+/// Points.
+#[test]
+fn housekeeping_charges_then_recharges_shields_then_repairs() {
+    let mut b = housekeeping_scene(system());
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::ChargeWeapon { mount: 3 })
+    );
+    let mut destroyed = b.clone();
+    destroyed.board.ships[0].weapons[3].destroyed = true;
+    assert_eq!(
+        decision(system(), &destroyed, 0),
+        Decision::Act(
+            0,
+            Action::Repair {
+                item: Repairable::Weapon(3),
+                rerolls: 2
+            }
+        )
+    );
+    b.board.ships[0].weapons[3].charged = true;
+    assert_eq!(decision(system(), &b, 0), Decision::Done);
+    b.board.ships[0].shields -= 1;
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::RechargeShields)
+    );
+    let s = edited_system(&[("rules.toml", "reroll-cost = 1", "reroll-cost = 2")]);
+    let mut b = housekeeping_scene(s);
+    b.board.ships[0].weapons[3].charged = true;
+    b.board.ships[0].intact[System::Thruster.index()] -= 1;
+    assert_eq!(
+        decision(s, &b, 0),
+        Decision::Act(
+            0,
+            Action::Repair {
+                item: Repairable::System(System::Thruster),
+                rerolls: 1
+            }
+        )
+    );
+}
+
+/// Rules note, Default tactics: with actions left, "share locks with any
+/// friend in reach that lacks one". The destroyer holds a lock on the
+/// gunboat 30 hexes off (its cannon charged, nothing else to do); the
+/// frigate at (6, -6), 6 hexes away (Coordinate Fire Control's reach),
+/// lacks it, and the destroyer shares it. It does not when the frigate
+/// holds the lock already, when the frigate is at (7, -7), 7 hexes away,
+/// or when it holds no lock.
+#[test]
+fn housekeeping_shares_locks_with_a_friend_in_reach_that_lacks_them() {
+    let mut b = fleet(&["destroyer", "frigate"], &["gunboat"]);
+    place(&mut b, 0, Hex::ORIGIN, Direction::EAST);
+    place(&mut b, 1, Hex::new(6, -6), Direction::EAST);
+    place(&mut b, 2, Hex::new(30, 0), Direction::WEST);
+    moved(&mut b, 0);
+    b.turn[0].locks.insert(2);
+    b.turn[1].acted = 2;
+    b.board.ships[0].weapons[3].charged = true;
+    assert_eq!(
+        decision(system(), &b, 0),
+        Decision::Act(0, Action::CoordinateFireControl)
+    );
+    let mut shared = b.clone();
+    shared.turn[1].locks.insert(2);
+    assert_eq!(decision(system(), &shared, 0), Decision::Done);
+    let mut far = b.clone();
+    place(&mut far, 1, Hex::new(7, -7), Direction::EAST);
+    assert_eq!(decision(system(), &far, 0), Decision::Done);
+    b.turn[0].locks = Default::default();
+    assert_eq!(decision(system(), &b, 0), Decision::Done);
 }
