@@ -11,8 +11,9 @@
 
 mod common;
 
-use broadside_action_d10::engagement::{Flight, Salvo};
+use broadside_action_d10::engagement::{Flight, Salvo, Threat};
 use broadside_action_d10::model::System;
+use broadside_action_d10::ship::ScannerState;
 use broadside_action_d10::{
     Action, ActionD10, ActionTactics, Battle, Decision, DefaultTactics, Pose, Repairable,
 };
@@ -1048,4 +1049,143 @@ fn housekeeping_shares_locks_with_a_friend_in_reach_that_lacks_them() {
     assert_eq!(decision(system(), &far, 0), Decision::Done);
     b.turn[0].locks = Default::default();
     assert_eq!(decision(system(), &b, 0), Decision::Done);
+}
+
+/// The repair the destroyer of the housekeeping scene (cannon charged)
+/// makes, if any.
+fn repair_of(b: &Battle) -> Option<Repairable> {
+    match decision(system(), b, 0) {
+        Decision::Act(0, Action::Repair { item, .. }) => Some(item),
+        Decision::Done => None,
+        other => panic!("the destroyer should repair or be done, not {other:?}"),
+    }
+}
+
+/// Rules note, Default tactics: "repair (jam, weapons, scanners,
+/// thrusters, fire control, sensors, shield generator, power plant ...)",
+/// the first in that order; and "with the option
+/// `target-lock.needs-scanners` off it repairs no scanner". The destroyer
+/// of the housekeeping scene with a power plant and a thruster lost
+/// repairs the thruster; with its particle cannon destroyed too it repairs
+/// the cannon (mount 3). A disabled short range scanner it leaves alone.
+/// The gunboat, which has no launcher, leaves a jammed magazine alone.
+#[test]
+fn repairs_follow_the_order_of_the_rules_note() {
+    let mut b = housekeeping_scene(system());
+    b.board.ships[0].weapons[3].charged = true;
+    let mut scanner = b.clone();
+    scanner.board.ships[0].scanners[1] = ScannerState::Disabled;
+    assert_eq!(repair_of(&scanner), None);
+    b.board.ships[0].intact[System::PowerPlant.index()] -= 1;
+    b.board.ships[0].intact[System::Thruster.index()] -= 1;
+    assert_eq!(repair_of(&b), Some(Repairable::System(System::Thruster)));
+    b.board.ships[0].weapons[3].destroyed = true;
+    assert_eq!(repair_of(&b), Some(Repairable::Weapon(3)));
+    let mut b = battle("gunboat", "escort", 30);
+    moved(&mut b, 0);
+    b.board.ships[0].jammed = true;
+    assert_eq!(decision(system(), &b, 0), Decision::Done);
+}
+
+/// Rules note, Default tactics: "Command Points: one extra action each
+/// turn it can pay for" (Command Points: an extra action costs
+/// `extra-action-cost`). At 1 Command Point an action, the frigate (1)
+/// and the destroyer (2) buy one and the gunboat (0) none; at 2 a point,
+/// the destroyer buys one and the frigate none.
+#[test]
+fn one_extra_action_is_bought_when_the_points_pay_for_it() {
+    let tactics = DefaultTactics::default();
+    let extra = |s: &ActionD10, a: &str| {
+        let b = battle_on(s, a, "frigate", 12);
+        tactics.extra_actions(s, &b, 0)
+    };
+    assert_eq!(extra(system(), "frigate"), 1);
+    assert_eq!(extra(system(), "destroyer"), 1);
+    assert_eq!(extra(system(), "gunboat"), 0);
+    let s = edited_system(&[(
+        "rules.toml",
+        "extra-action-cost = 1",
+        "extra-action-cost = 2",
+    )]);
+    assert_eq!(extra(s, "destroyer"), 1);
+    assert_eq!(extra(s, "frigate"), 0);
+}
+
+/// The carrier's flight of six swarmers at the origin (speed 6) against
+/// the frigate at (3, 0) and the gunboat at (5, -1), both in reach, with
+/// `frigate` and `gunboat` boxes marked.
+fn flight_against(frigate: u8, gunboat: u8) -> Battle {
+    let rules = &system().rules;
+    let mut b = fleet(&["carrier"], &["frigate", "gunboat"]);
+    // The carrier is ship 0, its two gunboats 1 and 2, the frigate 3 and
+    // the enemy gunboat 4.
+    place(&mut b, 3, Hex::new(3, 0), Direction::WEST);
+    place(&mut b, 4, Hex::new(5, -1), Direction::WEST);
+    b.board.ships[3] = b.board.ships[3].clone().with_boxes_marked(rules, frigate);
+    b.board.ships[4] = b.board.ships[4].clone().with_boxes_marked(rules, gunboat);
+    b.flights.push(Flight {
+        carrier: 0,
+        side: Side::A,
+        craft: 6,
+        hex: Hex::ORIGIN,
+        fresh: false,
+    });
+    b
+}
+
+/// Rules note, Default tactics: "Small craft attack the most damaged enemy
+/// they can reach this turn", the share of its boxes marked as for ships.
+/// The gunboat with 3 of 9 boxes marked (333) before the frigate with 6 of
+/// 22 (272); the frigate with 11 (500) before the gunboat with 4 (444).
+/// Their own carrier, half wrecked (19 of 37, 513) and under them, is
+/// never a target.
+#[test]
+fn small_craft_weigh_the_share_of_boxes_marked_and_spare_their_own_side() {
+    let rules = &system().rules;
+    let tactics = DefaultTactics::default();
+    let mut b = flight_against(6, 3);
+    b.board.ships[0] = b.board.ships[0].clone().with_boxes_marked(rules, 19);
+    assert_eq!(tactics.flight(system(), &b, 0).target, Some(4));
+    let b = flight_against(11, 4);
+    assert_eq!(tactics.flight(system(), &b, 0).target, Some(3));
+}
+
+/// Rules note, Default tactics: "Point defence takes salvos aimed at its
+/// own ship first (one gun per missile of a salvo), then at friends, then
+/// small craft", with each point defence weapon that can fire and reaches.
+/// The destroyer's point defence mounts are its laser turrets (1, 2) and
+/// point defence guns (7, 8); its heavy laser (0) is none. Offered, in
+/// this order, a one-missile salvo aimed at the escort, one aimed at the
+/// destroyer and a flight, all 1 hex off: turret 1 takes the salvo aimed
+/// at the destroyer, turret 2 the escort's, and both guns the flight.
+/// With turret 1 destroyed, turret 2 takes the salvo aimed at the
+/// destroyer, gun 7 the escort's (1 hex is within its reach of 3), and gun
+/// 8 the flight.
+#[test]
+fn point_defense_takes_own_salvos_then_friends_then_small_craft() {
+    let mut b = salvos_at_the_destroyer(1, 1);
+    let at_me = frigate_missile(&b, 2, 0, Hex::ORIGIN);
+    b.salvos.push(at_me);
+    b.flights.push(Flight {
+        carrier: 2,
+        side: Side::B,
+        craft: 6,
+        hex: Hex::new(1, 0),
+        fresh: false,
+    });
+    let threats = [
+        (Threat::Salvo(0), 1),
+        (Threat::Salvo(1), 1),
+        (Threat::Flight(0), 1),
+    ];
+    let tactics = DefaultTactics::default();
+    assert_eq!(
+        tactics.point_defense(system(), &b, 0, &threats),
+        vec![(1, 1), (2, 0), (7, 2), (8, 2)]
+    );
+    b.board.ships[0].weapons[1].destroyed = true;
+    assert_eq!(
+        tactics.point_defense(system(), &b, 0, &threats),
+        vec![(2, 1), (7, 0), (8, 2)]
+    );
 }
