@@ -1189,3 +1189,44 @@ fn point_defense_takes_own_salvos_then_friends_then_small_craft() {
         vec![(2, 1), (7, 0), (8, 2)]
     );
 }
+
+/// Rules note, Default tactics: small craft move to the range nearest the
+/// far end of the best bracket of their weapon against their target, by
+/// the shortest way; of equal hexes the first read ring by ring out from the flight, each ring
+/// clockwise from the hex dead ahead (the frame turned toward the target,
+/// so both sides of a mirror match choose alike). The carrier's swarmers
+/// (best bracket 0-1) at the origin against the frigate at (3, -1), dead
+/// ahead to the east: (2, 0) and (2, -1) are both 1 hex from it and 2 from
+/// the flight, and (2, 0), dead ahead, is taken.
+#[test]
+fn small_craft_take_the_first_of_equal_hexes_clockwise_from_ahead() {
+    let mut b = fleet(&["carrier"], &["frigate"]);
+    // The carrier is ship 0, its two gunboats 1 and 2, the frigate 3.
+    place(&mut b, 3, Hex::new(3, -1), Direction::WEST);
+    b.flights.push(Flight {
+        carrier: 0,
+        side: Side::A,
+        craft: 6,
+        hex: Hex::ORIGIN,
+        fresh: false,
+    });
+    let order = DefaultTactics::default().flight(system(), &b, 0);
+    assert_eq!((order.to, order.target), (Hex::new(2, 0), Some(3)));
+}
+
+/// Rules note, Default tactics, order of ships: "a side lets the ship that
+/// has acted least this turn act next", among those with actions left.
+/// The frigate has moved (one action taken) and the escort has not acted:
+/// the escort moves first. With the escort out of actions, though it has
+/// taken none, the frigate acts.
+#[test]
+fn the_ship_with_actions_left_that_has_acted_least_goes_first() {
+    let mut b = fleet(&["frigate", "escort"], &["frigate"]);
+    moved(&mut b, 0);
+    assert!(matches!(
+        decision(system(), &b, 0),
+        Decision::Act(1, Action::Move { .. })
+    ));
+    b.turn[1].actions = 0;
+    assert!(matches!(decision(system(), &b, 0), Decision::Act(0, _)));
+}
