@@ -1218,7 +1218,8 @@ fn small_craft_take_the_first_of_equal_hexes_clockwise_from_ahead() {
 /// has acted least this turn act next", among those with actions left.
 /// The frigate has moved (one action taken) and the escort has not acted:
 /// the escort moves first. With the escort out of actions, though it has
-/// taken none, the frigate acts.
+/// taken none, the frigate acts. A lone frigate out of actions is done,
+/// though it has not moved.
 #[test]
 fn the_ship_with_actions_left_that_has_acted_least_goes_first() {
     let mut b = fleet(&["frigate", "escort"], &["frigate"]);
@@ -1229,4 +1230,7 @@ fn the_ship_with_actions_left_that_has_acted_least_goes_first() {
     ));
     b.turn[1].actions = 0;
     assert!(matches!(decision(system(), &b, 0), Decision::Act(0, _)));
+    let mut lone = battle("frigate", "frigate", 12);
+    lone.turn[0].actions = 0;
+    assert_eq!(decision(system(), &lone, 0), Decision::Done);
 }
