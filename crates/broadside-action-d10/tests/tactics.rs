@@ -1234,3 +1234,31 @@ fn the_ship_with_actions_left_that_has_acted_least_goes_first() {
     lone.turn[0].actions = 0;
     assert_eq!(decision(system(), &lone, 0), Decision::Done);
 }
+
+/// Rules note, Default tactics, first action: the range kept is where the
+/// weapons that can still fire do most, so a ship none of whose weapons
+/// can fire has no range to keep and closes on its target. The gunboat,
+/// every mount destroyed, at rest at the origin with 11 burns of remass
+/// (none to spare: each hex of thrust costs 1), the frigate at rest at
+/// (7, 0): (4, 0) leaves range 3 after the drift (-30) and 1 a turn later
+/// (-4), for 4 hexes of thrust (-4): -38, the best within its thrust of 4.
+#[test]
+fn a_ship_with_no_weapon_left_to_fire_closes_on_its_target() {
+    let mut b = gunboat_against_frigate_at(Hex::new(7, 0), 11);
+    for mount in &mut b.board.ships[0].weapons {
+        mount.destroyed = true;
+    }
+    assert_eq!(move_to(system(), &b, 0), Hex::new(4, 0));
+}
+
+/// Rules note, Default tactics, first action: a Move needs thrust, so a
+/// ship with none left (the gunboat's reaction drive with its remass
+/// spent) makes no move, not even a turn in place, and goes on to lock
+/// on: the frigate at (2, 0), astern of it as it faces west, is within
+/// the automatic lock's 2 + FCS 0 hexes.
+#[test]
+fn a_ship_with_no_thrust_left_makes_no_move() {
+    let mut b = gunboat_against_frigate_at(Hex::new(2, 0), 0);
+    b.poses[0].facing = Direction::WEST;
+    assert_eq!(lock_target(&b, 0), 1);
+}
