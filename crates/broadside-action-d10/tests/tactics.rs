@@ -1262,3 +1262,20 @@ fn a_ship_with_no_thrust_left_makes_no_move() {
     b.poses[0].facing = Direction::WEST;
     assert_eq!(lock_target(&b, 0), 1);
 }
+
+/// Rules note, Default tactics: a repair is tried only if it can succeed,
+/// a repair number of 1 or more. The destroyer of the housekeeping scene
+/// (cannon charged) with its fire control lost: a very hard repair, 2,
+/// less 1 for each of its three crew decks lost (Repairs, ruling 40). With two decks
+/// lost the number is 0 and it makes no repair; with one lost it is 1 and
+/// it repairs the fire control.
+#[test]
+fn a_repair_is_tried_only_when_its_number_is_1_or_more() {
+    let mut b = housekeeping_scene(system());
+    b.board.ships[0].weapons[3].charged = true;
+    b.board.ships[0].intact[System::FireControl.index()] = 0;
+    b.board.ships[0].intact[System::CrewDeck.index()] = 1;
+    assert_eq!(repair_of(&b), None);
+    b.board.ships[0].intact[System::CrewDeck.index()] = 2;
+    assert_eq!(repair_of(&b), Some(Repairable::System(System::FireControl)));
+}
