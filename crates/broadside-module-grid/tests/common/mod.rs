@@ -59,6 +59,21 @@ pub fn edited(file: &str, edit: impl FnOnce(&mut String)) -> Vec<SourceFile> {
     files
 }
 
+/// The data with `from` in rules.toml replaced by `to`; `from` must be
+/// there exactly once, so that a change of the data of record cannot void
+/// a test silently.
+pub fn custom(from: &str, to: &str) -> ModuleGrid {
+    let files = edited("rules.toml", |text| {
+        assert_eq!(
+            text.matches(from).count(),
+            1,
+            "rules.toml must hold {from:?} once; update the test"
+        );
+        *text = text.replacen(from, to, 1);
+    });
+    ModuleGrid::load(&files).unwrap_or_else(|e| panic!("{to:?} does not load:\n{e}"))
+}
+
 /// Loading `files` fails; the problems, one per line.
 pub fn load_errors(files: &[SourceFile]) -> String {
     match ModuleGrid::load(files) {
