@@ -1,0 +1,166 @@
+//! The default tactics' choices, and the tactics trait's provided method: each preference pinned by a scenario it decides.
+//!
+//! The default policy is a house choice, not a seed rule: the rules note
+//! (Default tactics) states each preference, and every test here quotes it
+//! with the arithmetic that decides the choice. Where the policy weighs a
+//! chance it rolls the check as the rules do (rulings 1 and 17 of the note,
+//! and the skill check: two dice plus the skill, a professional keeping the
+//! best two of three), and the test cites that rule. Board order is side
+//! A's ships, then side B's; a duel puts A at (0,0) facing east and B the
+//! range east, facing west. The ships: the frigate (Gunnery 2, Guns 3; bow
+//! Cannon 1,2), the scout (Size 1) and the cruiser (professional Gunnery 3,
+//! Guns 5; bow Cannon 1,3). Chances are counted in 1296ths, as the policy
+//! counts them. No dice are rolled: each test asks the tactics directly.
+
+mod common;
+
+use broadside_core::hex::Direction;
+use broadside_module_grid::engagement::{FireOptions, Maneuver, ShotChoice};
+use broadside_module_grid::model::{Mode, ModuleIx};
+use broadside_module_grid::{
+    AllocationView, Battle, DefaultTactics, ModuleGrid, ModuleGridTactics, Reroll, Weapon,
+};
+use common::{custom, fleet, module, system};
+
+const EAST: Direction = Direction::EAST;
+const WEST: Direction = Direction::WEST;
+
+/// A tactic that makes the required decisions as the default tactics do and
+/// leaves its scans to the trait's provided method.
+struct RequiredOnly;
+
+impl ModuleGridTactics for RequiredOnly {
+    fn maneuver(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Maneuver {
+        DefaultTactics.maneuver(system, battle, ship)
+    }
+
+    fn next_shot(
+        &self,
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        options: &[FireOptions],
+    ) -> Option<ShotChoice> {
+        DefaultTactics.next_shot(system, battle, ship, options)
+    }
+
+    fn allocation_reroll(
+        &self,
+        system: &ModuleGrid,
+        ship: usize,
+        view: &AllocationView<'_>,
+    ) -> Option<Reroll> {
+        DefaultTactics.allocation_reroll(system, ship, view)
+    }
+
+    fn repair(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Option<ModuleIx> {
+        DefaultTactics.repair(system, battle, ship)
+    }
+}
+
+/// The Cannon and mode of the default tactics' first shot of ship 0 in a
+/// battle of `grid`.
+fn first_cannon_shot(grid: &ModuleGrid, battle: &Battle) -> (ModuleIx, Mode) {
+    let options = grid.fire_options_all(battle, 0, &[]);
+    match DefaultTactics.next_shot(grid, battle, 0, &options) {
+        Some(ShotChoice {
+            weapon: Weapon::Cannon { module, mode },
+            ..
+        }) => (module, mode),
+        other => panic!("a Cannon shot was expected, not {other:?}"),
+    }
+}
+
+/// Rules note, Default tactics: "A tactic that does not choose its scans
+/// makes them on the first enemy offered" (the trait's provided
+/// `scan_target`). A frigate at (0,0) facing east against two scouts in
+/// (2,0), the second with 10 hull damage: the default tactics scan the
+/// second, their focus (hull check 4 - Size 1 = 3 against the fresh
+/// scout's -1), but a tactic that leaves its scans to the trait scans the
+/// first offered, board index 1.
+#[test]
+fn a_tactic_that_leaves_its_scans_to_the_trait_scans_the_first_enemy_offered() {
+    let grid = system();
+    let mut battle = fleet(
+        &[("frigate", (0, 0), EAST)],
+        &[("scout", (2, 0), WEST), ("scout", (2, 0), WEST)],
+    );
+    battle.board.ships[2].hull_damage = 10;
+    let options = grid.fire_options_all(&battle, 0, &[]);
+    assert_eq!(options[0].target, 1);
+    assert_eq!(
+        DefaultTactics.scan_target(grid, &battle, 0, &options),
+        Some(2)
+    );
+    assert_eq!(
+        RequiredOnly.scan_target(grid, &battle, 0, &options),
+        Some(1)
+    );
+}
+
+/// Rules note, Default tactics, fire: "every Cannon that bears, each in the
+/// mode with the best chance to hit times power"; odds: the chance is the
+/// check's "as the rules roll it", "a professional's
+/// `skill-check.professional-dice` keeping the best `skill-check.dice`"
+/// (the note's skill-check rule; ruling 1: Gunnery against 7 + range, Long
+/// counting half the range rounded up). The cruiser (professional Gunnery
+/// 3) at Guns 4 fires its bow Cannon at a scout 6 hexes off: Standard needs
+/// its best two dice at 7 + 6 - 3 = 10 or more, for power 4; Long needs
+/// 7 + 3 - 3 = 7, for power 4 / 2 = 2.
+///
+/// With three dice (the data of record) Standard makes 10 on 462/1296 and
+/// Long 7 on 1044/1296: 462 x 4 = 1848 against 1044 x 2 = 2088, Long. With
+/// four dice the best two make 10 on 676/1296 and 7 on 1179/1296:
+/// 676 x 4 = 2704 against 1179 x 2 = 2358, Standard.
+#[test]
+fn a_professionals_best_two_of_four_dice_make_standard_worth_more_than_long() {
+    let bow = module("cruiser", "1,3");
+    let duel = |grid: &ModuleGrid| {
+        let mut battle = grid.battle("cruiser", "scout", 6).expect("both exist");
+        battle.board.ships[0].guns = 4;
+        battle
+    };
+    let record = system();
+    assert_eq!(first_cannon_shot(record, &duel(record)), (bow, Mode::Long));
+    let four = custom("professional-dice = 3", "professional-dice = 4");
+    assert_eq!(
+        first_cannon_shot(&four, &duel(&four)),
+        (bow, Mode::Standard)
+    );
+}
+
+/// Rules note, Default tactics, fire: "each in the mode with the best
+/// chance to hit times power"; odds: "on a to-hit check less the firer's
+/// OOC level times `to-hit.ooc-penalty`" (ruling 17; ruling 1: two dice +
+/// Gunnery against 7 + range, Long counting half the range rounded up).
+/// The frigate (Gunnery 2, Guns 3) fires its bow Cannon at a scout 4 hexes
+/// off, with `ooc-penalty = 2`.
+///
+/// At OOC 0, Standard needs 2d6 at 7 + 4 - 2 = 9, 360/1296, for power 3:
+/// 1080; Long needs 7 + 2 - 2 = 7, 756/1296, for power 1: 756. Standard.
+/// At OOC 1 the penalty is 1 x 2 = 2: Standard needs 11, 108 x 3 = 324;
+/// Long needs 9, 360 x 1 = 360. Long. Under the data of record (penalty 1)
+/// OOC 1 leaves Standard ahead: 10 on 216, x 3 = 648, against 8 on 540.
+#[test]
+fn each_ooc_level_costs_the_penalty_when_the_mode_is_weighed() {
+    let bow = module("frigate", "1,2");
+    let duel = |grid: &ModuleGrid, ooc: u8| {
+        let mut battle = grid.battle("frigate", "scout", 4).expect("both exist");
+        battle.board.ships[0].ooc = ooc;
+        battle
+    };
+    let record = system();
+    assert_eq!(
+        first_cannon_shot(record, &duel(record, 1)),
+        (bow, Mode::Standard)
+    );
+    let doubled = custom("ooc-penalty = 1", "ooc-penalty = 2");
+    assert_eq!(
+        first_cannon_shot(&doubled, &duel(&doubled, 0)),
+        (bow, Mode::Standard)
+    );
+    assert_eq!(
+        first_cannon_shot(&doubled, &duel(&doubled, 1)),
+        (bow, Mode::Long)
+    );
+}
