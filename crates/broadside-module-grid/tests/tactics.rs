@@ -16,11 +16,11 @@ mod common;
 
 use broadside_core::hex::Direction;
 use broadside_module_grid::engagement::{FireOptions, Maneuver, ShotChoice};
-use broadside_module_grid::model::{Mode, ModuleIx};
+use broadside_module_grid::model::{Mode, ModuleIx, ShipSide};
 use broadside_module_grid::{
-    AllocationView, Battle, DefaultTactics, ModuleGrid, ModuleGridTactics, Reroll, Weapon,
+    AllocationView, Battle, DefaultTactics, ModuleGrid, ModuleGridTactics, Reroll, Square, Weapon,
 };
-use common::{custom, fleet, module, system};
+use common::{custom, edited, fleet, module, system};
 
 const EAST: Direction = Direction::EAST;
 const WEST: Direction = Direction::WEST;
@@ -162,5 +162,56 @@ fn each_ooc_level_costs_the_penalty_when_the_mode_is_weighed() {
     assert_eq!(
         first_cannon_shot(&doubled, &duel(&doubled, 1)),
         (bow, Mode::Long)
+    );
+}
+
+/// A test layout as wide as the data allows: one row of sixteen squares,
+/// twelve Cargo Bays and then four Cannons at the starboard end.
+const RAIL: &str = r#"
+[rail]
+name = "Rail"
+source = "authored test layout: sixteen squares in one row, Cannons at the starboard end"
+size = 2
+shields = 0
+guns = 1
+speed = 1
+luck = 0
+centre = "1,8"
+layout = [[
+  "cargo-bay", "cargo-bay", "cargo-bay", "cargo-bay", "cargo-bay", "cargo-bay",
+  "cargo-bay", "cargo-bay", "cargo-bay", "cargo-bay", "cargo-bay", "cargo-bay",
+  "cannon", "cannon", "cannon", "cannon",
+]]
+crew = { gunnery = 0, piloting = 0, science = 0, engineering = 0 }
+"#;
+
+/// Rules note, Default tactics, aim: "the side and the called row or column
+/// where a 2d6 allocation finds the most valuable modules (working weapons
+/// first ...)", and "a total that lands off the layout finds nothing". A
+/// frigate 2 hexes off the rail's fore side fires its bow Cannon; from fore
+/// each column is one module, a Cannon worth 4 and a Cargo Bay 2, and a
+/// call on column c puts total t on column c + t - 7.
+///
+/// Column 13: totals 2-6 (1 + 2 + 3 + 4 + 5 = 15 ways) on Cargo Bays,
+/// 15 x 2 = 30, and 7-10 (6 + 5 + 4 + 3 = 18 ways) on Cannons, 18 x 4 =
+/// 72: 102; 11 and 12 land past column 16. Column 14: 10 ways x 2 + 20 x 4
+/// = 100; column 12: 21 x 2 + 14 x 4 = 98; column 16, the edge: totals 2-3
+/// on Cargo Bays (3 x 2 = 6), 4-7 on Cannons (18 x 4 = 72), 8-12 off the
+/// ship: 78. The call is the Cannon at 1,13, short of the edge, and the far
+/// columns are weighed without reaching past the layout.
+#[test]
+fn the_call_weighs_only_the_totals_that_land_on_the_layout() {
+    let grid = ModuleGrid::load(&edited("ships.toml", |t| t.push_str(RAIL))).expect("loads");
+    let battle = grid.battle("frigate", "rail", 2).expect("both exist");
+    let options = grid.fire_options_all(&battle, 0, &[]);
+    let choice = DefaultTactics
+        .next_shot(&grid, &battle, 0, &options)
+        .expect("a shot");
+    assert_eq!(
+        (choice.side, choice.call),
+        (
+            ShipSide::Fore,
+            Some(Square::parse("1,13").expect("a square"))
+        )
     );
 }
