@@ -215,3 +215,36 @@ fn the_call_weighs_only_the_totals_that_land_on_the_layout() {
         )
     );
 }
+
+/// Rules note, Default tactics, aim: "the side and the called row or column
+/// where a 2d6 allocation finds the most valuable modules", and "a tie goes
+/// to the first side clockwise from the bow". Two frigates share a hex, so
+/// the firer chooses the side struck (ruling 39). The target's lines, each
+/// worth its first three modules (Cannon and Teleporter 4; Shields, Engine
+/// and Helm 3; Science and Cargo Bays 2):
+///
+/// - fore, by column: 10, 9, 9; calling column 2, totals 6-8 (5, 6, 5
+///   ways) land on columns 1-3: 50 + 54 + 45 = 149, the best fore call;
+/// - starboard, by row: Cannon 4; Science + Helm + Shields 8; Teleporter +
+///   Cargo + Cannon 10; Engine + Shields + Engine 9; calling row 3, totals
+///   5-8 (4, 5, 6, 5 ways) land on rows 1-4: 16 + 40 + 60 + 45 = 161;
+/// - aft at most 143, and port 161 again, a tie that starboard keeps.
+///
+/// The shot strikes starboard, calling the Teleporter at 3,3.
+#[test]
+fn the_firer_strikes_the_side_whose_call_is_worth_most() {
+    let grid = system();
+    let battle = grid.battle("frigate", "frigate", 0).expect("both exist");
+    let options = grid.fire_options_all(&battle, 0, &[]);
+    assert_eq!(options[0].struck.len(), 4, "the same hex: every side");
+    let choice = DefaultTactics
+        .next_shot(grid, &battle, 0, &options)
+        .expect("a shot");
+    assert_eq!(
+        (choice.side, choice.call),
+        (
+            ShipSide::Starboard,
+            Some(Square::parse("3,3").expect("a square"))
+        )
+    );
+}
