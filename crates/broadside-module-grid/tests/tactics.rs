@@ -248,3 +248,29 @@ fn the_firer_strikes_the_side_whose_call_is_worth_most() {
         )
     );
 }
+
+/// Rules note, Default tactics, aim: "Missiles strike the side whose centre
+/// line is worth most", and "Between sides, a tie goes to the first side
+/// clockwise from the bow". A destroyer with its three Cannons broken
+/// shares a hex with a frigate, so it chooses the side its missile strikes
+/// (ruling 39). A missile lands on the centre mark (3,2), so each side is
+/// weighed with the allocation centred on the centre mark's line, the lines
+/// worth as in the shared-hex shot above: fore, column 2 of 10, 9, 9:
+/// 5 x 10 + 6 x 9 + 5 x 9 = 149; starboard, row 3 of 4, 8, 10, 9:
+/// 4 x 4 + 5 x 8 + 6 x 10 + 5 x 9 = 161; aft at most 143; port 161, the
+/// tie starboard keeps. The missile strikes starboard.
+#[test]
+fn a_missile_strikes_the_side_whose_centre_line_is_worth_most() {
+    let grid = system();
+    let mut battle = grid.battle("destroyer", "frigate", 0).expect("both exist");
+    for square in ["1,2", "2,1", "2,3"] {
+        battle.board.ships[0].add_marker(module("destroyer", square), 2);
+    }
+    let options = grid.fire_options_all(&battle, 0, &[]);
+    assert_eq!(options[0].cannons, 0, "every Cannon broken");
+    let choice = DefaultTactics
+        .next_shot(grid, &battle, 0, &options)
+        .expect("a shot");
+    assert!(matches!(choice.weapon, Weapon::Missile { .. }));
+    assert_eq!((choice.side, choice.call), (ShipSide::Starboard, None));
+}
