@@ -274,3 +274,45 @@ fn a_missile_strikes_the_side_whose_centre_line_is_worth_most() {
     assert!(matches!(choice.weapon, Weapon::Missile { .. }));
     assert_eq!((choice.side, choice.call), (ShipSide::Starboard, None));
 }
+
+/// Rules note, Default tactics, fire: "a Cannon no roll can hit with, in
+/// any mode, holds its fire, however far off the target: the difficulty of
+/// a range past any roll only grows" (and a bomb needs the teleport to
+/// succeed one time in three). A cruiser at (0,0) facing east against
+/// fresh scouts at (2,0), (3,0) and (7,0) fires Fusion at the nearest (the
+/// Fusion test of `tests/fleet.rs`). Offered the same weapons at the
+/// farthest range a battle can report, u32::MAX hexes (its Missile Bays
+/// out of missile range), it fires nothing: Standard and Multi need the
+/// best two dice at 7 + u32::MAX - 3, Long at half that, Fusion as
+/// Standard, and the teleport two dice at 4 + 2 + u32::MAX - 2; each
+/// difficulty saturates past any roll. Had the range been read as a few
+/// hexes, every one of them could hit.
+#[test]
+fn no_weapon_fires_at_a_target_past_any_roll() {
+    let grid = system();
+    let battle = fleet(
+        &[("cruiser", (0, 0), EAST)],
+        &[
+            ("scout", (2, 0), WEST),
+            ("scout", (3, 0), WEST),
+            ("scout", (7, 0), WEST),
+        ],
+    );
+    let mut options = grid.fire_options_all(&battle, 0, &[]);
+    let near = DefaultTactics
+        .next_shot(grid, &battle, 0, &options)
+        .expect("a shot");
+    assert!(matches!(
+        near.weapon,
+        Weapon::Cannon {
+            mode: Mode::Fusion,
+            ..
+        }
+    ));
+    assert_ne!(options[0].teleporters, 0, "a bomb is offered");
+    for o in &mut options {
+        o.range = u32::MAX;
+        o.missile_bays = 0;
+    }
+    assert_eq!(DefaultTactics.next_shot(grid, &battle, 0, &options), None);
+}
