@@ -316,3 +316,23 @@ fn no_weapon_fires_at_a_target_past_any_roll() {
     }
     assert_eq!(DefaultTactics.next_shot(grid, &battle, 0, &options), None);
 }
+
+/// Rules note, Default tactics, fire: "each in the mode with the best
+/// chance to hit times power (Multi wins a tie, as it costs no Guns)". The
+/// frigate (Gunnery 2) with 1 Guns power left fires its bow Cannon at a
+/// scout 2 hexes off: Multi (power 1) and Standard (power 1 / 1 = 1) both
+/// need 2d6 at 7 + 2 - 2 = 7, 756/1296, so both are worth 756; Long has
+/// power 1 / 2 = 0. The tie goes to Multi. At Guns 2 Standard is worth
+/// 756 x 2 = 1512 and fires.
+#[test]
+fn multi_wins_a_tie_with_standard() {
+    let grid = system();
+    let bow = module("frigate", "1,2");
+    let duel = |guns: u8| {
+        let mut battle = grid.battle("frigate", "scout", 2).expect("both exist");
+        battle.board.ships[0].guns = guns;
+        battle
+    };
+    assert_eq!(first_cannon_shot(grid, &duel(1)), (bow, Mode::Multi));
+    assert_eq!(first_cannon_shot(grid, &duel(2)), (bow, Mode::Standard));
+}
