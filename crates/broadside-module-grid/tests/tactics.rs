@@ -336,3 +336,32 @@ fn multi_wins_a_tie_with_standard() {
     assert_eq!(first_cannon_shot(grid, &duel(1)), (bow, Mode::Multi));
     assert_eq!(first_cannon_shot(grid, &duel(2)), (bow, Mode::Standard));
 }
+
+/// Rules note, Default tactics, focus: enemies whose hull checks cannot yet
+/// fail are ranked "by danger (working Cannons times the Guns rating,
+/// highest first)". A frigate faces a cruiser with four of its five
+/// Cannons broken (1 working x Guns 5 = 5) and a fresh frigate (2 x Guns
+/// 3 = 6): the frigate is the more dangerous and comes first, though the
+/// cruiser has the higher rating. With the cruiser's bow Cannon mended too
+/// it is 2 x 5 = 10, and the cruiser comes first.
+#[test]
+fn danger_is_working_cannons_times_guns() {
+    let grid = system();
+    let mut battle = fleet(
+        &[("frigate", (0, 0), EAST)],
+        &[("cruiser", (3, 0), WEST), ("frigate", (3, 1), WEST)],
+    );
+    for square in ["1,3", "2,2", "2,4", "4,1", "4,5"] {
+        battle.board.ships[1].add_marker(module("cruiser", square), 2);
+    }
+    battle.board.ships[1].remove_marker(module("cruiser", "2,2"));
+    assert_eq!(
+        DefaultTactics::focus_order(grid, &battle, 0).as_slice(),
+        [2, 1]
+    );
+    battle.board.ships[1].remove_marker(module("cruiser", "1,3"));
+    assert_eq!(
+        DefaultTactics::focus_order(grid, &battle, 0).as_slice(),
+        [1, 2]
+    );
+}
