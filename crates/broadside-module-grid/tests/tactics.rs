@@ -365,3 +365,37 @@ fn danger_is_working_cannons_times_guns() {
         [1, 2]
     );
 }
+
+/// Rules note, Default tactics, Fusion: "the burst's gain is its power (one
+/// less per hex from the target's hex) summed over the other enemies, less
+/// the same over the firer and its friends"; "a Fusion shot is worth its
+/// chance to hit times (power + gain), against the best ordinary mode's
+/// chance times power". The target itself is not in the gain: it takes the
+/// shot's power in any mode. A cruiser (Guns 5) at (0,0) fires at the
+/// nearer of two fresh scouts, at (2,0); Fusion and Standard both count 2
+/// hexes. With the other scout at (9,0), 7 hexes from the burst, it gains
+/// 0, and the cruiser, 2 hexes from it, takes 5 - 2 = 3: gain -3, so
+/// Fusion is worth less than Standard and Standard fires. With the other
+/// scout at (3,0) the burst reaches it with 5 - 1 = 4: gain 4 - 3 = 1, and
+/// Fusion fires.
+#[test]
+fn a_burst_gains_only_from_the_enemies_beyond_the_target() {
+    let grid = system();
+    let mode_at = |other: (i32, i32)| {
+        let battle = fleet(
+            &[("cruiser", (0, 0), EAST)],
+            &[("scout", (2, 0), WEST), ("scout", other, WEST)],
+        );
+        let options = grid.fire_options_all(&battle, 0, &[]);
+        match DefaultTactics.next_shot(grid, &battle, 0, &options) {
+            Some(ShotChoice {
+                target: 1,
+                weapon: Weapon::Cannon { mode, .. },
+                ..
+            }) => mode,
+            other => panic!("a Cannon shot at the scout at (2,0) was expected, not {other:?}"),
+        }
+    };
+    assert_eq!(mode_at((9, 0)), Mode::Standard);
+    assert_eq!(mode_at((3, 0)), Mode::Fusion);
+}
