@@ -399,3 +399,35 @@ fn a_burst_gains_only_from_the_enemies_beyond_the_target() {
     assert_eq!(mode_at((9, 0)), Mode::Standard);
     assert_eq!(mode_at((3, 0)), Mode::Fusion);
 }
+
+/// Rules note, Default tactics, Fusion: the gain is the burst's power
+/// "summed over the other enemies, less the same over the firer and its
+/// friends", and Fusion fires only when it is worth more than the best
+/// ordinary mode. A cruiser (Guns 5) at (0,0), alone on its side, fires at
+/// the nearer of two fresh scouts, at (1,0), the other at (2,0). The burst
+/// reaches the far scout with 5 - 1 = 4 and the cruiser, a hex from it,
+/// with 4 as well: gain 4 - 4 = 0, so Fusion is worth its chance times 5,
+/// no more than Standard's at the same range, and Standard fires. With
+/// the cruiser two hexes back at (-1,0) the burst reaches it with 3: gain
+/// 1, and Fusion fires.
+#[test]
+fn the_firers_own_share_of_the_burst_counts_against_it() {
+    let grid = system();
+    let mode_from = |at: (i32, i32)| {
+        let battle = fleet(
+            &[("cruiser", at, EAST)],
+            &[("scout", (1, 0), WEST), ("scout", (2, 0), WEST)],
+        );
+        let options = grid.fire_options_all(&battle, 0, &[]);
+        match DefaultTactics.next_shot(grid, &battle, 0, &options) {
+            Some(ShotChoice {
+                target: 1,
+                weapon: Weapon::Cannon { mode, .. },
+                ..
+            }) => mode,
+            other => panic!("a Cannon shot at the scout at (1,0) was expected, not {other:?}"),
+        }
+    };
+    assert_eq!(mode_from((0, 0)), Mode::Standard);
+    assert_eq!(mode_from((-1, 0)), Mode::Fusion);
+}
