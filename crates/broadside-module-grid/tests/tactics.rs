@@ -20,7 +20,7 @@ use broadside_module_grid::model::{Mode, ModuleIx, ShipSide};
 use broadside_module_grid::{
     AllocationView, Battle, DefaultTactics, ModuleGrid, ModuleGridTactics, Reroll, Square, Weapon,
 };
-use common::{custom, edited, fleet, module, system};
+use common::{custom, edited, fleet, fleet_in, module, system};
 
 const EAST: Direction = Direction::EAST;
 const WEST: Direction = Direction::WEST;
@@ -430,4 +430,31 @@ fn the_firers_own_share_of_the_burst_counts_against_it() {
     };
     assert_eq!(mode_from((0, 0)), Mode::Standard);
     assert_eq!(mode_from((-1, 0)), Mode::Fusion);
+}
+
+/// Rules note, Default tactics, Fusion: "Fusion is never fired in a duel
+/// (it gains nothing there and gives up the called point)", even where the
+/// data makes a Fusion shot likelier to hit than any other. With the
+/// Fusion mode counting range halved (`range-divisor = 2`, a custom
+/// ruleset), a cruiser (professional Gunnery 3, Guns 5) fires at a scout 6
+/// hexes off: Fusion needs its best two of three dice at 7 + 3 - 3 = 7,
+/// 1044/1296, for power 5, and the burst reaches nothing else (it dies out
+/// 5 hexes from the scout): 5220; Standard needs 10, 462 x 5 = 2310, the
+/// best ordinary mode (Long: 1044 x 2 = 2088). In the duel the cruiser
+/// fires Standard; with a third ship on the board, another scout 14 hexes
+/// further off, Fusion is weighed and fires.
+#[test]
+fn fusion_is_never_fired_in_a_duel() {
+    let grid = custom(
+        "range-divisor = 1\nuses-guns = true\nshots-per-turn = 1\nindirect = true",
+        "range-divisor = 2\nuses-guns = true\nshots-per-turn = 1\nindirect = true",
+    );
+    let duel = grid.battle("cruiser", "scout", 6).expect("both exist");
+    assert_eq!(first_cannon_shot(&grid, &duel).1, Mode::Standard);
+    let crowded = fleet_in(
+        &grid,
+        &[("cruiser", (0, 0), EAST)],
+        &[("scout", (6, 0), WEST), ("scout", (20, 0), WEST)],
+    );
+    assert_eq!(first_cannon_shot(&grid, &crowded).1, Mode::Fusion);
 }

@@ -327,9 +327,14 @@ pub type Placed<'a> = (&'a str, (i32, i32), Direction);
 /// A battle of ships placed by hand, side A's then side B's, named by the
 /// roster as in play (`scout #2 (B)`).
 pub fn fleet(a: &[Placed<'_>], b: &[Placed<'_>]) -> Battle {
+    fleet_in(system(), a, b)
+}
+
+/// [`fleet`] under other data.
+pub fn fleet_in(grid: &ModuleGrid, a: &[Placed<'_>], b: &[Placed<'_>]) -> Battle {
     let ids = |side: &[Placed<'_>]| side.iter().map(|p| p.0.to_owned()).collect::<Vec<_>>();
     let roster = Roster::new(&ids(a), &ids(b));
-    let mut battle = system()
+    let mut battle = grid
         .fleet_battle(&roster, 0, &[Placement::default(), Placement::default()])
         .expect("every ship exists");
     for (pose, &(_, (q, r), facing)) in battle.poses.iter_mut().zip(a.iter().chain(b)) {
