@@ -458,3 +458,32 @@ fn fusion_is_never_fired_in_a_duel() {
     );
     assert_eq!(first_cannon_shot(&grid, &crowded).1, Mode::Fusion);
 }
+
+/// Rules note, Default tactics, fire: "then a bomb when the teleport
+/// succeeds one time in three or better", the teleport being "a Science
+/// check against the firer's Shields + the target's Shields + the
+/// distance" (rules note, Teleporter and missiles; `teleporter.base` 0). A
+/// frigate (Science 2, Shields 3) with both Cannons broken faces a frigate
+/// (Shields 3). At 4 hexes the check is 3 + 3 + 4 = 10: 2d6 at 8 or more,
+/// 540/1296, and 540 x 3 = 1620 is at least 1296: it teleports a bomb. At
+/// 5 hexes 2d6 must make 9, 360 x 3 = 1080, short of one time in three:
+/// it holds its fire.
+#[test]
+fn a_bomb_is_teleported_when_the_check_passes_one_time_in_three() {
+    let grid = system();
+    let teleporter = module("frigate", "3,3");
+    let duel = |range: u32| {
+        let mut battle = grid
+            .battle("frigate", "frigate", range)
+            .expect("both exist");
+        for square in ["1,2", "3,1"] {
+            battle.board.ships[0].add_marker(module("frigate", square), 2);
+        }
+        let options = grid.fire_options_all(&battle, 0, &[]);
+        DefaultTactics
+            .next_shot(grid, &battle, 0, &options)
+            .map(|c| c.weapon)
+    };
+    assert_eq!(duel(4), Some(Weapon::Teleporter { module: teleporter }));
+    assert_eq!(duel(5), None);
+}
