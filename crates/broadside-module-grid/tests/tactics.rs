@@ -14,7 +14,7 @@
 
 mod common;
 
-use broadside_core::hex::Direction;
+use broadside_core::hex::{Direction, Hex};
 use broadside_module_grid::engagement::{FireOptions, Maneuver, ShotChoice};
 use broadside_module_grid::model::{Mode, ModuleIx, ShipSide};
 use broadside_module_grid::{
@@ -486,4 +486,24 @@ fn a_bomb_is_teleported_when_the_check_passes_one_time_in_three() {
     };
     assert_eq!(duel(4), Some(Weapon::Teleporter { module: teleporter }));
     assert_eq!(duel(5), None);
+}
+
+/// Rules note, Default tactics, movement: "close to range 1 of the focus
+/// enemy (never into an enemy's hex, where a blast is at full power)", and
+/// "a move's end scores 10 less per hex off range 1 and 12 less in an
+/// enemy's hex, 6 more per working Cannon that bears on the focus enemy,
+/// and 2 less per enemy Cannon that bears on it". A cruiser at (0,0) facing east, a
+/// scout at (2,0) facing west. One hex ahead, facing it, three Cannons
+/// (1,3, 2,2 and 2,4) bear and the scout's bow Cannon bears back:
+/// 3 x 6 - 2 = 16. In the scout's hex all five bear, but it is a hex off
+/// range 1 and an enemy's: 5 x 6 - 2 - 10 - 12 = 6. The cruiser moves one
+/// hex and stops short of the scout.
+#[test]
+fn a_ship_stops_at_range_1_rather_than_enter_the_enemys_hex() {
+    let grid = system();
+    let battle = grid.battle("cruiser", "scout", 2).expect("both exist");
+    let end = DefaultTactics
+        .maneuver(grid, &battle, 0)
+        .apply(battle.poses[0]);
+    assert_eq!((end.hex, end.facing), (Hex::new(1, 0), EAST));
 }
