@@ -507,3 +507,36 @@ fn a_ship_stops_at_range_1_rather_than_enter_the_enemys_hex() {
         .apply(battle.poses[0]);
     assert_eq!((end.hex, end.facing), (Hex::new(1, 0), EAST));
 }
+
+/// Rules note, Default tactics, movement: "each point of explosion power
+/// that would pass between the end hex and a friendly ship (its blast
+/// reaching us, ours reaching it) costs as much as 0.4 hexes of approach",
+/// that is 4 points, against "6 more per working Cannon that bears on the
+/// focus enemy, and 2 less per enemy Cannon that bears on it". A scout at
+/// (0,0) facing east closes on an enemy scout at (3,0) facing west. Alone,
+/// it runs past it to (4,0) and turns to face north-east: its bow Cannon
+/// bears to port and the enemy's, facing away, does not, 6 - 0 = 6, where
+/// one hex short at (2,0), facing east, it would bear back, 6 - 2 = 4.
+/// With its own cruiser at (8,0) the cruiser's blast (Size 5) would reach
+/// (4,0) at 5 - 4 = 1, and the scout's own (Size 1) reaches nothing a hex
+/// off: 1 point, 4 x 1 = 4, and 6 - 4 = 2 is less than 4. The scout stops
+/// at (2,0), facing east.
+#[test]
+fn a_ship_keeps_out_of_its_friends_blast() {
+    let grid = system();
+    let end = |a: &[(&str, (i32, i32), Direction)]| {
+        let battle = fleet(a, &[("scout", (3, 0), WEST)]);
+        let end = DefaultTactics
+            .maneuver(grid, &battle, 0)
+            .apply(battle.poses[0]);
+        (end.hex, end.facing)
+    };
+    assert_eq!(
+        end(&[("scout", (0, 0), EAST)]),
+        (Hex::new(4, 0), Direction::NORTH_EAST)
+    );
+    assert_eq!(
+        end(&[("scout", (0, 0), EAST), ("cruiser", (8, 0), EAST)]),
+        (Hex::new(2, 0), EAST)
+    );
+}
