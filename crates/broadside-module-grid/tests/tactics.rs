@@ -540,3 +540,26 @@ fn a_ship_keeps_out_of_its_friends_blast() {
         (Hex::new(2, 0), EAST)
     );
 }
+
+/// Rules note, Default tactics, repairs: "only repairs the dice can make".
+/// Seed 003 line 72: a repair is "an Engineering Skill check action of 11";
+/// line 78: "Any action (including repairs!) taken in a slagged square is
+/// at a penalty of +3 difficulty". A slagged module needs 11 + 3 = 14: the
+/// scout (Engineering 1) makes at most 12 + 1 = 13, so with only its
+/// Cannon slagged it tries no repair; the destroyer (Engineering 2) makes
+/// 14 on double six, and tries to repair its slagged bow Cannon.
+#[test]
+fn a_slagged_module_is_repaired_only_when_the_dice_can_reach_14() {
+    let grid = system();
+    let repair = |id: &str, square: &str| {
+        let mut battle = grid.battle(id, "scout", 4).expect("both exist");
+        let cannon = module(id, square);
+        battle.board.ships[0].add_marker(cannon, 2);
+        battle.board.ships[0].add_marker(cannon, 2);
+        assert_eq!(battle.board.ships[0].markers(cannon), 2, "slagged");
+        (DefaultTactics.repair(grid, &battle, 0), cannon)
+    };
+    assert_eq!(repair("scout", "1,2").0, None);
+    let (chosen, cannon) = repair("destroyer", "1,2");
+    assert_eq!(chosen, Some(cannon));
+}
