@@ -563,3 +563,28 @@ fn a_slagged_module_is_repaired_only_when_the_dice_can_reach_14() {
     let (chosen, cannon) = repair("destroyer", "1,2");
     assert_eq!(chosen, Some(cannon));
 }
+
+/// Rules note, Default tactics, repairs: "Cannons, then Engines, Shields,
+/// Helm, ...; a single marker before a slagged module", and "between
+/// modules of one kind with as many markers, the first in the layout (row
+/// by row from the bow, port to starboard)". The frigate with both Cannons
+/// and an Engine broken, one marker each, tries its bow Cannon (1,2)
+/// before the port Cannon (3,1), both before the Engine; with the bow
+/// Cannon slagged instead, the port Cannon (one marker) comes first. With
+/// Engineering 2, 2d6 can make both 11 and 14 (11 + 3, slagged).
+#[test]
+fn repairs_take_the_first_cannon_with_the_fewest_markers() {
+    let grid = system();
+    let (bow, port, engine) = (
+        module("frigate", "1,2"),
+        module("frigate", "3,1"),
+        module("frigate", "4,1"),
+    );
+    let mut battle = grid.battle("frigate", "scout", 4).expect("both exist");
+    for m in [engine, port, bow] {
+        battle.board.ships[0].add_marker(m, 2);
+    }
+    assert_eq!(DefaultTactics.repair(grid, &battle, 0), Some(bow));
+    battle.board.ships[0].add_marker(bow, 2);
+    assert_eq!(DefaultTactics.repair(grid, &battle, 0), Some(port));
+}
