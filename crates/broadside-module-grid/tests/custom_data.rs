@@ -12,22 +12,7 @@ use broadside_core::{AttackResolution, DamageAllocation, EventLog, ScriptedDice}
 use broadside_module_grid::damage::{Applied, Cause, Hit};
 use broadside_module_grid::model::{Mode, ShipSide};
 use broadside_module_grid::{Board, ModuleGrid, Shot, ShotOutcome, Weapon};
-use common::{assert_all_used, board, edited, event_lines, module, shot_at, system};
-
-/// The data with `from` in rules.toml replaced by `to`; `from` must be
-/// there exactly once, so that a change of the data of record cannot void
-/// a test silently.
-fn custom(from: &str, to: &str) -> ModuleGrid {
-    let files = edited("rules.toml", |text| {
-        assert_eq!(
-            text.matches(from).count(),
-            1,
-            "rules.toml must hold {from:?} once; update the test"
-        );
-        *text = text.replacen(from, to, 1);
-    });
-    ModuleGrid::load(&files).unwrap_or_else(|e| panic!("{to:?} does not load:\n{e}"))
-}
+use common::{assert_all_used, board, custom, event_lines, module, shot_at, system};
 
 /// Resolves `shot` on a board of two ships of `grid` (after `prepare`),
 /// with dice that must all be used.

@@ -59,6 +59,21 @@ pub fn edited(file: &str, edit: impl FnOnce(&mut String)) -> Vec<SourceFile> {
     files
 }
 
+/// The data with `from` in rules.toml replaced by `to`; `from` must be
+/// there exactly once, so that a change of the data of record cannot void
+/// a test silently.
+pub fn custom(from: &str, to: &str) -> ModuleGrid {
+    let files = edited("rules.toml", |text| {
+        assert_eq!(
+            text.matches(from).count(),
+            1,
+            "rules.toml must hold {from:?} once; update the test"
+        );
+        *text = text.replacen(from, to, 1);
+    });
+    ModuleGrid::load(&files).unwrap_or_else(|e| panic!("{to:?} does not load:\n{e}"))
+}
+
 /// Loading `files` fails; the problems, one per line.
 pub fn load_errors(files: &[SourceFile]) -> String {
     match ModuleGrid::load(files) {
@@ -312,9 +327,14 @@ pub type Placed<'a> = (&'a str, (i32, i32), Direction);
 /// A battle of ships placed by hand, side A's then side B's, named by the
 /// roster as in play (`scout #2 (B)`).
 pub fn fleet(a: &[Placed<'_>], b: &[Placed<'_>]) -> Battle {
+    fleet_in(system(), a, b)
+}
+
+/// [`fleet`] under other data.
+pub fn fleet_in(grid: &ModuleGrid, a: &[Placed<'_>], b: &[Placed<'_>]) -> Battle {
     let ids = |side: &[Placed<'_>]| side.iter().map(|p| p.0.to_owned()).collect::<Vec<_>>();
     let roster = Roster::new(&ids(a), &ids(b));
-    let mut battle = system()
+    let mut battle = grid
         .fleet_battle(&roster, 0, &[Placement::default(), Placement::default()])
         .expect("every ship exists");
     for (pose, &(_, (q, r), facing)) in battle.poses.iter_mut().zip(a.iter().chain(b)) {
