@@ -649,3 +649,36 @@ fn default_tactics_drop_chaff_against_a_waiting_seeker() {
         json!({"a": "destroyer (seeker launcher)", "b": "frigate (already moved)", "range": 6, "dice": [3, 5]}),
     );
 }
+
+/// A ship's locks, failed lock rolls and aims are sets of ship indexes
+/// (`ShipSet`): removing one ship keeps every other, an index no battle can
+/// hold is ignored as `insert` ignores it, a set holds every ship of a
+/// subset, and its ships come out in index order, across its words.
+#[test]
+fn ship_sets_keep_exactly_the_ships_put_in() {
+    use broadside_action_d10::ShipSet;
+    use broadside_action_d10::engagement::MAX_SHIPS;
+
+    let mut locks = ShipSet::EMPTY;
+    for i in [1, 3, 70] {
+        locks.insert(i);
+    }
+    assert_eq!(locks.iter().collect::<Vec<_>>(), [1, 3, 70]);
+
+    let mut one = ShipSet::EMPTY;
+    one.insert(3);
+    assert!(locks.contains_all(&one), "the set holds ship 3");
+    assert!(
+        !one.contains_all(&locks),
+        "ship 3 alone lacks ships 1 and 70"
+    );
+
+    // A lock broken on ship 3 leaves the locks on ships 1 and 70.
+    locks.remove(3);
+    assert_eq!(locks.iter().collect::<Vec<_>>(), [1, 70]);
+
+    // No ship of a battle has index MAX_SHIPS: removing it changes nothing.
+    let before = locks;
+    locks.remove(MAX_SHIPS);
+    assert_eq!(locks, before);
+}
