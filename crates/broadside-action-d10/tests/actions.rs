@@ -327,6 +327,43 @@ fn a_shot_from_behind_comes_from_the_aft_arc() {
     assert!(system().from_aft(&s.battle, Hex::new(5, 0), 1));
 }
 
+/// Rules note ruling 15: a fixed mount fires into the forward arc, "the 60
+/// degrees through the bow hexside, its edges included". A target on the
+/// line through either bow vertex is in the arc; one on the line through the
+/// vertex between the starboard sides is not.
+#[test]
+fn the_forward_arc_includes_both_its_edges() {
+    let mut s = duel(2, &[]);
+    // The destroyer at the origin faces east; mount 0 is its fixed heavy laser.
+    for (edge, hex) in [("port", Hex::new(2, -1)), ("starboard", Hex::new(1, 1))] {
+        common::place(&mut s.battle, 1, hex, Direction::WEST);
+        assert!(
+            system().bears(&s.battle, 0, 0, 1),
+            "the {edge} edge of the forward arc, at {hex}"
+        );
+    }
+    // The vertex between the starboard and starboard-aft sides.
+    common::place(&mut s.battle, 1, Hex::new(-1, 2), Direction::WEST);
+    assert!(!system().bears(&s.battle, 0, 0, 1));
+}
+
+/// Rules note ruling 15: "the aft arc is the 60 degrees through the stern
+/// hexside, edges included", read for the +2 on Surface Features (seed 002,
+/// UDST: "adding +2 if attack came from the aft arc"). A shot along the
+/// line through either stern vertex comes from the aft arc.
+#[test]
+fn the_aft_arc_includes_both_its_edges() {
+    let mut s = duel(2, &[]);
+    // The frigate at the origin faces east: its stern faces west.
+    common::place(&mut s.battle, 1, Hex::ORIGIN, Direction::EAST);
+    for (edge, from) in [("port", Hex::new(-1, -1)), ("starboard", Hex::new(-2, 1))] {
+        assert!(
+            system().from_aft(&s.battle, from, 1),
+            "the {edge} edge of the aft arc, from {from}"
+        );
+    }
+}
+
 #[test]
 fn charge_weapon_then_fire_and_no_charging_without_power() {
     let mut s = duel(2, &[4]);
