@@ -364,6 +364,26 @@ fn the_aft_arc_includes_both_its_edges() {
     }
 }
 
+/// Seed 002, Sequence of Play, Command Points: each ship receives its
+/// Command Points and may buy extra actions; rules note ruling 5 and
+/// `command.extra-action-cost` price an extra action in Command Points.
+/// At 2 points an action, the destroyer's 2 points buy one extra action
+/// and leave none.
+#[test]
+fn an_extra_action_costs_its_price_in_command_points() {
+    let system = edited_system(&[(
+        "rules.toml",
+        "extra-action-cost = 1",
+        "extra-action-cost = 2",
+    )]);
+    let mut s = Script::on(system, battle_on(system, "destroyer", "frigate", 10), &[]);
+    let actions = s.battle.turn[0].actions;
+    assert_eq!(s.battle.turn[0].command_points, 2);
+    s.phase(Phase::CommandPoints, 1);
+    assert_eq!(s.battle.turn[0].actions, actions + 1);
+    assert_eq!(s.battle.turn[0].command_points, 0);
+}
+
 #[test]
 fn charge_weapon_then_fire_and_no_charging_without_power() {
     let mut s = duel(2, &[4]);
