@@ -384,6 +384,27 @@ fn an_extra_action_costs_its_price_in_command_points() {
     assert_eq!(s.battle.turn[0].command_points, 0);
 }
 
+/// Seed 002's action list, "Launch/Recover Small Craft"; the rules note
+/// reads Recover as taking aboard "this ship's flights in its hex". A
+/// flight of the carrier's out in another hex stays there, whole.
+#[test]
+fn recovery_takes_aboard_only_the_flights_in_the_carriers_hex() {
+    let mut s = Script::new(battle("carrier", "frigate", 3), &[]);
+    // Without a catapult, four of its 6 craft a launch.
+    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
+    s.act(0, Action::LaunchSmallCraft);
+    let away = Hex::new(0, 5);
+    s.battle.flights[0].hex = away;
+    // The 2 craft left aboard launch as a second flight, in the carrier's hex.
+    s.act(0, Action::LaunchSmallCraft);
+    assert_eq!(s.battle.board.ships[0].small_craft, 0);
+    s.act(0, Action::RecoverSmallCraft);
+    assert_eq!(s.battle.board.ships[0].small_craft, 2);
+    assert_eq!(s.battle.flights.len(), 1);
+    assert_eq!(s.battle.flights[0].hex, away);
+    assert_eq!(s.battle.flights[0].craft, 4);
+}
+
 #[test]
 fn charge_weapon_then_fire_and_no_charging_without_power() {
     let mut s = duel(2, &[4]);
