@@ -682,3 +682,56 @@ fn ship_sets_keep_exactly_the_ships_put_in() {
     locks.remove(MAX_SHIPS);
     assert_eq!(locks, before);
 }
+
+/// Never acts: every decision is to wait.
+struct AlwaysWaits;
+
+impl ActionTactics for AlwaysWaits {
+    fn extra_actions(&self, _: &broadside_action_d10::ActionD10, _: &Battle, _: usize) -> u8 {
+        0
+    }
+    fn next_action(
+        &self,
+        _: &broadside_action_d10::ActionD10,
+        _: &Battle,
+        _: Side,
+        _: bool,
+    ) -> Decision {
+        Decision::Wait
+    }
+    fn flight(
+        &self,
+        system: &broadside_action_d10::ActionD10,
+        battle: &Battle,
+        f: usize,
+    ) -> broadside_action_d10::engagement::FlightOrder {
+        DefaultTactics::default().flight(system, battle, f)
+    }
+    fn point_defense(
+        &self,
+        _: &broadside_action_d10::ActionD10,
+        _: &Battle,
+        _: usize,
+        _: &[(Threat, u32)],
+    ) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
+}
+
+/// Rules note ruling 6: "A side may wait and keep its actions while the
+/// other acts, but two waits in a row end the side's turn." When both sides
+/// only wait, the second side's wait answers the first's, so the Actions
+/// phase ends with every action kept.
+#[test]
+fn the_actions_phase_ends_when_both_sides_only_wait() {
+    let mut script = Script::new(battle("destroyer", "frigate", 10), &[]);
+    let actions = [script.battle.turn[0].actions, script.battle.turn[1].actions];
+    let tactics = AlwaysWaits;
+    script
+        .phase_with(Phase::Actions, 1, [&tactics, &tactics])
+        .expect("the Actions phase ends");
+    assert_eq!(
+        [script.battle.turn[0].actions, script.battle.turn[1].actions],
+        actions
+    );
+}
