@@ -735,3 +735,56 @@ fn the_actions_phase_ends_when_both_sides_only_wait() {
         actions
     );
 }
+
+/// Rules note, exact odds: "The Actions phase is played in steps, one per
+/// action the battle's ships could take in a turn and one more to finish
+/// ... so equal states merge after every action; where the phase stands
+/// between steps ... is part of the state while it is split". Every step
+/// but the last ends with the first ship action it plays.
+#[test]
+fn each_step_of_the_actions_phase_plays_one_ship_action() {
+    let mut battle = battle("destroyer", "frigate", 10);
+    let sequence = Sequence::for_battle(system(), &battle);
+    let steps = sequence.steps(Phase::Actions, 1);
+    assert!(
+        steps > 2,
+        "the destroyer and the frigate act more than once"
+    );
+    let tactics = DefaultTactics::default();
+    let mut dice = common::seeded(1);
+    let acted = |battle: &Battle| -> u32 { battle.turn.iter().map(|t| u32::from(t.acted)).sum() };
+    sequence
+        .play_step(
+            Phase::Actions,
+            1,
+            0,
+            &mut battle,
+            [&tactics, &tactics],
+            &mut dice,
+            &mut common::quiet(),
+        )
+        .expect("the first step plays");
+    assert_eq!(acted(&battle), 1);
+    assert!(
+        battle.actions_round.is_some(),
+        "the phase is split after one action"
+    );
+    for step in 1..steps {
+        sequence
+            .play_step(
+                Phase::Actions,
+                1,
+                step,
+                &mut battle,
+                [&tactics, &tactics],
+                &mut dice,
+                &mut common::quiet(),
+            )
+            .expect("the step plays");
+    }
+    assert!(
+        battle.actions_round.is_none(),
+        "the last step finishes the phase"
+    );
+    assert!(acted(&battle) > 1);
+}
