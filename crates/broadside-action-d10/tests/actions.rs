@@ -496,6 +496,23 @@ fn riders_launch_and_are_recovered() {
     assert!(!s.battle.on_map(2));
 }
 
+/// Seed 002's action list, "Launch/Recover Riders"; the rules note reads
+/// Recover as taking back "one rider in the ship's hex": an enemy sharing
+/// the carrier's hex is no rider of its, and an index past the roster
+/// names no ship.
+#[test]
+fn only_the_carriers_own_riders_are_recovered() {
+    let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
+    // The carrier's two riders come right after it; the frigate is ship 3.
+    assert_eq!(s.battle.sides[3], Side::B);
+    let carrier_hex = s.battle.poses[0].hex;
+    common::place(&mut s.battle, 3, carrier_hex, Direction::WEST);
+    let why = refused(&mut s, 0, Action::RecoverRider { rider: 3 });
+    assert!(why.contains("no rider"), "{why}");
+    let why = refused(&mut s, 0, Action::RecoverRider { rider: 200 });
+    assert!(why.contains("no rider"), "{why}");
+}
+
 #[test]
 fn riders_on_the_clamps_share_their_carriers_fate() {
     let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
