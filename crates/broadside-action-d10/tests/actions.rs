@@ -513,6 +513,19 @@ fn only_the_carriers_own_riders_are_recovered() {
     assert!(why.contains("no rider"), "{why}");
 }
 
+/// Seed 002's action list, "Activate Antimatter Spread"; the rules refuse
+/// one "already active": a cruiser with two spreads still spends only one a
+/// turn.
+#[test]
+fn an_antimatter_spread_is_activated_once_a_turn() {
+    let mut s = Script::new(battle("cruiser", "frigate", 8), &[]);
+    assert_eq!(s.battle.board.ships[0].antimatter_spreads, 2);
+    s.act(0, Action::ActivateAntimatterSpread);
+    let why = refused(&mut s, 0, Action::ActivateAntimatterSpread);
+    assert!(why.contains("already active"), "{why}");
+    assert_eq!(s.battle.board.ships[0].antimatter_spreads, 1);
+}
+
 #[test]
 fn riders_on_the_clamps_share_their_carriers_fate() {
     let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
