@@ -788,3 +788,19 @@ fn each_step_of_the_actions_phase_plays_one_ship_action() {
     );
     assert!(acted(&battle) > 1);
 }
+
+/// Rules note, Launch/Recover Small Craft, and the launch's own words: a
+/// flight launched this turn acts from the next turn, so in the Actions
+/// phase that launched it, it neither moves nor attacks.
+#[test]
+fn a_flight_launched_this_turn_stays_put_in_the_actions_phase() {
+    let mut script = Script::new(battle("carrier", "frigate", 8), &[]);
+    script.act(0, Action::LaunchSmallCraft);
+    let launched = script.battle.flights[0].hex;
+    // The flights' orders are the default tactics': toward the frigate.
+    let tactics = AlwaysWaits;
+    script
+        .phase_with(Phase::Actions, 1, [&tactics, &tactics])
+        .expect("the Actions phase ends");
+    assert_eq!(script.battle.flights[0].hex, launched);
+}
