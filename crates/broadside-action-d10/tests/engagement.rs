@@ -804,3 +804,129 @@ fn a_flight_launched_this_turn_stays_put_in_the_actions_phase() {
         .expect("the Actions phase ends");
     assert_eq!(script.battle.flights[0].hex, launched);
 }
+
+/// Sends every flight one hex east and against ship `target`, and fires
+/// each ship's point defence `shots` (mount, threat) whenever a threat is
+/// offered: orders the rules may forbid.
+struct MisdirectedCraftAndGuns {
+    target: usize,
+    shots: Vec<(usize, usize)>,
+}
+
+impl ActionTactics for MisdirectedCraftAndGuns {
+    fn extra_actions(&self, _: &broadside_action_d10::ActionD10, _: &Battle, _: usize) -> u8 {
+        0
+    }
+    fn next_action(
+        &self,
+        _: &broadside_action_d10::ActionD10,
+        _: &Battle,
+        _: Side,
+        _: bool,
+    ) -> Decision {
+        Decision::Done
+    }
+    fn flight(
+        &self,
+        _: &broadside_action_d10::ActionD10,
+        battle: &Battle,
+        f: usize,
+    ) -> broadside_action_d10::engagement::FlightOrder {
+        broadside_action_d10::engagement::FlightOrder {
+            to: battle.flights[f].hex + Direction::EAST.delta(),
+            target: Some(self.target),
+        }
+    }
+    fn point_defense(
+        &self,
+        _: &broadside_action_d10::ActionD10,
+        _: &Battle,
+        _: usize,
+        threats: &[(Threat, u32)],
+    ) -> Vec<(usize, usize)> {
+        if threats.is_empty() {
+            Vec::new()
+        } else {
+            self.shots.clone()
+        }
+    }
+}
+
+/// Seed 002's swarm attacks are made against the enemy: a flight sent
+/// against its own carrier is an order the rules forbid, an internal error
+/// of the tactics.
+#[test]
+fn a_flight_sent_against_a_friend_is_an_internal_error() {
+    let mut script = Script::new(battle("carrier", "frigate", 8), &[]);
+    script.act(0, Action::LaunchSmallCraft);
+    // Launched last turn: it acts this turn.
+    script.battle.flights[0].fresh = false;
+    let tactics = MisdirectedCraftAndGuns {
+        target: 0,
+        shots: Vec::new(),
+    };
+    let err = script
+        .phase_with(Phase::Actions, 1, [&tactics, &tactics])
+        .expect_err("a flight may not attack its own side");
+    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+}
+
+/// Seed 002, Point Defense Fire: each point defence weapon fires once; a
+/// mount fired twice in the phase is an internal error of the tactics.
+#[test]
+fn a_point_defence_mount_fires_once_a_phase() {
+    // Lock rolled 3; the frigate's laser turret's first shot rolled 5, a miss.
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[3, 5]);
+    lock_and_launch(&mut script);
+    script.act(1, Action::ActivatePointDefense);
+    script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
+    // The frigate's first laser turret, twice.
+    let tactics = MisdirectedCraftAndGuns {
+        target: 0,
+        shots: vec![(0, 0), (0, 0)],
+    };
+    let err = script
+        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
+        .expect_err("one mount fires once");
+    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+}
+
+/// Swarm attacks use the swarm weapon's range brackets (seed 002, the
+/// swarmer/rocket-pack hits table): a flight sent against the frigate 7
+/// hexes off, beyond the swarmer guns' 5, is an internal error of the
+/// tactics.
+#[test]
+fn a_flight_sent_beyond_its_weapons_reach_is_an_internal_error() {
+    let mut script = Script::new(battle("carrier", "frigate", 8), &[]);
+    script.act(0, Action::LaunchSmallCraft);
+    script.battle.flights[0].fresh = false;
+    // Ship 3: the frigate, after the carrier and its two riders.
+    assert_eq!(script.battle.sides[3], Side::B);
+    let tactics = MisdirectedCraftAndGuns {
+        target: 3,
+        shots: Vec::new(),
+    };
+    let err = script
+        .phase_with(Phase::Actions, 1, [&tactics, &tactics])
+        .expect_err("the frigate is beyond the swarmer guns' reach");
+    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+}
+
+/// Seed 002, Point Defense Fire: only point defence weapons fire in it; the
+/// frigate's heavy laser bank (mount 3) is not one, so tactics firing it
+/// there err.
+#[test]
+fn only_point_defence_weapons_fire_point_defence() {
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[3]);
+    lock_and_launch(&mut script);
+    script.act(1, Action::ActivatePointDefense);
+    script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
+    let tactics = MisdirectedCraftAndGuns {
+        target: 0,
+        shots: vec![(2, 0)],
+    };
+    let err = script
+        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
+        .expect_err("a heavy laser is no point defence weapon");
+    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+}
