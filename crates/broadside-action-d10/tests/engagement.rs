@@ -930,3 +930,30 @@ fn only_point_defence_weapons_fire_point_defence() {
         .expect_err("a heavy laser is no point defence weapon");
     assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
 }
+
+/// Seed 002, Point Defense Fire: point defence shoots down small craft one
+/// per hit; a flight it misses stays in space with every craft. The
+/// frigate's first laser turret fires at the carrier's flight in its hex
+/// and rolls 10, a miss.
+#[test]
+fn a_flight_point_defence_misses_stays_whole() {
+    let mut script = Script::new(battle("carrier", "frigate", 3), &[10]);
+    script.act(0, Action::LaunchSmallCraft);
+    script.battle.flights[0].fresh = false;
+    script.battle.flights[0].hex = script.battle.poses[3].hex;
+    let craft = script.battle.flights[0].craft;
+    script.act(3, Action::ActivatePointDefense);
+    let tactics = MisdirectedCraftAndGuns {
+        target: 0,
+        shots: vec![(0, 0)],
+    };
+    script
+        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
+        .expect("point defence fires");
+    assert!(
+        script.dice.remaining().is_empty(),
+        "the turret rolled its 10"
+    );
+    assert_eq!(script.battle.flights.len(), 1);
+    assert_eq!(script.battle.flights[0].craft, craft);
+}
