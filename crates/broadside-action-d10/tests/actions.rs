@@ -590,6 +590,32 @@ fn antimatter_spread_destroys_salvos_aimed_at_the_ship() {
     assert!(why.contains("antimatter"), "{why}");
 }
 
+/// Seed 002's action list, "Repair": the log names what a ship repairs,
+/// as the record sheet names it.
+#[test]
+fn a_repair_is_logged_with_what_it_repairs() {
+    let mut s = duel(8, &[7]);
+    s.battle.board.ships[0].jammed = true;
+    s.act(
+        0,
+        Action::Repair {
+            item: Repairable::MagazineJam,
+            rerolls: 0,
+        },
+    );
+    let declared = s
+        .log
+        .events
+        .iter()
+        .find_map(|e| match e {
+            broadside_core::Event::Declared { action, .. } => Some(action.clone()),
+            _ => None,
+        })
+        .expect("the repair is declared");
+    assert!(declared.starts_with("takes Repair: "), "{declared}");
+    assert!(declared.to_lowercase().contains("jam"), "{declared}");
+}
+
 #[test]
 fn repair_clears_a_jam_on_seven_or_less() {
     let mut s = duel(8, &[8, 7]);
