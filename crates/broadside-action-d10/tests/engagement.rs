@@ -957,3 +957,39 @@ fn a_flight_point_defence_misses_stays_whole() {
     assert_eq!(script.battle.flights.len(), 1);
     assert_eq!(script.battle.flights[0].craft, craft);
 }
+
+/// Rules note, Record Keeping, boarding combat (seed 002, Board Enemy Vessel): boarders fight the ship's troops in Record
+/// Keeping, and a ship is captured when boarders are left and no defender
+/// is. Against no troops at all there is no fight, so no die is rolled.
+#[test]
+fn boarders_take_a_ship_without_troops_with_no_roll() {
+    let mut script = Script::new(battle("frigate", "escort", 1), &[]);
+    script.battle.board.ships[1].boarders = 1;
+    script.battle.board.ships[1].intact[broadside_action_d10::model::System::Troops.index()] = 0;
+    script.phase(Phase::RecordKeeping, 1);
+    assert_eq!(
+        script.battle.board.ships[1].status,
+        broadside_action_d10::Status::Captured
+    );
+}
+
+/// Rules note, Record Keeping, boarding combat (seed 002, Board Enemy Vessel): capture needs a boarder left. One boarder
+/// against one defender: the boarder rolls 3 (a kill at 5 or less) and the
+/// defender 1, a kill too; with neither left the escort is not captured.
+#[test]
+fn boarders_and_defenders_all_lost_is_no_capture() {
+    let mut script = Script::new(battle("frigate", "escort", 1), &[3, 1]);
+    script.battle.board.ships[1].boarders = 1;
+    script.battle.board.ships[1].intact[broadside_action_d10::model::System::Troops.index()] = 1;
+    script.phase(Phase::RecordKeeping, 1);
+    assert!(script.dice.remaining().is_empty(), "both rolled");
+    let escort = &script.battle.board.ships[1];
+    assert_eq!(
+        (
+            escort.boarders,
+            escort.intact(broadside_action_d10::model::System::Troops)
+        ),
+        (0, 0)
+    );
+    assert_ne!(escort.status, broadside_action_d10::Status::Captured);
+}
