@@ -993,3 +993,20 @@ fn boarders_and_defenders_all_lost_is_no_capture() {
     );
     assert_ne!(escort.status, broadside_action_d10::Status::Captured);
 }
+
+/// Rules note, exact odds: the Actions phase is played in "one [step] per
+/// action the battle's ships could take in a turn and one more to finish".
+/// At 3 Command Points an extra action, neither the destroyer (2 points)
+/// nor the frigate (1) can buy one, so the steps are their actions and one.
+#[test]
+fn the_actions_steps_count_only_extra_actions_a_ship_can_pay_for() {
+    let system = edited_system(&[(
+        "rules.toml",
+        "extra-action-cost = 1",
+        "extra-action-cost = 3",
+    )]);
+    let battle = battle_on(system, "destroyer", "frigate", 10);
+    let actions: u32 = battle.turn.iter().map(|t| u32::from(t.actions)).sum();
+    let sequence = Sequence::for_battle(system, &battle);
+    assert_eq!(sequence.steps(Phase::Actions, 1), actions + 1);
+}
