@@ -894,7 +894,8 @@ fn a_point_defence_mount_fires_once_a_phase() {
 /// Swarm attacks use the swarm weapon's range brackets (seed 002, the
 /// swarmer/rocket-pack hits table): a flight sent against the frigate 7
 /// hexes off, beyond the swarmer guns' 5, is an internal error of the
-/// tactics.
+/// tactics, which the engine names when it checks the order, before the
+/// flight declares anything.
 #[test]
 fn a_flight_sent_beyond_its_weapons_reach_is_an_internal_error() {
     let mut script = Script::new(battle("carrier", "frigate", 8), &[]);
@@ -909,7 +910,10 @@ fn a_flight_sent_beyond_its_weapons_reach_is_an_internal_error() {
     let err = script
         .phase_with(Phase::Actions, 1, [&tactics, &tactics])
         .expect_err("the frigate is beyond the swarmer guns' reach");
-    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+    assert!(
+        matches!(&err, ResolveError::Internal(why) if why.contains("a ship it cannot attack")),
+        "{err:?}"
+    );
 }
 
 /// Seed 002, Point Defense Fire: only point defence weapons fire in it; the
