@@ -804,3 +804,25 @@ fn the_largest_fleets_play_and_larger_boards_are_refused() {
         Err(ResolveError::BadOption { ref option, .. }) if option == "side"
     ));
 }
+
+/// The engine holds up to 64 ships on one board and refuses more as a bad
+/// `side` (rules note, fleets: "the engine holds up to 64 ships on one
+/// board and refuses more"). A board of exactly 64 is set up with every
+/// ship on it; one more is refused.
+#[test]
+fn a_board_holds_exactly_the_engines_most_ships() {
+    let grid = system();
+    let placement = [Placement::default(), Placement::default()];
+    let scouts = |n: usize| vec!["scout".to_owned(); n];
+    let full = broadside_core::Roster::new(&scouts(MAX_SHIPS - 1), &scouts(1));
+    let battle = grid
+        .fleet_battle(&full, 8, &placement)
+        .expect("a board of exactly the most ships is set up");
+    assert_eq!(battle.board.ships.len(), MAX_SHIPS);
+
+    let over = broadside_core::Roster::new(&scouts(MAX_SHIPS), &scouts(1));
+    assert!(matches!(
+        grid.fleet_battle(&over, 8, &placement),
+        Err(ResolveError::BadOption { ref option, .. }) if option == "side"
+    ));
+}
