@@ -980,3 +980,24 @@ fn a_fire_phase_in_steps_asks_what_the_whole_phase_asks() {
     assert_eq!(stepped.1, whole.1);
     assert_eq!(stepped.2, whole.2);
 }
+
+/// Seed 003 line 13: "Starbases, ships, fighters, missiles, spacewalkers do
+/// not block line of sight. Asteroids, moons, planets and stars block line
+/// of sight." Objects read from the map keep the kind they are named as: a
+/// starbase on the line between the frigate (0,0) and a scout (2,0) leaves
+/// it clear, and an asteroid in the same hex blocks it.
+#[test]
+fn map_objects_keep_the_kind_they_are_named() {
+    let grid = system();
+    let battle = fleet(&[("frigate", (0, 0), EAST)], &[("scout", (2, 0), WEST)]);
+    let starbase = grid.parse_objects("1,0", "starbase").expect("a hex");
+    assert_eq!(
+        grid.fire_options(&battle, 0, 1, &starbase).sight,
+        Sight::Clear
+    );
+    let asteroid = grid.parse_objects("1,0", "asteroid").expect("a hex");
+    assert!(matches!(
+        grid.fire_options(&battle, 0, 1, &asteroid).sight,
+        Sight::Blocked(_)
+    ));
+}
