@@ -173,3 +173,73 @@ fn explosions_in_duels_blast_the_other_ship() {
         "some cruiser exploded beside the other in 40 trials"
     );
 }
+
+/// Only a living enemy may be fired at (rules note, fleets: each ship fires
+/// "at any enemy still in play"), and a ship that has exploded fires no
+/// more (seed 003 line 91: a ship that cannot roll its hull check high
+/// enough "explodes", its crew left as spacewalkers). The frigate beside
+/// an enemy scout has a Cannon and a Teleporter to offer it; once either
+/// ship has exploded, nothing is offered either way, and a friendly scout
+/// in the same place is never offered anything.
+#[test]
+fn only_living_enemies_are_offered_weapons() {
+    use broadside_core::hex::Direction;
+    let grid = system();
+    let mut b = battle();
+    b.poses[1].hex = b.poses[0].hex.neighbour(b.poses[0].facing);
+    let living = grid.fire_options(&b, 0, 1, &[]);
+    assert_ne!((living.cannons, living.teleporters), (0, 0));
+
+    let nothing = |o: &broadside_module_grid::engagement::FireOptions| {
+        (o.cannons, o.missile_bays, o.teleporters)
+    };
+    let mut target_gone = b.clone();
+    target_gone.board.ships[1].exploded = true;
+    assert_eq!(
+        nothing(&grid.fire_options(&target_gone, 0, 1, &[])),
+        (0, 0, 0)
+    );
+
+    let mut firer_gone = b.clone();
+    firer_gone.board.ships[0].exploded = true;
+    assert_eq!(
+        nothing(&grid.fire_options(&firer_gone, 0, 1, &[])),
+        (0, 0, 0)
+    );
+
+    let friend = common::fleet(
+        &[
+            ("frigate", (0, 0), Direction::EAST),
+            ("scout", (1, 0), Direction::WEST),
+        ],
+        &[("scout", (6, 0), Direction::WEST)],
+    );
+    assert_eq!(nothing(&grid.fire_options(&friend, 0, 1, &[])), (0, 0, 0));
+}
+
+/// A Cannon fires once a turn, twice in Multi mode (ruling 10: a Multi
+/// Cannon takes no Used marker and may fire twice a turn; other modes
+/// once). The frigate's bow Cannon, bearing on the scout beside it, is
+/// offered after one Multi shot this turn and not after two.
+#[test]
+fn a_cannon_is_offered_until_it_has_fired_its_multi_shots() {
+    let grid = system();
+    let mut b = battle();
+    b.poses[1].hex = b.poses[0].hex.neighbour(b.poses[0].facing);
+    let bow = 1u64 << common::module("frigate", "1,2");
+    assert_ne!(grid.fire_options(&b, 0, 1, &[]).cannons & bow, 0);
+
+    // Multi shots take no Used marker: only the count of shots fired grows.
+    b.board.ships[0].shots.fill(1);
+    assert_ne!(
+        grid.fire_options(&b, 0, 1, &[]).cannons & bow,
+        0,
+        "one Multi shot fired: a second is still allowed"
+    );
+    b.board.ships[0].shots.fill(2);
+    assert_eq!(
+        grid.fire_options(&b, 0, 1, &[]).cannons & bow,
+        0,
+        "two Multi shots fired: the Cannon is done for the turn"
+    );
+}

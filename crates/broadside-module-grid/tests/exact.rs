@@ -466,6 +466,28 @@ fn fire_and_recovery_played_in_steps_are_the_phases_played_whole() {
     }
 }
 
+/// Exact odds merge equal states after every part of a shot (aimed and
+/// allocated, dice laid, hull check), so a ship's fire is split into three
+/// steps for each shot it fires when each of its weapons fires once. The
+/// frigate has two Cannons and a Teleporter: three shots, nine steps; the
+/// scout one Cannon: three steps. A fire phase of the duel has twelve
+/// steps, and the recovery phase one a ship.
+#[test]
+fn fire_is_split_into_three_steps_for_each_weapon() {
+    use broadside_core::{Setup, TurnSequence};
+    use broadside_module_grid::engagement::Phase;
+    let grid = common::system();
+    assert_eq!(grid.most_shots(common::class("frigate")), 3);
+    assert_eq!(grid.most_shots(common::class("scout")), 1);
+    let duel = grid
+        .duel(&common::duel_request("frigate", "scout", 6, &[]))
+        .expect("the duel sets up");
+    let sequence = duel.sequence();
+    assert_eq!(sequence.steps(Phase::FirstFire, 1), 3 * 3 + 3);
+    assert_eq!(sequence.steps(Phase::SecondFire, 1), 3 * 3 + 3);
+    assert_eq!(sequence.steps(Phase::Recovery, 1), 2);
+}
+
 /// The data of record's smallest battle that fits: two scouts for one
 /// turn, from the default 8 hexes (they close and exchange Standard
 /// shots). The fire phases never hold more than 16,850 states, so a budget

@@ -804,3 +804,200 @@ fn the_largest_fleets_play_and_larger_boards_are_refused() {
         Err(ResolveError::BadOption { ref option, .. }) if option == "side"
     ));
 }
+
+/// The engine holds up to 64 ships on one board and refuses more as a bad
+/// `side` (rules note, fleets: "the engine holds up to 64 ships on one
+/// board and refuses more"). A board of exactly 64 is set up with every
+/// ship on it; one more is refused.
+#[test]
+fn a_board_holds_exactly_the_engines_most_ships() {
+    let grid = system();
+    let placement = [Placement::default(), Placement::default()];
+    let scouts = |n: usize| vec!["scout".to_owned(); n];
+    let full = broadside_core::Roster::new(&scouts(MAX_SHIPS - 1), &scouts(1));
+    let battle = grid
+        .fleet_battle(&full, 8, &placement)
+        .expect("a board of exactly the most ships is set up");
+    assert_eq!(battle.board.ships.len(), MAX_SHIPS);
+
+    let over = broadside_core::Roster::new(&scouts(MAX_SHIPS), &scouts(1));
+    assert!(matches!(
+        grid.fleet_battle(&over, 8, &placement),
+        Err(ResolveError::BadOption { ref option, .. }) if option == "side"
+    ));
+}
+
+/// Tactics that play as a [`Script`] and write down every question they
+/// are asked about firing: `scan N` when ship N chooses whom to scan,
+/// `shot N` when it is asked for its next shot.
+struct Asked {
+    script: Script,
+    asks: std::sync::Mutex<Vec<String>>,
+}
+
+impl Asked {
+    fn new(script: Script) -> Self {
+        Asked {
+            script,
+            asks: std::sync::Mutex::default(),
+        }
+    }
+
+    fn asks(&self) -> Vec<String> {
+        self.asks.lock().expect("not poisoned").clone()
+    }
+
+    fn note(&self, ask: String) {
+        self.asks.lock().expect("not poisoned").push(ask);
+    }
+}
+
+impl ModuleGridTactics for Asked {
+    fn maneuver(
+        &self,
+        system: &broadside_module_grid::ModuleGrid,
+        battle: &broadside_module_grid::Battle,
+        ship: usize,
+    ) -> broadside_module_grid::engagement::Maneuver {
+        self.script.maneuver(system, battle, ship)
+    }
+
+    fn next_shot(
+        &self,
+        system: &broadside_module_grid::ModuleGrid,
+        battle: &broadside_module_grid::Battle,
+        ship: usize,
+        options: &[broadside_module_grid::engagement::FireOptions],
+    ) -> Option<broadside_module_grid::engagement::ShotChoice> {
+        self.note(format!("shot {ship}"));
+        self.script.next_shot(system, battle, ship, options)
+    }
+
+    fn scan_target(
+        &self,
+        system: &broadside_module_grid::ModuleGrid,
+        battle: &broadside_module_grid::Battle,
+        ship: usize,
+        options: &[broadside_module_grid::engagement::FireOptions],
+    ) -> Option<usize> {
+        self.note(format!("scan {ship}"));
+        self.script.scan_target(system, battle, ship, options)
+    }
+
+    fn allocation_reroll(
+        &self,
+        system: &broadside_module_grid::ModuleGrid,
+        ship: usize,
+        view: &broadside_module_grid::AllocationView<'_>,
+    ) -> Option<broadside_module_grid::Reroll> {
+        self.script.allocation_reroll(system, ship, view)
+    }
+
+    fn repair(
+        &self,
+        system: &broadside_module_grid::ModuleGrid,
+        battle: &broadside_module_grid::Battle,
+        ship: usize,
+    ) -> Option<broadside_module_grid::model::ModuleIx> {
+        self.script.repair(system, battle, ship)
+    }
+}
+
+/// The frigate at (0,0) facing east fires its bow Cannon twice in Multi
+/// (ruling 10), at each of two scouts beside it in turn, and both shots
+/// miss: 2d6 [1,1] = 2, + Gunnery 2 = 4 against 7 + range 1 = 8. 4 dice.
+fn two_multi_misses() -> (broadside_module_grid::Battle, Script) {
+    let battle = fleet(
+        &[("frigate", (0, 0), EAST)],
+        &[("scout", (1, 0), WEST), ("scout", (1, 0), WEST)],
+    );
+    let at = |target| cannon("frigate", "1,2", Mode::Multi, target, ShipSide::Fore, None);
+    let script = Script::firing(&[(0, at(1)), (0, at(2))]);
+    (battle, script)
+}
+
+/// Ruling 41 (scans in fleets): a ship makes all of its turn's scans on
+/// one enemy, chosen by its tactics when it first comes to fire that turn.
+/// Firing two shots, the frigate is asked whom to scan once, before its
+/// first shot, and never again that turn.
+#[test]
+fn the_scan_target_is_chosen_once_when_the_ship_first_fires() {
+    let (mut battle, script) = two_multi_misses();
+    let asked = Asked::new(script);
+    play_phase(
+        &mut battle,
+        Phase::FirstFire,
+        Side::A,
+        [&asked, &asked],
+        &[],
+        &[1, 1, 1, 1],
+    )
+    .expect("both shots resolve");
+    assert_eq!(asked.script.left(), 0);
+    assert_eq!(asked.asks(), ["scan 0", "shot 0", "shot 0", "shot 0"]);
+    assert_eq!(battle.board.ships[0].scans_on, Some(1));
+}
+
+/// A fire phase played in steps is the same game as the phase played
+/// whole (the sequence's contract, as exact odds play it): the tactics are
+/// asked the same questions in the same order, so a ship that stops firing
+/// before its last step is not asked again. The frigate's fire is split
+/// into nine steps (three for each of three shots) though it fires two.
+#[test]
+fn a_fire_phase_in_steps_asks_what_the_whole_phase_asks() {
+    let grid = system();
+    let play = |stepped: bool| {
+        let (mut battle, script) = two_multi_misses();
+        battle.first = Side::A;
+        let asked = Asked::new(script);
+        let fire_steps: &[u8] = if stepped { &[9, 3, 3] } else { &[] };
+        let sequence = Sequence {
+            system: grid,
+            objects: &[],
+            fire_steps,
+        };
+        let mut dice = ScriptedDice::new([1, 1, 1, 1]);
+        let mut log = EventLog::default();
+        for step in 0..sequence.steps(Phase::FirstFire, 1) {
+            sequence
+                .play_step(
+                    Phase::FirstFire,
+                    1,
+                    step,
+                    &mut battle,
+                    [&asked, &asked],
+                    &mut dice,
+                    &mut log,
+                )
+                .expect("the step plays");
+        }
+        common::assert_all_used(&dice, "fire phase");
+        (asked.asks(), event_lines(&log.events), battle)
+    };
+    let (whole, stepped) = (play(false), play(true));
+    assert_eq!(whole.0, ["scan 0", "shot 0", "shot 0", "shot 0"]);
+    assert_eq!(stepped.0, whole.0);
+    assert_eq!(stepped.1, whole.1);
+    assert_eq!(stepped.2, whole.2);
+}
+
+/// Seed 003 line 13: "Starbases, ships, fighters, missiles, spacewalkers do
+/// not block line of sight. Asteroids, moons, planets and stars block line
+/// of sight." Objects read from the map keep the kind they are named as: a
+/// starbase on the line between the frigate (0,0) and a scout (2,0) leaves
+/// it clear, and an asteroid in the same hex blocks it.
+#[test]
+fn map_objects_keep_the_kind_they_are_named() {
+    let grid = system();
+    let battle = fleet(&[("frigate", (0, 0), EAST)], &[("scout", (2, 0), WEST)]);
+    let starbase = grid.parse_objects("1,0", "starbase").expect("a hex");
+    assert_eq!(
+        grid.fire_options(&battle, 0, 1, &starbase).sight,
+        Sight::Clear
+    );
+    let asteroid = grid.parse_objects("1,0", "asteroid").expect("a hex");
+    assert!(matches!(
+        grid.fire_options(&battle, 0, 1, &asteroid).sight,
+        Sight::Blocked(_)
+    ));
+}
