@@ -120,7 +120,7 @@ fn point_defense_by_a_turret_takes_the_warhead_modifier() {
     let mut script = Script::new(battle("destroyer", "frigate", 6), &[3, 5, 2]);
     lock_and_launch(&mut script);
     script.act(1, Action::ActivatePointDefense);
-    let tactics = TurretsOnly;
+    let tactics = FixedOrders::turrets_only();
     script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
     script
         .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
@@ -133,10 +133,49 @@ fn point_defense_by_a_turret_takes_the_warhead_modifier() {
     );
 }
 
-/// Point defence from the first turret only, to show the warhead modifier.
-struct TurretsOnly;
+/// Tactics with fixed answers, for orders the default tactics would never
+/// give: the same decision whenever the Actions phase asks, flights sent
+/// one hex east against `flight_target` (or the default tactics' orders),
+/// and the same point defence `shots` (mount, threat) whenever a threat is
+/// offered.
+struct FixedOrders {
+    next: Decision,
+    flight_target: Option<usize>,
+    shots: Vec<(usize, usize)>,
+}
 
-impl ActionTactics for TurretsOnly {
+impl FixedOrders {
+    /// Point defence from the first turret only, to show the warhead
+    /// modifier.
+    fn turrets_only() -> FixedOrders {
+        FixedOrders {
+            next: Decision::Done,
+            flight_target: None,
+            shots: vec![(0, 0)],
+        }
+    }
+
+    /// Never acts: every decision is to wait.
+    fn waiting() -> FixedOrders {
+        FixedOrders {
+            next: Decision::Wait,
+            flight_target: None,
+            shots: Vec::new(),
+        }
+    }
+
+    /// Sends every flight one hex east and against ship `target`, and fires
+    /// `shots` at any threat offered: orders the rules may forbid.
+    fn misdirected(target: usize, shots: Vec<(usize, usize)>) -> FixedOrders {
+        FixedOrders {
+            next: Decision::Done,
+            flight_target: Some(target),
+            shots,
+        }
+    }
+}
+
+impl ActionTactics for FixedOrders {
     fn extra_actions(&self, _: &broadside_action_d10::ActionD10, _: &Battle, _: usize) -> u8 {
         0
     }
@@ -147,7 +186,7 @@ impl ActionTactics for TurretsOnly {
         _: Side,
         _: bool,
     ) -> Decision {
-        Decision::Done
+        self.next
     }
     fn flight(
         &self,
@@ -155,7 +194,13 @@ impl ActionTactics for TurretsOnly {
         battle: &Battle,
         f: usize,
     ) -> broadside_action_d10::engagement::FlightOrder {
-        DefaultTactics::default().flight(system, battle, f)
+        match self.flight_target {
+            Some(target) => broadside_action_d10::engagement::FlightOrder {
+                to: battle.flights[f].hex + Direction::EAST.delta(),
+                target: Some(target),
+            },
+            None => DefaultTactics::default().flight(system, battle, f),
+        }
     }
     fn point_defense(
         &self,
@@ -167,7 +212,7 @@ impl ActionTactics for TurretsOnly {
         if threats.is_empty() {
             Vec::new()
         } else {
-            vec![(0, 0)]
+            self.shots.clone()
         }
     }
 }
@@ -251,7 +296,7 @@ fn small_craft_attack_as_a_swarm() {
     assert_eq!(script.battle.flights[0].craft, 6);
     script.phase(Phase::RecordKeeping, 1);
     common::start_turn(&mut script.battle);
-    let tactics = TurretsOnly;
+    let tactics = FixedOrders::turrets_only();
     script
         .phase_with(Phase::Actions, 2, [&tactics, &tactics])
         .expect("the flight acts");
@@ -683,41 +728,6 @@ fn ship_sets_keep_exactly_the_ships_put_in() {
     assert_eq!(locks, before);
 }
 
-/// Never acts: every decision is to wait.
-struct AlwaysWaits;
-
-impl ActionTactics for AlwaysWaits {
-    fn extra_actions(&self, _: &broadside_action_d10::ActionD10, _: &Battle, _: usize) -> u8 {
-        0
-    }
-    fn next_action(
-        &self,
-        _: &broadside_action_d10::ActionD10,
-        _: &Battle,
-        _: Side,
-        _: bool,
-    ) -> Decision {
-        Decision::Wait
-    }
-    fn flight(
-        &self,
-        system: &broadside_action_d10::ActionD10,
-        battle: &Battle,
-        f: usize,
-    ) -> broadside_action_d10::engagement::FlightOrder {
-        DefaultTactics::default().flight(system, battle, f)
-    }
-    fn point_defense(
-        &self,
-        _: &broadside_action_d10::ActionD10,
-        _: &Battle,
-        _: usize,
-        _: &[(Threat, u32)],
-    ) -> Vec<(usize, usize)> {
-        Vec::new()
-    }
-}
-
 /// Rules note ruling 6: "A side may wait and keep its actions while the
 /// other acts, but two waits in a row end the side's turn." When both sides
 /// only wait, the second side's wait answers the first's, so the Actions
@@ -726,7 +736,7 @@ impl ActionTactics for AlwaysWaits {
 fn the_actions_phase_ends_when_both_sides_only_wait() {
     let mut script = Script::new(battle("destroyer", "frigate", 10), &[]);
     let actions = [script.battle.turn[0].actions, script.battle.turn[1].actions];
-    let tactics = AlwaysWaits;
+    let tactics = FixedOrders::waiting();
     script
         .phase_with(Phase::Actions, 1, [&tactics, &tactics])
         .expect("the Actions phase ends");
@@ -798,58 +808,11 @@ fn a_flight_launched_this_turn_stays_put_in_the_actions_phase() {
     script.act(0, Action::LaunchSmallCraft);
     let launched = script.battle.flights[0].hex;
     // The flights' orders are the default tactics': toward the frigate.
-    let tactics = AlwaysWaits;
+    let tactics = FixedOrders::waiting();
     script
         .phase_with(Phase::Actions, 1, [&tactics, &tactics])
         .expect("the Actions phase ends");
     assert_eq!(script.battle.flights[0].hex, launched);
-}
-
-/// Sends every flight one hex east and against ship `target`, and fires
-/// each ship's point defence `shots` (mount, threat) whenever a threat is
-/// offered: orders the rules may forbid.
-struct MisdirectedCraftAndGuns {
-    target: usize,
-    shots: Vec<(usize, usize)>,
-}
-
-impl ActionTactics for MisdirectedCraftAndGuns {
-    fn extra_actions(&self, _: &broadside_action_d10::ActionD10, _: &Battle, _: usize) -> u8 {
-        0
-    }
-    fn next_action(
-        &self,
-        _: &broadside_action_d10::ActionD10,
-        _: &Battle,
-        _: Side,
-        _: bool,
-    ) -> Decision {
-        Decision::Done
-    }
-    fn flight(
-        &self,
-        _: &broadside_action_d10::ActionD10,
-        battle: &Battle,
-        f: usize,
-    ) -> broadside_action_d10::engagement::FlightOrder {
-        broadside_action_d10::engagement::FlightOrder {
-            to: battle.flights[f].hex + Direction::EAST.delta(),
-            target: Some(self.target),
-        }
-    }
-    fn point_defense(
-        &self,
-        _: &broadside_action_d10::ActionD10,
-        _: &Battle,
-        _: usize,
-        threats: &[(Threat, u32)],
-    ) -> Vec<(usize, usize)> {
-        if threats.is_empty() {
-            Vec::new()
-        } else {
-            self.shots.clone()
-        }
-    }
 }
 
 /// Seed 002's swarm attacks are made against the enemy: a flight sent
@@ -861,10 +824,7 @@ fn a_flight_sent_against_a_friend_is_an_internal_error() {
     script.act(0, Action::LaunchSmallCraft);
     // Launched last turn: it acts this turn.
     script.battle.flights[0].fresh = false;
-    let tactics = MisdirectedCraftAndGuns {
-        target: 0,
-        shots: Vec::new(),
-    };
+    let tactics = FixedOrders::misdirected(0, Vec::new());
     let err = script
         .phase_with(Phase::Actions, 1, [&tactics, &tactics])
         .expect_err("a flight may not attack its own side");
@@ -881,10 +841,7 @@ fn a_point_defence_mount_fires_once_a_phase() {
     script.act(1, Action::ActivatePointDefense);
     script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
     // The frigate's first laser turret, twice.
-    let tactics = MisdirectedCraftAndGuns {
-        target: 0,
-        shots: vec![(0, 0), (0, 0)],
-    };
+    let tactics = FixedOrders::misdirected(0, vec![(0, 0), (0, 0)]);
     let err = script
         .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
         .expect_err("one mount fires once");
@@ -903,10 +860,7 @@ fn a_flight_sent_beyond_its_weapons_reach_is_an_internal_error() {
     script.battle.flights[0].fresh = false;
     // Ship 3: the frigate, after the carrier and its two riders.
     assert_eq!(script.battle.sides[3], Side::B);
-    let tactics = MisdirectedCraftAndGuns {
-        target: 3,
-        shots: Vec::new(),
-    };
+    let tactics = FixedOrders::misdirected(3, Vec::new());
     let err = script
         .phase_with(Phase::Actions, 1, [&tactics, &tactics])
         .expect_err("the frigate is beyond the swarmer guns' reach");
@@ -925,10 +879,7 @@ fn only_point_defence_weapons_fire_point_defence() {
     lock_and_launch(&mut script);
     script.act(1, Action::ActivatePointDefense);
     script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
-    let tactics = MisdirectedCraftAndGuns {
-        target: 0,
-        shots: vec![(2, 0)],
-    };
+    let tactics = FixedOrders::misdirected(0, vec![(2, 0)]);
     let err = script
         .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
         .expect_err("a heavy laser is no point defence weapon");
@@ -947,10 +898,7 @@ fn a_flight_point_defence_misses_stays_whole() {
     script.battle.flights[0].hex = script.battle.poses[3].hex;
     let craft = script.battle.flights[0].craft;
     script.act(3, Action::ActivatePointDefense);
-    let tactics = MisdirectedCraftAndGuns {
-        target: 0,
-        shots: vec![(0, 0)],
-    };
+    let tactics = FixedOrders::misdirected(0, vec![(0, 0)]);
     script
         .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
         .expect("point defence fires");
