@@ -1001,3 +1001,86 @@ fn map_objects_keep_the_kind_they_are_named() {
         Sight::Blocked(_)
     ));
 }
+
+/// Exact odds merge equal states between the parts of a shot, so each step
+/// of a split fire phase plays one part and no more: aiming a shot (the
+/// tactics asked, the to-hit rolled), then the rest of it. The frigate's
+/// two Multi misses take two steps each, the fifth step finds it has no
+/// shot left, and its last four steps play nothing. The questions asked
+/// after each step show how far the fire has gone.
+#[test]
+fn each_step_of_a_split_fire_phase_plays_one_part_of_a_shot() {
+    let grid = system();
+    let (mut battle, script) = two_multi_misses();
+    battle.first = Side::A;
+    let asked = Asked::new(script);
+    let sequence = Sequence {
+        system: grid,
+        objects: &[],
+        fire_steps: &[9, 3, 3],
+    };
+    let mut dice = ScriptedDice::new([1, 1, 1, 1]);
+    let mut log = EventLog::default();
+    let mut asks_after = Vec::new();
+    let mut under_way = Vec::new();
+    for step in 0..9 {
+        sequence
+            .play_step(
+                Phase::FirstFire,
+                1,
+                step,
+                &mut battle,
+                [&asked, &asked],
+                &mut dice,
+                &mut log,
+            )
+            .expect("the step plays");
+        asks_after.push(asked.asks().len());
+        under_way.push(battle.firing.shot.is_some());
+    }
+    common::assert_all_used(&dice, "fire phase");
+    assert_eq!(asks_after, [2, 2, 3, 3, 4, 4, 4, 4, 4]);
+    assert_eq!(
+        under_way,
+        [true, false, true, false, false, false, false, false, false]
+    );
+}
+
+/// Seed 003 line 95: "A ship that explodes deals damage like a Cannon blast
+/// ... to each object in its hex, and less damage to things further out":
+/// once, when it explodes. A cruiser that exploded earlier in the battle
+/// lies in the frigate's hex; the frigate's shot at the scout beside it
+/// misses (2d6 [1,1] = 2, + Gunnery 2 = 4 against 7 + range 1 = 8), and the
+/// old wreck blasts nobody again: the two to-hit dice are all the phase
+/// rolls, and no explosion power is read.
+#[test]
+fn a_ship_that_exploded_before_a_shot_does_not_blast_again_after_it() {
+    let mut battle = fleet(
+        &[("frigate", (0, 0), EAST)],
+        &[("scout", (1, 0), WEST), ("cruiser", (0, 0), WEST)],
+    );
+    battle.board.ships[2].exploded = true;
+    let script = Script::firing(&[(
+        0,
+        cannon("frigate", "1,2", Mode::Standard, 1, ShipSide::Fore, None),
+    )]);
+    let events = play_phase(
+        &mut battle,
+        Phase::FirstFire,
+        Side::A,
+        [&script, &script],
+        &[],
+        &[1, 1],
+    )
+    .expect("the shot resolves");
+    assert_eq!(script.left(), 0);
+    let lines = event_lines(&events);
+    assert!(
+        lines.iter().any(|e| e.contains("at the scout")),
+        "the shot was fired: {lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|e| e.contains("explosion power")),
+        "no blast: {lines:?}"
+    );
+}
