@@ -113,6 +113,22 @@ fn containment_breached_loses_cargo_on_every_move() {
         },
     );
     assert_eq!(s.battle.board.ships[1].cargo, 0);
+
+    // Ruling 33: turning in place, the destination unchanged, loses none;
+    // no die is rolled.
+    let mut s = duel(10, &[]);
+    let ship = &mut s.battle.board.ships[1];
+    *ship = ship.clone().with_boxes_marked(&system().rules, 18);
+    let (cargo, dest) = (ship.cargo, s.battle.poses[1].dest);
+    s.act(
+        1,
+        Action::Move {
+            dest,
+            facing: Direction::SOUTH_WEST,
+        },
+    );
+    assert_eq!(s.battle.board.ships[1].cargo, cargo);
+    assert_eq!(s.dice.used(), 0);
 }
 
 #[test]
@@ -405,6 +421,33 @@ fn recovery_takes_aboard_only_the_flights_in_the_carriers_hex() {
     assert_eq!(s.battle.flights[0].craft, 4);
 }
 
+/// Seed 002's action list, "Launch/Recover Small Craft": craft come back
+/// into free bays. The carrier, eight of its twelve bays lost, has room
+/// for 4: it takes aboard its flight of 4 and has no room for its flight
+/// of 2, which stays out, whole. One recovery is logged, of 4 craft.
+#[test]
+fn recovery_stops_when_the_bays_are_full() {
+    let mut s = Script::new(battle("carrier", "frigate", 3), &[]);
+    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
+    s.act(0, Action::LaunchSmallCraft);
+    s.act(0, Action::LaunchSmallCraft);
+    assert_eq!(s.battle.flights.len(), 2);
+    s.battle.board.ships[0].intact[System::SmallCraftBay.index()] = 4;
+    s.act(0, Action::RecoverSmallCraft);
+    assert_eq!(s.battle.board.ships[0].small_craft, 4);
+    assert_eq!(s.battle.flights.len(), 1);
+    assert_eq!(s.battle.flights[0].craft, 2);
+    let recoveries: Vec<String> = s
+        .log
+        .events
+        .iter()
+        .map(ToString::to_string)
+        .filter(|e| e.contains("recovers"))
+        .collect();
+    assert_eq!(recoveries.len(), 1, "{recoveries:?}");
+    assert!(recoveries[0].contains("recovers 4 small craft"));
+}
+
 #[test]
 fn charge_weapon_then_fire_and_no_charging_without_power() {
     let mut s = duel(2, &[4]);
@@ -427,6 +470,13 @@ fn charge_weapon_then_fire_and_no_charging_without_power() {
     assert!(why.contains("cannot fire"), "{why}");
     s.act(0, Action::ChargeWeapon { mount: 3 });
     assert!(s.battle.board.ships[0].weapons[3].charged);
+    assert!(
+        s.log
+            .events
+            .iter()
+            .any(|e| e.to_string().contains("takes Charge Weapon: its ")),
+        "the log names the mount charged"
+    );
     s.act(
         0,
         Action::Attack {
@@ -590,6 +640,40 @@ fn antimatter_spread_destroys_salvos_aimed_at_the_ship() {
     assert!(why.contains("antimatter"), "{why}");
 }
 
+/// Seed 002's action list, "Activate Antimatter Spread", with the rules
+/// note: in Point Defense Fire "each salvo aimed at the ship is destroyed
+/// on 1d10 at or under 7". Two salvos close on the destroyer: the first
+/// rolls 8 and survives, the second rolls 3 and is gone. Each salvo is
+/// rolled for once.
+#[test]
+fn an_antimatter_spread_rolls_once_for_each_salvo() {
+    let mut s = Script::new(battle("frigate", "destroyer", 3), &[8, 3]);
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    s.act(
+        0,
+        Action::Attack {
+            mount: 3,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    let first = s.battle.salvos[0];
+    let mut second = first;
+    second.id = first.id + 1;
+    s.battle.salvos.push(second);
+    s.act(1, Action::ActivateAntimatterSpread);
+    s.phase(Phase::Drift, 1).phase(Phase::PointDefenseFire, 1);
+    assert_eq!(s.battle.salvos.len(), 1);
+    assert_eq!(s.battle.salvos[0].id, first.id);
+    assert_eq!(s.dice.used(), 2);
+}
+
 /// Seed 002's action list, "Repair": the log names what a ship repairs,
 /// as the record sheet names it.
 #[test]
@@ -688,6 +772,13 @@ fn activate_hyperdrive_leaves_the_fight_at_the_end_of_the_turn() {
     assert_eq!(s.battle.board.ships[1].status, Status::Escaped);
     let sequence = Sequence::new(system());
     assert_eq!(sequence.verdict(&s.battle), Some(Verdict::Escaped(Side::B)));
+
+    // The same for side A.
+    let mut s = duel(8, &[]);
+    s.act(0, Action::ActivateHyperdrive);
+    s.phase(Phase::RecordKeeping, 1);
+    assert_eq!(s.battle.board.ships[0].status, Status::Escaped);
+    assert_eq!(sequence.verdict(&s.battle), Some(Verdict::Escaped(Side::A)));
 }
 
 #[test]
@@ -724,10 +815,20 @@ fn dock_then_board_enemy_vessel_with_support() {
     assert!(why.contains("docked"), "{why}");
     s.act(0, Action::Dock { with: 1 });
     assert_eq!(s.battle.docked_with[0], Some(1));
+    assert!(
+        s.log
+            .events
+            .iter()
+            .any(|e| e.to_string().contains("takes Dock with the destroyer")),
+        "the log names the ship docked with"
+    );
     s.act(0, Action::ReadyTroops)
         .act(0, Action::SupportTroops)
         .act(0, Action::BoardEnemyVessel { target: 1 });
     assert_eq!(s.battle.board.ships[1].boarders, 2);
+    // The two units have left the frigate: none ready, none aboard.
+    assert_eq!(s.battle.board.ships[0].ready_troops, 0);
+    assert_eq!(s.battle.board.ships[0].intact(System::Troops), 0);
     s.phase(Phase::RecordKeeping, 1);
     assert_eq!(s.battle.board.ships[1].boarders, 1);
     assert_eq!(s.battle.board.ships[1].intact(System::Troops), 2);
@@ -801,6 +902,28 @@ fn transport_needs_the_targets_shields_down_and_a_transporter() {
     assert!(why.contains("transporter"), "{why}");
 }
 
+/// Ruling 27 and `boarding.transporter-range` (1 hex in the data of
+/// record): a transporter reaches the destroyer 1 hex off, with its
+/// shields down, and not 2 hexes off.
+#[test]
+fn a_transporter_reaches_its_range_and_no_further() {
+    for (range, reaches) in [(1, true), (2, false)] {
+        let mut s = duel(range, &[]);
+        s.battle.board.ships[0].shields = 0;
+        s.act(1, Action::ReadyTroops);
+        let result = s.try_act(1, Action::Transport { target: 0 });
+        if reaches {
+            assert_eq!(result, Ok(()), "range {range}");
+            assert!(s.battle.board.ships[0].boarders > 0);
+        } else {
+            match result {
+                Err(ResolveError::Refused(why)) => assert!(why.contains("reach"), "{why}"),
+                other => panic!("a transport at range {range} should be refused, got {other:?}"),
+            }
+        }
+    }
+}
+
 #[test]
 fn a_ship_without_actions_left_or_off_the_map_cannot_act() {
     let mut s = duel(8, &[]);
@@ -858,4 +981,125 @@ fn every_action_of_the_list_has_a_name() {
     unique.sort_unstable();
     unique.dedup();
     assert_eq!(unique.len(), 20);
+}
+
+/// Ruling 37: Dock "needs the other ship in the same hex and matches its
+/// destination with the docking ship's thrust". A ship cannot dock with
+/// itself, nor with a ship that is out of the fight though its wreck
+/// shares the hex; a destination exactly the thrust away is matched, one
+/// hex further is not.
+#[test]
+fn dock_needs_another_ship_in_the_fight_within_thrust() {
+    let mut s = Script::new(battle("frigate", "destroyer", 0), &[]);
+    let why = refused(&mut s, 0, Action::Dock { with: 0 });
+    assert!(why.contains("no such ship to dock with"), "{why}");
+
+    let mut wreck = s.battle.clone();
+    wreck.board.ships[1].status = Status::Destroyed;
+    let mut w = Script::new(wreck, &[]);
+    let why = refused(&mut w, 0, Action::Dock { with: 1 });
+    assert!(why.contains("no such ship to dock with"), "{why}");
+
+    let thrust = s.battle.board.ships[0].thrust(&system().rules);
+    let here = s.battle.poses[0].hex;
+    let mut far = s.battle.clone();
+    far.poses[1].dest = here.step(Direction::EAST, thrust as i32 + 1);
+    let mut f = Script::new(far, &[]);
+    let why = refused(&mut f, 0, Action::Dock { with: 1 });
+    assert!(why.contains("beyond the ship's thrust"), "{why}");
+
+    s.battle.poses[1].dest = here.step(Direction::EAST, thrust as i32);
+    s.act(0, Action::Dock { with: 1 });
+    assert_eq!(s.battle.docked_with[0], Some(1));
+}
+
+/// Ruling 37: "a later Move by either ship undocks them", those two and no
+/// others. Two pairs are docked, each frigate with a destroyer; the first
+/// frigate moves a hex, which breaks its own dock and leaves the other
+/// pair docked.
+#[test]
+fn a_move_breaks_only_the_movers_own_dock() {
+    let mut b = common::fleet(&["frigate", "frigate"], &["destroyer", "destroyer"]);
+    for (x, y) in [(0, 2), (1, 3)] {
+        b.docked_with[x] = Some(y as u8);
+        b.docked_with[y] = Some(x as u8);
+    }
+    let mut s = Script::new(b, &[]);
+    let (from, facing) = (s.battle.poses[0].dest, s.battle.poses[0].facing);
+    s.act(
+        0,
+        Action::Move {
+            dest: from.step(facing, 1),
+            facing,
+        },
+    );
+    assert_eq!(s.battle.docked_with[..4], [None, Some(3), None, Some(1)]);
+}
+
+/// Seed 002's action list, each refusal by the rule it keeps: a lock
+/// needs an enemy ship (an index one past the roster names none), an
+/// attack needs an enemy target, a charged weapon takes no second charge
+/// and one that needs none takes none, and a hyperdrive is activated once.
+#[test]
+fn actions_on_the_wrong_thing_are_refused_by_name() {
+    let mut s = duel(2, &[]);
+    let past = u8::try_from(s.battle.board.ships.len()).expect("a small roster");
+    let why = refused(
+        &mut s,
+        0,
+        Action::TargetLock {
+            target: past,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("not an enemy ship on the map"), "{why}");
+    let why = refused(
+        &mut s,
+        0,
+        Action::Attack {
+            mount: 0,
+            target: 0,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("no such mount or enemy ship"), "{why}");
+
+    s.act(0, Action::ChargeWeapon { mount: 3 });
+    let why = refused(&mut s, 0, Action::ChargeWeapon { mount: 3 });
+    assert!(why.contains("is charged"), "{why}");
+    // The laser turret (mount 0) needs no charge at all.
+    let why = refused(&mut s, 0, Action::ChargeWeapon { mount: 0 });
+    assert!(why.contains("needs no charge"), "{why}");
+
+    s.act(1, Action::ActivateHyperdrive);
+    let why = refused(&mut s, 1, Action::ActivateHyperdrive);
+    assert!(why.contains("hyperdrive cannot be used"), "{why}");
+}
+
+/// Seed 002's action list, "Launch/Recover Small Craft" and "Launch/Recover
+/// Riders", as the rules note reads them: a carrier recovers only what is
+/// in its own hex, into a free bay. With free bays and its flight out of
+/// the hex, or its flight in the hex and no bay free, Recover Small Craft
+/// is refused; with a launched rider moved away, Recover Riders is refused.
+#[test]
+fn recovery_needs_the_flight_or_rider_in_the_carriers_hex() {
+    let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
+    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
+    s.act(0, Action::LaunchSmallCraft);
+    s.battle.flights[0].hex = Hex::new(0, 5);
+    let why = refused(&mut s, 0, Action::RecoverSmallCraft);
+    assert!(why.contains("no flight of this ship in its hex"), "{why}");
+    // Back in the hex, but with every bay left full: no room.
+    let here = s.battle.poses[0].hex;
+    s.battle.flights[0].hex = here;
+    let aboard = s.battle.board.ships[0].small_craft;
+    s.battle.board.ships[0].intact[System::SmallCraftBay.index()] = aboard;
+    let why = refused(&mut s, 0, Action::RecoverSmallCraft);
+    assert!(why.contains("no free bay"), "{why}");
+
+    s.act(0, Action::LaunchRider);
+    assert!(s.battle.on_map(1));
+    common::place(&mut s.battle, 1, Hex::new(0, 5), Direction::EAST);
+    let why = refused(&mut s, 0, Action::RecoverRider { rider: 1 });
+    assert!(why.contains("no rider of this ship in its hex"), "{why}");
 }

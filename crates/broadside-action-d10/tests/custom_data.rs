@@ -170,3 +170,62 @@ fn a_reaction_ship_next_to_the_target_counts_times_its_modifier() {
     );
     assert_eq!(number, 4);
 }
+
+/// `command.reroll-cost` at 2 prices a repair's re-roll too (rules.toml,
+/// `[command]`: a Command Point re-rolls "one failed lock, to-hit or repair
+/// die"). The destroyer's magazine jam is an Easy repair, 7 or less: rolled
+/// 8, re-rolled 7, cleared, and the one re-roll took both of its 2 points.
+#[test]
+fn a_repair_reroll_costs_reroll_cost_command_points() {
+    let system = edited_system(&[("rules.toml", "reroll-cost = 1", "reroll-cost = 2")]);
+    let mut s = Script::on(
+        system,
+        battle_on(system, "destroyer", "frigate", 8),
+        &[8, 7],
+    );
+    s.battle.board.ships[0].jammed = true;
+    assert_eq!(s.battle.turn[0].command_points, 2);
+    s.act(
+        0,
+        Action::Repair {
+            item: broadside_action_d10::Repairable::MagazineJam,
+            rerolls: 1,
+        },
+    );
+    assert!(!s.battle.board.ships[0].jammed);
+    assert_eq!(s.battle.turn[0].command_points, 0);
+    assert_eq!(s.dice.used(), 2);
+}
+
+/// `command.reroll-cost` at 2 prices a to-hit re-roll as well. The
+/// destroyer, locked on the frigate 2 hexes off (automatic within 2 + its
+/// FCS), fires a laser turret offering one re-roll: 7 or less hits at
+/// range 0-2 against size 0; rolled 9, re-rolled 8, a miss both times, and
+/// the re-roll took both of its 2 points.
+#[test]
+fn a_to_hit_reroll_costs_reroll_cost_command_points() {
+    let system = edited_system(&[("rules.toml", "reroll-cost = 1", "reroll-cost = 2")]);
+    let mut s = Script::on(
+        system,
+        battle_on(system, "destroyer", "frigate", 2),
+        &[9, 8],
+    );
+    s.act(
+        0,
+        Action::TargetLock {
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    s.act(
+        0,
+        Action::Attack {
+            mount: 0,
+            target: 1,
+            rerolls: 1,
+        },
+    );
+    assert_eq!(s.battle.board.ships[1].marked, 0);
+    assert_eq!(s.battle.turn[0].command_points, 0);
+    assert_eq!(s.dice.used(), 2);
+}

@@ -139,6 +139,7 @@ fn point_defense_by_a_turret_takes_the_warhead_modifier() {
 /// and the same point defence `shots` (mount, threat) whenever a threat is
 /// offered.
 struct FixedOrders {
+    extra: u8,
     next: Decision,
     flight_target: Option<usize>,
     shots: Vec<(usize, usize)>,
@@ -149,6 +150,7 @@ impl FixedOrders {
     /// modifier.
     fn turrets_only() -> FixedOrders {
         FixedOrders {
+            extra: 0,
             next: Decision::Done,
             flight_target: None,
             shots: vec![(0, 0)],
@@ -158,6 +160,7 @@ impl FixedOrders {
     /// Never acts: every decision is to wait.
     fn waiting() -> FixedOrders {
         FixedOrders {
+            extra: 0,
             next: Decision::Wait,
             flight_target: None,
             shots: Vec::new(),
@@ -168,16 +171,90 @@ impl FixedOrders {
     /// `shots` at any threat offered: orders the rules may forbid.
     fn misdirected(target: usize, shots: Vec<(usize, usize)>) -> FixedOrders {
         FixedOrders {
+            extra: 0,
             next: Decision::Done,
             flight_target: Some(target),
             shots,
         }
     }
+
+    /// Has ship `ship` take `action` whenever its side is asked.
+    fn acting(ship: usize, action: Action) -> FixedOrders {
+        FixedOrders {
+            next: Decision::Act(ship, action),
+            ..FixedOrders::waiting()
+        }
+    }
+
+    /// Buys `extra` extra actions for every ship, then never acts.
+    fn buying(extra: u8) -> FixedOrders {
+        FixedOrders {
+            extra,
+            ..FixedOrders::waiting()
+        }
+    }
+}
+
+/// Tactics that take the decisions given, in order, then are done; every
+/// other question is answered as [`FixedOrders::waiting`] answers it.
+struct Decisions {
+    left: std::sync::Mutex<std::collections::VecDeque<Decision>>,
+    rest: FixedOrders,
+}
+
+impl Decisions {
+    fn new(decisions: &[Decision]) -> Decisions {
+        Decisions {
+            left: std::sync::Mutex::new(decisions.iter().copied().collect()),
+            rest: FixedOrders::waiting(),
+        }
+    }
+}
+
+impl ActionTactics for Decisions {
+    fn extra_actions(
+        &self,
+        system: &broadside_action_d10::ActionD10,
+        battle: &Battle,
+        i: usize,
+    ) -> u8 {
+        self.rest.extra_actions(system, battle, i)
+    }
+    fn next_action(
+        &self,
+        _: &broadside_action_d10::ActionD10,
+        _: &Battle,
+        _: Side,
+        _: bool,
+    ) -> Decision {
+        self.left
+            .lock()
+            .expect("not poisoned")
+            .pop_front()
+            .unwrap_or(Decision::Done)
+    }
+    fn flight(
+        &self,
+        system: &broadside_action_d10::ActionD10,
+        battle: &Battle,
+        f: usize,
+    ) -> broadside_action_d10::engagement::FlightOrder {
+        self.rest.flight(system, battle, f)
+    }
+    fn point_defense(
+        &self,
+        system: &broadside_action_d10::ActionD10,
+        battle: &Battle,
+        ship: usize,
+        threats: &[(Threat, u32)],
+    ) -> Vec<(usize, usize)> {
+        self.rest.point_defense(system, battle, ship, threats)
+    }
 }
 
 impl ActionTactics for FixedOrders {
     fn extra_actions(&self, _: &broadside_action_d10::ActionD10, _: &Battle, _: usize) -> u8 {
-        0
+        self.extra
     }
     fn next_action(
         &self,
@@ -544,6 +621,32 @@ fn point_defense_kills_never_exceed_the_flight() {
     );
 }
 
+/// Ruling 48: a ship's point defence may shoot any salvo aimed at a ship of its
+/// side and any enemy flight within its weapons' reach. The destroyer at the
+/// origin, with reach 2, sees four flights: its own side's in its hex, an
+/// enemy's 3 hexes off, an enemy's 1 hex off, and one with no craft left 1
+/// hex off. Only the third is a threat.
+#[test]
+fn point_defence_threats_are_enemy_flights_in_reach() {
+    use broadside_action_d10::engagement::Flight;
+    let mut b = battle("destroyer", "carrier", 1);
+    let flight = |side, q| Flight {
+        carrier: 1,
+        side,
+        craft: 2,
+        hex: Hex::new(q, 0),
+        fresh: false,
+    };
+    b.flights.push(flight(Side::A, 0));
+    b.flights.push(flight(Side::B, 3));
+    b.flights.push(flight(Side::B, 1));
+    // A flight with no craft left is no threat.
+    let mut gone = flight(Side::B, 1);
+    gone.craft = 0;
+    b.flights.push(gone);
+    assert_eq!(system().threats(&b, 0, 2), [(Threat::Flight(2), 1)]);
+}
+
 /// The missile launcher made a fixed mount, as a user's `weapons.toml`
 /// may make it.
 const FIXED_LAUNCHER: [common::Edit<'static>; 1] = [(
@@ -633,6 +736,49 @@ fn an_aimed_salvo_keeps_the_aim_for_the_rest_of_the_turn() {
     );
 }
 
+/// Ruling 39: a scuttled ship "counts as destroyed". Both ships scuttled
+/// in one turn is a draw of two ships lost, not ruling 28's mutual escape:
+/// the log says nothing of an escape.
+#[test]
+fn a_mutual_scuttle_is_a_draw_but_no_escape() {
+    let mut script = Script::new(battle("destroyer", "frigate", 6), &[]);
+    script.act(0, Action::Scuttle).act(1, Action::Scuttle);
+    script.phase(Phase::RecordKeeping, 1);
+    let sequence = Sequence::new(system());
+    assert_eq!(sequence.verdict(&script.battle), Some(Verdict::Draw));
+    let lines: Vec<String> = script.log.events.iter().map(ToString::to_string).collect();
+    assert!(
+        !lines.iter().any(|e| e.contains("escaped")),
+        "no escape: {lines:?}"
+    );
+    assert_eq!(script.battle.left_by_jump, [false, false]);
+}
+
+/// Seed 002, line 60: "When all (R) are lost, lose 1d6 burns/turn until
+/// tanks are empty." The frigate's one R box is its eleventh; with the
+/// first eleven marked and 20 burns of remass, Record Keeping bleeds 1d6,
+/// rolled 4: 16 left. With the tanks empty, nothing is rolled.
+#[test]
+fn tanks_with_every_remass_box_lost_bleed_each_turn() {
+    let mut b = battle("destroyer", "frigate", 6);
+    b.board.ships[1] = b.board.ships[1]
+        .clone()
+        .with_boxes_marked(&system().rules, 11);
+    b.board.ships[1].remass = 20;
+    let mut script = Script::new(b, &[4]);
+    script.phase(Phase::RecordKeeping, 1);
+    assert_eq!(script.battle.board.ships[1].remass, 16);
+    assert_eq!(script.dice.used(), 1);
+
+    // Once the tanks are empty there is nothing to bleed, and no roll.
+    let mut empty = script.battle.clone();
+    empty.board.ships[1].remass = 0;
+    let mut script = Script::new(empty, &[]);
+    script.phase(Phase::RecordKeeping, 2);
+    assert_eq!(script.battle.board.ships[1].remass, 0);
+    assert_eq!(script.dice.used(), 0);
+}
+
 /// Ruling 28: if both sides' last ships jump in the same turn, the duel
 /// is a draw in which both escaped and neither lost a ship.
 #[test]
@@ -697,8 +843,9 @@ fn default_tactics_drop_chaff_against_a_waiting_seeker() {
 
 /// A ship's locks, failed lock rolls and aims are sets of ship indexes
 /// (`ShipSet`): removing one ship keeps every other, an index no battle can
-/// hold is ignored as `insert` ignores it, a set holds every ship of a
-/// subset, and its ships come out in index order, across its words.
+/// hold is ignored by `remove`, `insert` and `contains`, a set holds every
+/// ship of a subset, a set is empty until a ship is put in, and its ships
+/// come out in index order, across its words.
 #[test]
 fn ship_sets_keep_exactly_the_ships_put_in() {
     use broadside_action_d10::ShipSet;
@@ -726,6 +873,31 @@ fn ship_sets_keep_exactly_the_ships_put_in() {
     let before = locks;
     locks.remove(MAX_SHIPS);
     assert_eq!(locks, before);
+
+    // Nor does adding it: an empty set stays empty and never holds it.
+    let mut none = ShipSet::EMPTY;
+    assert!(none.is_empty());
+    none.insert(MAX_SHIPS);
+    assert!(none.is_empty(), "index MAX_SHIPS is ignored");
+    assert!(!none.contains(MAX_SHIPS));
+    assert!(!locks.is_empty(), "ships 1 and 70 are held");
+}
+
+/// Ruling 5: a ship's Command Points buy an extra action, "at most one a
+/// turn". The destroyer's 2 points would pay for two at 1 point each, but
+/// tactics that buy two are refused: the engine names the mistake.
+#[test]
+fn more_extra_actions_than_a_turn_allows_are_refused() {
+    let mut script = Script::new(battle("destroyer", "frigate", 10), &[]);
+    assert_eq!(script.battle.turn[0].command_points, 2);
+    let tactics = FixedOrders::buying(2);
+    let err = script
+        .phase_with(Phase::CommandPoints, 1, [&tactics, &tactics])
+        .expect_err("two extra actions are one too many");
+    assert!(
+        matches!(&err, ResolveError::Internal(m) if m.contains("tactics bought 2 extra actions for the destroyer")),
+        "{err}"
+    );
 }
 
 /// Rules note ruling 6: "A side may wait and keep its actions while the
@@ -799,6 +971,125 @@ fn each_step_of_the_actions_phase_plays_one_ship_action() {
     assert!(acted(&battle) > 1);
 }
 
+/// Seed 002, Sequence of Play: ships take their actions per turn, and the
+/// Actions phase goes on "until both are done" (rules note). A side none of
+/// whose ships has an action left is done without being asked: the
+/// destroyer's side, its actions spent, is never asked (its tactics would
+/// name the destroyer, which cannot act), and the frigate's side, asked
+/// with the destroyer's side done, waits and so ends the phase.
+#[test]
+fn a_side_with_no_actions_left_is_not_asked_to_act() {
+    let mut script = Script::new(battle("destroyer", "frigate", 10), &[]);
+    script.battle.turn[0].actions = 0;
+    let spent = FixedOrders::acting(0, Action::Scuttle);
+    let waits = FixedOrders::waiting();
+    script
+        .phase_with(Phase::Actions, 1, [&spent, &waits])
+        .expect("the destroyer's side is done from the start");
+    assert_eq!(
+        script.battle.board.ships[0].status,
+        broadside_action_d10::ship::Status::Active
+    );
+}
+
+/// A side's tactics may act only with a ship of their own side that is on
+/// the map and has an action left (seed 002, Sequence of Play: each ship
+/// takes its own actions). Naming the enemy frigate, or a friend whose
+/// actions are spent while another friend still has some, is the tactics'
+/// mistake, and the engine says so by name, at once, rather than playing
+/// it.
+#[test]
+fn tactics_may_act_only_with_their_own_ships_that_can_act() {
+    let cannot_act = |battle: Battle, ship: usize| -> (String, Battle) {
+        let mut script = Script::new(battle, &[]);
+        let orders = FixedOrders::acting(ship, Action::Scuttle);
+        let waits = FixedOrders::waiting();
+        match script.phase_with(Phase::Actions, 1, [&orders, &waits]) {
+            Err(ResolveError::Internal(why)) => (why, script.battle),
+            other => panic!("acting with ship {ship} should be refused, got {other:?}"),
+        }
+    };
+    let duel = battle("destroyer", "frigate", 10);
+    let (why, after) = cannot_act(duel.clone(), 1);
+    assert!(
+        why.contains("side A's tactics chose ship 1, which cannot act now"),
+        "{why}"
+    );
+    assert_eq!(after.turn[1], duel.turn[1], "the frigate took no action");
+
+    let mut pair = common::fleet(&["frigate", "frigate"], &["destroyer"]);
+    pair.turn[0].actions = 0;
+    let (why, _) = cannot_act(pair, 0);
+    assert!(
+        why.contains("side A's tactics chose ship 0, which cannot act now"),
+        "{why}"
+    );
+}
+
+/// Ruling 6: "A side may wait and keep its actions while the other acts,
+/// but two waits in a row end the side's turn." Side A acts first and
+/// waits; side B activates point defence; side A, its one wait answered by
+/// an action, still has its turn and activates point defence too.
+#[test]
+fn a_side_that_waits_once_keeps_its_actions() {
+    let mut script = Script::new(battle("destroyer", "frigate", 10), &[]);
+    script.battle.first = Side::A;
+    let a = Decisions::new(&[
+        Decision::Wait,
+        Decision::Act(0, Action::ActivatePointDefense),
+    ]);
+    let b = Decisions::new(&[Decision::Act(1, Action::ActivatePointDefense)]);
+    script
+        .phase_with(Phase::Actions, 1, [&a, &b])
+        .expect("the Actions phase ends");
+    assert!(script.battle.turn[1].point_defense);
+    assert!(
+        script.battle.turn[0].point_defense,
+        "side A acted after its wait"
+    );
+}
+
+/// Rules note, exact odds: the last step of the Actions phase "plays every
+/// round left and the flights". Split into two steps, the phase plays one
+/// action in the first and all the rest in the second, and ends as the
+/// phase played whole: the same actions, dice and events.
+#[test]
+fn the_last_step_of_the_actions_phase_plays_every_round_left() {
+    let tactics = DefaultTactics::default();
+    let play = |steps: u32| {
+        let mut battle = battle("destroyer", "frigate", 10);
+        let sequence = Sequence {
+            system: system(),
+            actions_steps: steps,
+        };
+        let mut dice = common::seeded(3);
+        let mut log = broadside_core::EventLog::default();
+        let mut acted_after = Vec::new();
+        for step in 0..sequence.steps(Phase::Actions, 1) {
+            sequence
+                .play_step(
+                    Phase::Actions,
+                    1,
+                    step,
+                    &mut battle,
+                    [&tactics, &tactics],
+                    &mut dice,
+                    &mut log,
+                )
+                .expect("the step plays");
+            acted_after.push(battle.turn.iter().map(|t| u32::from(t.acted)).sum::<u32>());
+        }
+        assert!(battle.actions_round.is_none(), "the phase is finished");
+        (acted_after, log.events, battle)
+    };
+    let (whole, split) = (play(1), play(2));
+    assert_eq!(split.0[0], 1, "the first step plays one action");
+    assert!(split.0[1] > 2, "the last plays the rest: {:?}", split.0);
+    assert_eq!(split.0[1], whole.0[0]);
+    assert_eq!(split.1, whole.1);
+    assert_eq!(split.2, whole.2);
+}
+
 /// Rules note, Launch/Recover Small Craft, and the launch's own words: a
 /// flight launched this turn acts from the next turn, so in the Actions
 /// phase that launched it, it neither moves nor attacks.
@@ -813,6 +1104,48 @@ fn a_flight_launched_this_turn_stays_put_in_the_actions_phase() {
         .phase_with(Phase::Actions, 1, [&tactics, &tactics])
         .expect("the Actions phase ends");
     assert_eq!(script.battle.flights[0].hex, launched);
+}
+
+/// Rules note, Aim: "+1 to hit the target for the rest of the turn" is
+/// the aiming ship's; a flight aims on its own. The carrier locks and aims
+/// at the frigate 2 hexes off, then its flight, launched last turn, moves a
+/// hex and attacks the frigate at range 1: its swarm roll's modifier is the
+/// Swarmer Guns' +1 at that range and no more, rolled 1: 1 + 1 = 2.
+#[test]
+fn a_carriers_aim_does_not_count_for_its_flight() {
+    let mut script = Script::new(battle("carrier", "frigate", 2), &[1]);
+    script
+        .act(
+            0,
+            Action::TargetLock {
+                target: 3,
+                rerolls: 0,
+            },
+        )
+        .act(0, Action::Aim { target: 3 })
+        .act(0, Action::LaunchSmallCraft);
+    script.battle.flights[0].fresh = false;
+    let tactics = FixedOrders::misdirected(3, Vec::new());
+    script
+        .phase_with(Phase::Actions, 1, [&tactics, &tactics])
+        .expect("the flight attacks");
+    let lines: Vec<String> = script.log.events.iter().map(ToString::to_string).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|e| e.contains("small craft") && e.contains("attacks the frigate")),
+        "the flight attacked: {lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|e| e.contains("aimed this turn")),
+        "no aim: {lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|e| e.starts_with("swarm roll modifier is 1 "))
+    );
+    assert_eq!(script.dice.used(), 1);
 }
 
 /// Seed 002's swarm attacks are made against the enemy: a flight sent
@@ -832,7 +1165,8 @@ fn a_flight_sent_against_a_friend_is_an_internal_error() {
 }
 
 /// Seed 002, Point Defense Fire: each point defence weapon fires once; a
-/// mount fired twice in the phase is an internal error of the tactics.
+/// mount fired twice in the phase, or one destroyed, is an internal error
+/// of the tactics.
 #[test]
 fn a_point_defence_mount_fires_once_a_phase() {
     // Lock rolled 3; the frigate's laser turret's first shot rolled 5, a miss.
@@ -840,11 +1174,30 @@ fn a_point_defence_mount_fires_once_a_phase() {
     lock_and_launch(&mut script);
     script.act(1, Action::ActivatePointDefense);
     script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
+    let before = script.battle.clone();
     // The frigate's first laser turret, twice.
     let tactics = FixedOrders::misdirected(0, vec![(0, 0), (0, 0)]);
     let err = script
         .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
         .expect_err("one mount fires once");
+    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+
+    // Its second laser turret (mount 1), twice: the same for every mount.
+    let mut again = Script::new(before.clone(), &[5]);
+    let tactics = FixedOrders::misdirected(0, vec![(1, 0), (1, 0)]);
+    let err = again
+        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
+        .expect_err("one mount fires once");
+    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+
+    // A destroyed turret fires no point defence at all.
+    let mut wrecked = before;
+    wrecked.board.ships[1].weapons[0].destroyed = true;
+    let mut wrecked = Script::new(wrecked, &[]);
+    let tactics = FixedOrders::misdirected(0, vec![(0, 0)]);
+    let err = wrecked
+        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
+        .expect_err("a destroyed mount cannot fire");
     assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
 }
 
@@ -949,7 +1302,8 @@ fn boarders_and_defenders_all_lost_is_no_capture() {
 /// Rules note, exact odds: the Actions phase is played in "one [step] per
 /// action the battle's ships could take in a turn and one more to finish".
 /// At 3 Command Points an extra action, neither the destroyer (2 points)
-/// nor the frigate (1) can buy one, so the steps are their actions and one.
+/// nor the frigate (1) can buy one, so the steps are their actions and one;
+/// at 1 point, each buys one (at most one a turn, ruling 5), two steps more.
 #[test]
 fn the_actions_steps_count_only_extra_actions_a_ship_can_pay_for() {
     let system = edited_system(&[(
@@ -961,4 +1315,9 @@ fn the_actions_steps_count_only_extra_actions_a_ship_can_pay_for() {
     let actions: u32 = battle.turn.iter().map(|t| u32::from(t.actions)).sum();
     let sequence = Sequence::for_battle(system, &battle);
     assert_eq!(sequence.steps(Phase::Actions, 1), actions + 1);
+
+    // At the data of record's 1 point, each can buy its one extra action.
+    let battle = battle_on(common::system(), "destroyer", "frigate", 10);
+    let sequence = Sequence::for_battle(common::system(), &battle);
+    assert_eq!(sequence.steps(Phase::Actions, 1), actions + 2 + 1);
 }
