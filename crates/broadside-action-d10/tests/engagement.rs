@@ -134,12 +134,15 @@ fn point_defense_by_a_turret_takes_the_warhead_modifier() {
 }
 
 /// Tactics with fixed answers, for orders the default tactics would never
-/// give: the same decision whenever the Actions phase asks, flights sent
+/// give: extra actions bought, the decisions given in order and then the
+/// same decision whenever the Actions phase asks, flights sent
 /// one hex east against `flight_target` (or the default tactics' orders),
 /// and the same point defence `shots` (mount, threat) whenever a threat is
 /// offered.
 struct FixedOrders {
     extra: u8,
+    /// Decisions taken in order before `next`.
+    first: std::sync::Mutex<std::collections::VecDeque<Decision>>,
     next: Decision,
     flight_target: Option<usize>,
     shots: Vec<(usize, usize)>,
@@ -150,10 +153,9 @@ impl FixedOrders {
     /// modifier.
     fn turrets_only() -> FixedOrders {
         FixedOrders {
-            extra: 0,
             next: Decision::Done,
-            flight_target: None,
             shots: vec![(0, 0)],
+            ..FixedOrders::waiting()
         }
     }
 
@@ -161,6 +163,7 @@ impl FixedOrders {
     fn waiting() -> FixedOrders {
         FixedOrders {
             extra: 0,
+            first: std::sync::Mutex::default(),
             next: Decision::Wait,
             flight_target: None,
             shots: Vec::new(),
@@ -171,10 +174,10 @@ impl FixedOrders {
     /// `shots` at any threat offered: orders the rules may forbid.
     fn misdirected(target: usize, shots: Vec<(usize, usize)>) -> FixedOrders {
         FixedOrders {
-            extra: 0,
             next: Decision::Done,
             flight_target: Some(target),
             shots,
+            ..FixedOrders::waiting()
         }
     }
 
@@ -186,69 +189,21 @@ impl FixedOrders {
         }
     }
 
+    /// Takes the decisions given, in order, then is done.
+    fn deciding(decisions: &[Decision]) -> FixedOrders {
+        FixedOrders {
+            first: std::sync::Mutex::new(decisions.iter().copied().collect()),
+            next: Decision::Done,
+            ..FixedOrders::waiting()
+        }
+    }
+
     /// Buys `extra` extra actions for every ship, then never acts.
     fn buying(extra: u8) -> FixedOrders {
         FixedOrders {
             extra,
             ..FixedOrders::waiting()
         }
-    }
-}
-
-/// Tactics that take the decisions given, in order, then are done; every
-/// other question is answered as [`FixedOrders::waiting`] answers it.
-struct Decisions {
-    left: std::sync::Mutex<std::collections::VecDeque<Decision>>,
-    rest: FixedOrders,
-}
-
-impl Decisions {
-    fn new(decisions: &[Decision]) -> Decisions {
-        Decisions {
-            left: std::sync::Mutex::new(decisions.iter().copied().collect()),
-            rest: FixedOrders::waiting(),
-        }
-    }
-}
-
-impl ActionTactics for Decisions {
-    fn extra_actions(
-        &self,
-        system: &broadside_action_d10::ActionD10,
-        battle: &Battle,
-        i: usize,
-    ) -> u8 {
-        self.rest.extra_actions(system, battle, i)
-    }
-    fn next_action(
-        &self,
-        _: &broadside_action_d10::ActionD10,
-        _: &Battle,
-        _: Side,
-        _: bool,
-    ) -> Decision {
-        self.left
-            .lock()
-            .expect("not poisoned")
-            .pop_front()
-            .unwrap_or(Decision::Done)
-    }
-    fn flight(
-        &self,
-        system: &broadside_action_d10::ActionD10,
-        battle: &Battle,
-        f: usize,
-    ) -> broadside_action_d10::engagement::FlightOrder {
-        self.rest.flight(system, battle, f)
-    }
-    fn point_defense(
-        &self,
-        system: &broadside_action_d10::ActionD10,
-        battle: &Battle,
-        ship: usize,
-        threats: &[(Threat, u32)],
-    ) -> Vec<(usize, usize)> {
-        self.rest.point_defense(system, battle, ship, threats)
     }
 }
 
@@ -263,7 +218,11 @@ impl ActionTactics for FixedOrders {
         _: Side,
         _: bool,
     ) -> Decision {
-        self.next
+        self.first
+            .lock()
+            .expect("not poisoned")
+            .pop_front()
+            .unwrap_or(self.next)
     }
     fn flight(
         &self,
@@ -1034,11 +993,11 @@ fn tactics_may_act_only_with_their_own_ships_that_can_act() {
 fn a_side_that_waits_once_keeps_its_actions() {
     let mut script = Script::new(battle("destroyer", "frigate", 10), &[]);
     script.battle.first = Side::A;
-    let a = Decisions::new(&[
+    let a = FixedOrders::deciding(&[
         Decision::Wait,
         Decision::Act(0, Action::ActivatePointDefense),
     ]);
-    let b = Decisions::new(&[Decision::Act(1, Action::ActivatePointDefense)]);
+    let b = FixedOrders::deciding(&[Decision::Act(1, Action::ActivatePointDefense)]);
     script
         .phase_with(Phase::Actions, 1, [&a, &b])
         .expect("the Actions phase ends");
