@@ -280,21 +280,7 @@ fn attacks_need_a_lock_and_each_weapon_fires_once_a_turn() {
         },
     );
     assert!(why.contains("target lock"), "{why}");
-    s.act(
-        0,
-        Action::TargetLock {
-            target: 1,
-            rerolls: 0,
-        },
-    );
-    s.act(
-        0,
-        Action::Attack {
-            mount: 1,
-            target: 1,
-            rerolls: 0,
-        },
-    );
+    s.lock_and_attack(0, 1, 1, 0);
     let why = refused(
         &mut s,
         0,
@@ -615,21 +601,7 @@ fn antimatter_spread_destroys_salvos_aimed_at_the_ship() {
     // The frigate launches at the destroyer; the destroyer's spread rolls 7
     // (at or under 7): the salvo is gone before Missile Resolution.
     let mut s = Script::new(battle("frigate", "destroyer", 3), &[7]);
-    s.act(
-        0,
-        Action::TargetLock {
-            target: 1,
-            rerolls: 0,
-        },
-    );
-    s.act(
-        0,
-        Action::Attack {
-            mount: 3,
-            target: 1,
-            rerolls: 0,
-        },
-    );
+    s.lock_and_attack(0, 1, 3, 0);
     s.act(1, Action::ActivateAntimatterSpread);
     assert_eq!(s.battle.board.ships[1].antimatter_spreads, 0);
     s.phase(Phase::Drift, 1)
@@ -648,21 +620,7 @@ fn antimatter_spread_destroys_salvos_aimed_at_the_ship() {
 #[test]
 fn an_antimatter_spread_rolls_once_for_each_salvo() {
     let mut s = Script::new(battle("frigate", "destroyer", 3), &[8, 3]);
-    s.act(
-        0,
-        Action::TargetLock {
-            target: 1,
-            rerolls: 0,
-        },
-    );
-    s.act(
-        0,
-        Action::Attack {
-            mount: 3,
-            target: 1,
-            rerolls: 0,
-        },
-    );
+    s.lock_and_attack(0, 1, 3, 0);
     let first = s.battle.salvos[0];
     let mut second = first;
     second.id = first.id + 1;

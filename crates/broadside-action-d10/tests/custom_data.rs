@@ -210,21 +210,7 @@ fn a_to_hit_reroll_costs_reroll_cost_command_points() {
         battle_on(system, "destroyer", "frigate", 2),
         &[9, 8],
     );
-    s.act(
-        0,
-        Action::TargetLock {
-            target: 1,
-            rerolls: 0,
-        },
-    );
-    s.act(
-        0,
-        Action::Attack {
-            mount: 0,
-            target: 1,
-            rerolls: 1,
-        },
-    );
+    s.lock_and_attack(0, 1, 0, 1);
     assert_eq!(s.battle.board.ships[1].marked, 0);
     assert_eq!(s.battle.turn[0].command_points, 0);
     assert_eq!(s.dice.used(), 2);

@@ -714,6 +714,19 @@ impl Script {
         self
     }
 
+    /// Ship `i` takes a Target Lock on `target` (offering no re-roll), then
+    /// attacks it with `mount`, offering `rerolls`; both must be legal.
+    pub fn lock_and_attack(&mut self, i: usize, target: u8, mount: u8, rerolls: u8) -> &mut Script {
+        self.act(i, Action::TargetLock { target, rerolls: 0 }).act(
+            i,
+            Action::Attack {
+                mount,
+                target,
+                rerolls,
+            },
+        )
+    }
+
     /// Ship `i` tries an action.
     pub fn try_act(&mut self, i: usize, action: Action) -> Result<(), ResolveError> {
         self.system
