@@ -326,7 +326,8 @@ impl Tally {
     pub fn check(&self, roster: &Roster) -> Result<(), String> {
         self.check_counts()?;
         let ships = roster.ships().len();
-        if self.hull_left.len() != ships || self.hull_original.len() != ships {
+        // check_counts has refused hull lists of two lengths.
+        if self.hull_left.len() != ships {
             return Err(format!("it does not count hull for {ships} ships"));
         }
         Ok(())
@@ -1173,9 +1174,20 @@ mod tests {
         let mut broken = whole.clone();
         broken.a_wins += 1;
         assert!(broken.check(&coin.0).is_err());
-        let mut short = whole;
+        let mut short = whole.clone();
         short.hull_left.pop();
         assert!(short.check(&coin.0).is_err());
+        // Both lists one ship short agree with each other, not the roster.
+        let mut fewer = whole;
+        fewer.hull_left.pop();
+        fewer.hull_original.pop();
+        assert_eq!(
+            fewer.check(&coin.0),
+            Err(format!(
+                "it does not count hull for {} ships",
+                coin.0.ships().len()
+            ))
+        );
     }
 
     /// The trial found for a verdict is the first of the run with it,
