@@ -884,33 +884,37 @@ fn the_actions_phase_ends_when_both_sides_only_wait() {
 /// but the last ends with the first ship action it plays.
 #[test]
 fn each_step_of_the_actions_phase_plays_one_ship_action() {
-    let mut battle = battle("destroyer", "frigate", 10);
-    let sequence = Sequence::for_battle(system(), &battle);
-    let steps = sequence.steps(Phase::Actions, 1);
+    let steps = Sequence::for_battle(system(), &battle("destroyer", "frigate", 10))
+        .steps(Phase::Actions, 1);
     assert!(
         steps > 2,
         "the destroyer and the frigate act more than once"
     );
+    let (after_each, ..) = actions_in_steps(steps, 1);
+    assert_eq!(after_each[0], (1, true), "one action, and the phase split");
+    let (acted, split) = after_each[after_each.len() - 1];
+    assert!(!split, "the last step finishes the phase");
+    assert!(acted > 1);
+}
+
+/// Turn 1's Actions phase of the destroyer against the frigate 10 hexes
+/// off, played in `steps` steps with the default tactics and seeded dice:
+/// after each step, the ship actions taken so far and whether the phase is
+/// still split; then the events and the battle.
+fn actions_in_steps(
+    steps: u32,
+    seed: u64,
+) -> (Vec<(u32, bool)>, Vec<broadside_core::Event>, Battle) {
     let tactics = DefaultTactics::default();
-    let mut dice = common::seeded(1);
-    let acted = |battle: &Battle| -> u32 { battle.turn.iter().map(|t| u32::from(t.acted)).sum() };
-    sequence
-        .play_step(
-            Phase::Actions,
-            1,
-            0,
-            &mut battle,
-            [&tactics, &tactics],
-            &mut dice,
-            &mut common::quiet(),
-        )
-        .expect("the first step plays");
-    assert_eq!(acted(&battle), 1);
-    assert!(
-        battle.actions_round.is_some(),
-        "the phase is split after one action"
-    );
-    for step in 1..steps {
+    let mut battle = battle("destroyer", "frigate", 10);
+    let sequence = Sequence {
+        system: system(),
+        actions_steps: steps,
+    };
+    let mut dice = common::seeded(seed);
+    let mut log = broadside_core::EventLog::default();
+    let mut after_each = Vec::new();
+    for step in 0..sequence.steps(Phase::Actions, 1) {
         sequence
             .play_step(
                 Phase::Actions,
@@ -919,15 +923,13 @@ fn each_step_of_the_actions_phase_plays_one_ship_action() {
                 &mut battle,
                 [&tactics, &tactics],
                 &mut dice,
-                &mut common::quiet(),
+                &mut log,
             )
             .expect("the step plays");
+        let acted = battle.turn.iter().map(|t| u32::from(t.acted)).sum();
+        after_each.push((acted, battle.actions_round.is_some()));
     }
-    assert!(
-        battle.actions_round.is_none(),
-        "the last step finishes the phase"
-    );
-    assert!(acted(&battle) > 1);
+    (after_each, log.events, battle)
 }
 
 /// Seed 002, Sequence of Play: ships take their actions per turn, and the
@@ -1014,36 +1016,14 @@ fn a_side_that_waits_once_keeps_its_actions() {
 /// phase played whole: the same actions, dice and events.
 #[test]
 fn the_last_step_of_the_actions_phase_plays_every_round_left() {
-    let tactics = DefaultTactics::default();
-    let play = |steps: u32| {
-        let mut battle = battle("destroyer", "frigate", 10);
-        let sequence = Sequence {
-            system: system(),
-            actions_steps: steps,
-        };
-        let mut dice = common::seeded(3);
-        let mut log = broadside_core::EventLog::default();
-        let mut acted_after = Vec::new();
-        for step in 0..sequence.steps(Phase::Actions, 1) {
-            sequence
-                .play_step(
-                    Phase::Actions,
-                    1,
-                    step,
-                    &mut battle,
-                    [&tactics, &tactics],
-                    &mut dice,
-                    &mut log,
-                )
-                .expect("the step plays");
-            acted_after.push(battle.turn.iter().map(|t| u32::from(t.acted)).sum::<u32>());
-        }
-        assert!(battle.actions_round.is_none(), "the phase is finished");
-        (acted_after, log.events, battle)
-    };
-    let (whole, split) = (play(1), play(2));
-    assert_eq!(split.0[0], 1, "the first step plays one action");
-    assert!(split.0[1] > 2, "the last plays the rest: {:?}", split.0);
+    let (whole, split) = (actions_in_steps(1, 3), actions_in_steps(2, 3));
+    assert_eq!(split.0[0], (1, true), "the first step plays one action");
+    let (rest, still_split) = split.0[1];
+    assert!(
+        !still_split && rest > 2,
+        "the last plays the rest: {:?}",
+        split.0
+    );
     assert_eq!(split.0[1], whole.0[0]);
     assert_eq!(split.1, whole.1);
     assert_eq!(split.2, whole.2);

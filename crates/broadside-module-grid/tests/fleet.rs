@@ -943,6 +943,11 @@ fn the_scan_target_is_chosen_once_when_the_ship_first_fires() {
 /// asked the same questions in the same order, so a ship that stops firing
 /// before its last step is not asked again. The frigate's fire is split
 /// into nine steps (three for each of three shots) though it fires two.
+/// Exact odds merge equal states between the parts of a shot, so each step
+/// plays one part and no more: aiming a shot (the tactics asked, the to-hit
+/// rolled), then the rest of it. The two misses take two steps each, the
+/// fifth step finds no shot left, and the last four play nothing; the
+/// questions asked after each step show how far the fire has gone.
 #[test]
 fn a_fire_phase_in_steps_asks_what_the_whole_phase_asks() {
     let grid = system();
@@ -958,6 +963,7 @@ fn a_fire_phase_in_steps_asks_what_the_whole_phase_asks() {
         };
         let mut dice = ScriptedDice::new([1, 1, 1, 1]);
         let mut log = EventLog::default();
+        let mut after_each = Vec::new();
         for step in 0..sequence.steps(Phase::FirstFire, 1) {
             sequence
                 .play_step(
@@ -970,15 +976,28 @@ fn a_fire_phase_in_steps_asks_what_the_whole_phase_asks() {
                     &mut log,
                 )
                 .expect("the step plays");
+            after_each.push((asked.asks().len(), battle.firing.shot.is_some()));
         }
         common::assert_all_used(&dice, "fire phase");
-        (asked.asks(), event_lines(&log.events), battle)
+        (asked.asks(), event_lines(&log.events), battle, after_each)
     };
     let (whole, stepped) = (play(false), play(true));
     assert_eq!(whole.0, ["scan 0", "shot 0", "shot 0", "shot 0"]);
     assert_eq!(stepped.0, whole.0);
     assert_eq!(stepped.1, whole.1);
     assert_eq!(stepped.2, whole.2);
+    // The frigate's nine steps, then the scouts' six, which are side B's
+    // and play nothing in side A's fire phase.
+    let (asks, under_way): (Vec<usize>, Vec<bool>) = stepped.3.into_iter().unzip();
+    assert_eq!(asks[..9], [2, 2, 3, 3, 4, 4, 4, 4, 4]);
+    assert_eq!(
+        under_way[..9],
+        [true, false, true, false, false, false, false, false, false]
+    );
+    assert_eq!(
+        (&asks[9..], &under_way[9..]),
+        (&[4; 6][..], &[false; 6][..])
+    );
 }
 
 /// Seed 003 line 13: "Starbases, ships, fighters, missiles, spacewalkers do
@@ -1000,50 +1019,6 @@ fn map_objects_keep_the_kind_they_are_named() {
         grid.fire_options(&battle, 0, 1, &asteroid).sight,
         Sight::Blocked(_)
     ));
-}
-
-/// Exact odds merge equal states between the parts of a shot, so each step
-/// of a split fire phase plays one part and no more: aiming a shot (the
-/// tactics asked, the to-hit rolled), then the rest of it. The frigate's
-/// two Multi misses take two steps each, the fifth step finds it has no
-/// shot left, and its last four steps play nothing. The questions asked
-/// after each step show how far the fire has gone.
-#[test]
-fn each_step_of_a_split_fire_phase_plays_one_part_of_a_shot() {
-    let grid = system();
-    let (mut battle, script) = two_multi_misses();
-    battle.first = Side::A;
-    let asked = Asked::new(script);
-    let sequence = Sequence {
-        system: grid,
-        objects: &[],
-        fire_steps: &[9, 3, 3],
-    };
-    let mut dice = ScriptedDice::new([1, 1, 1, 1]);
-    let mut log = EventLog::default();
-    let mut asks_after = Vec::new();
-    let mut under_way = Vec::new();
-    for step in 0..9 {
-        sequence
-            .play_step(
-                Phase::FirstFire,
-                1,
-                step,
-                &mut battle,
-                [&asked, &asked],
-                &mut dice,
-                &mut log,
-            )
-            .expect("the step plays");
-        asks_after.push(asked.asks().len());
-        under_way.push(battle.firing.shot.is_some());
-    }
-    common::assert_all_used(&dice, "fire phase");
-    assert_eq!(asks_after, [2, 2, 3, 3, 4, 4, 4, 4, 4]);
-    assert_eq!(
-        under_way,
-        [true, false, true, false, false, false, false, false, false]
-    );
 }
 
 /// Seed 003 line 95: "A ship that explodes deals damage like a Cannon blast
