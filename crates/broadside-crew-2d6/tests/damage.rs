@@ -178,6 +178,23 @@ fn critical_severity_is_the_damage_over_ten_rounded_up() {
         None,
         "Effect 5 is below the critical threshold"
     );
+    // Rules note, criticals: only a hit "that does damage". One missile at
+    // Effect 6 whose 4D of 1 + 1 + 1 + 1 = 4 is all stopped by the escort's
+    // armour 5 does none, x 6 = 0: no critical hit.
+    let missile = Hit {
+        missiles: Some(1),
+        ..direct("missile-rack", 6)
+    };
+    assert_eq!(
+        attack_severity(
+            "a missile stopped by armour",
+            &escort,
+            &missile,
+            &[1, 1, 1, 1]
+        ),
+        None,
+        "no damage, no critical hit"
+    );
 }
 
 /// A hit's critical hits do their own hull damage, recorded apart from the

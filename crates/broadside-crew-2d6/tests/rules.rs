@@ -195,6 +195,18 @@ fn a_salvo_hitting_at_effect_0_does_no_damage() {
     assert_eq!(r.json["multiplier"], 0);
     assert_eq!(r.json["damage"], 0, "(5 - 1) x 0");
     assert_eq!(r.json["target"]["hull"], 80);
+    let lines: Vec<String> = r.events.iter().map(ToString::to_string).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|e| e
+                .contains("a salvo that hits at Effect 0 multiplies one missile's damage by 0")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|e| e.contains("house rule")),
+        "the house rule is off: {lines:?}"
+    );
 }
 
 /// House-rule option `missiles.zero-effect-multiplier = 1`, off by default:
