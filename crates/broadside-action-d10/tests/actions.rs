@@ -23,6 +23,15 @@ fn duel(range: u32, dice: &[u32]) -> Script {
     Script::new(battle("destroyer", "frigate", range), dice)
 }
 
+/// The carrier against the frigate `range` hexes off, its catapult lost so
+/// that a launch puts out four of its 6 craft, and one flight launched.
+fn carrier_launched(range: u32) -> Script {
+    let mut s = Script::new(battle("carrier", "frigate", range), &[]);
+    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
+    s.act(0, Action::LaunchSmallCraft);
+    s
+}
+
 #[test]
 fn move_shifts_the_destination_within_thrust_once_a_turn() {
     let mut s = duel(10, &[]);
@@ -391,10 +400,7 @@ fn an_extra_action_costs_its_price_in_command_points() {
 /// flight of the carrier's out in another hex stays there, whole.
 #[test]
 fn recovery_takes_aboard_only_the_flights_in_the_carriers_hex() {
-    let mut s = Script::new(battle("carrier", "frigate", 3), &[]);
-    // Without a catapult, four of its 6 craft a launch.
-    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
-    s.act(0, Action::LaunchSmallCraft);
+    let mut s = carrier_launched(3);
     let away = Hex::new(0, 5);
     s.battle.flights[0].hex = away;
     // The 2 craft left aboard launch as a second flight, in the carrier's hex.
@@ -413,9 +419,7 @@ fn recovery_takes_aboard_only_the_flights_in_the_carriers_hex() {
 /// of 2, which stays out, whole. One recovery is logged, of 4 craft.
 #[test]
 fn recovery_stops_when_the_bays_are_full() {
-    let mut s = Script::new(battle("carrier", "frigate", 3), &[]);
-    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
-    s.act(0, Action::LaunchSmallCraft);
+    let mut s = carrier_launched(3);
     s.act(0, Action::LaunchSmallCraft);
     assert_eq!(s.battle.flights.len(), 2);
     s.battle.board.ships[0].intact[System::SmallCraftBay.index()] = 4;
@@ -573,9 +577,7 @@ fn riders_on_the_clamps_share_their_carriers_fate() {
 
 #[test]
 fn small_craft_launch_and_are_recovered_in_the_carriers_hex() {
-    let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
-    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
-    s.act(0, Action::LaunchSmallCraft);
+    let mut s = carrier_launched(8);
     // Without a catapult, four craft a launch.
     assert_eq!(s.battle.flights[0].craft, 4);
     assert_eq!(s.battle.board.ships[0].small_craft, 2);
@@ -1041,9 +1043,7 @@ fn actions_on_the_wrong_thing_are_refused_by_name() {
 /// is refused; with a launched rider moved away, Recover Riders is refused.
 #[test]
 fn recovery_needs_the_flight_or_rider_in_the_carriers_hex() {
-    let mut s = Script::new(battle("carrier", "frigate", 8), &[]);
-    s.battle.board.ships[0].intact[System::Catapult.index()] = 0;
-    s.act(0, Action::LaunchSmallCraft);
+    let mut s = carrier_launched(8);
     s.battle.flights[0].hex = Hex::new(0, 5);
     let why = refused(&mut s, 0, Action::RecoverSmallCraft);
     assert!(why.contains("no flight of this ship in its hex"), "{why}");

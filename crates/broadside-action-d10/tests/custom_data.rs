@@ -21,14 +21,24 @@ const LOCK: &str = "Seed 002, \"Target Lock\": \"roll 7 or less on 1d6, plus the
 /// A destroyer's Target Lock on the frigate at range 10 with `rerolls`
 /// offered, under the data with Command Points per re-roll set to `cost`.
 fn check_lock(cost: &str, rerolls: u8, dice: &[u32]) -> (Result<(), ResolveError>, Script) {
+    let mut s = priced(cost, 10, dice);
+    let result = s.try_act(0, Action::TargetLock { target: 1, rerolls });
+    (result, s)
+}
+
+/// The destroyer against the frigate `range` hexes off, with `dice`, under
+/// the data with Command Points per re-roll set to `cost`.
+fn priced(cost: &str, range: u32, dice: &[u32]) -> Script {
     let system = edited_system(&[(
         "rules.toml",
         "reroll-cost = 1",
         &format!("reroll-cost = {cost}"),
     )]);
-    let mut s = Script::on(system, battle_on(system, "destroyer", "frigate", 10), dice);
-    let result = s.try_act(0, Action::TargetLock { target: 1, rerolls });
-    (result, s)
+    Script::on(
+        system,
+        battle_on(system, "destroyer", "frigate", range),
+        dice,
+    )
 }
 
 /// `command.reroll-cost` at 2: the destroyer's 2 Command Points pay for
@@ -177,12 +187,7 @@ fn a_reaction_ship_next_to_the_target_counts_times_its_modifier() {
 /// 8, re-rolled 7, cleared, and the one re-roll took both of its 2 points.
 #[test]
 fn a_repair_reroll_costs_reroll_cost_command_points() {
-    let system = edited_system(&[("rules.toml", "reroll-cost = 1", "reroll-cost = 2")]);
-    let mut s = Script::on(
-        system,
-        battle_on(system, "destroyer", "frigate", 8),
-        &[8, 7],
-    );
+    let mut s = priced("2", 8, &[8, 7]);
     s.battle.board.ships[0].jammed = true;
     assert_eq!(s.battle.turn[0].command_points, 2);
     s.act(
@@ -204,12 +209,7 @@ fn a_repair_reroll_costs_reroll_cost_command_points() {
 /// the re-roll took both of its 2 points.
 #[test]
 fn a_to_hit_reroll_costs_reroll_cost_command_points() {
-    let system = edited_system(&[("rules.toml", "reroll-cost = 1", "reroll-cost = 2")]);
-    let mut s = Script::on(
-        system,
-        battle_on(system, "destroyer", "frigate", 2),
-        &[9, 8],
-    );
+    let mut s = priced("2", 2, &[9, 8]);
     s.lock_and_attack(0, 1, 0, 1);
     assert_eq!(s.battle.board.ships[1].marked, 0);
     assert_eq!(s.battle.turn[0].command_points, 0);

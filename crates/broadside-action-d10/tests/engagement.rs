@@ -850,12 +850,15 @@ fn more_extra_actions_than_a_turn_allows_are_refused() {
     let mut script = Script::new(battle("destroyer", "frigate", 10), &[]);
     assert_eq!(script.battle.turn[0].command_points, 2);
     let tactics = FixedOrders::buying(2);
-    let err = script
-        .phase_with(Phase::CommandPoints, 1, [&tactics, &tactics])
-        .expect_err("two extra actions are one too many");
+    let why = script.tactics_error(
+        Phase::CommandPoints,
+        1,
+        [&tactics, &tactics],
+        "two extra actions are one too many",
+    );
     assert!(
-        matches!(&err, ResolveError::Internal(m) if m.contains("tactics bought 2 extra actions for the destroyer")),
-        "{err}"
+        why.contains("tactics bought 2 extra actions for the destroyer"),
+        "{why}"
     );
 }
 
@@ -965,10 +968,13 @@ fn tactics_may_act_only_with_their_own_ships_that_can_act() {
         let mut script = Script::new(battle, &[]);
         let orders = FixedOrders::acting(ship, Action::Scuttle);
         let waits = FixedOrders::waiting();
-        match script.phase_with(Phase::Actions, 1, [&orders, &waits]) {
-            Err(ResolveError::Internal(why)) => (why, script.battle),
-            other => panic!("acting with ship {ship} should be refused, got {other:?}"),
-        }
+        let why = script.tactics_error(
+            Phase::Actions,
+            1,
+            [&orders, &waits],
+            "acting with a ship that cannot act",
+        );
+        (why, script.battle)
     };
     let duel = battle("destroyer", "frigate", 10);
     let (why, after) = cannot_act(duel.clone(), 1);
@@ -1097,10 +1103,12 @@ fn a_flight_sent_against_a_friend_is_an_internal_error() {
     // Launched last turn: it acts this turn.
     script.battle.flights[0].fresh = false;
     let tactics = FixedOrders::misdirected(0, Vec::new());
-    let err = script
-        .phase_with(Phase::Actions, 1, [&tactics, &tactics])
-        .expect_err("a flight may not attack its own side");
-    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+    script.tactics_error(
+        Phase::Actions,
+        1,
+        [&tactics, &tactics],
+        "a flight may not attack its own side",
+    );
 }
 
 /// Seed 002, Point Defense Fire: each point defence weapon fires once; a
@@ -1116,28 +1124,34 @@ fn a_point_defence_mount_fires_once_a_phase() {
     let before = script.battle.clone();
     // The frigate's first laser turret, twice.
     let tactics = FixedOrders::misdirected(0, vec![(0, 0), (0, 0)]);
-    let err = script
-        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
-        .expect_err("one mount fires once");
-    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+    script.tactics_error(
+        Phase::PointDefenseFire,
+        1,
+        [&tactics, &tactics],
+        "one mount fires once",
+    );
 
     // Its second laser turret (mount 1), twice: the same for every mount.
     let mut again = Script::new(before.clone(), &[5]);
     let tactics = FixedOrders::misdirected(0, vec![(1, 0), (1, 0)]);
-    let err = again
-        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
-        .expect_err("one mount fires once");
-    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+    again.tactics_error(
+        Phase::PointDefenseFire,
+        1,
+        [&tactics, &tactics],
+        "one mount fires once",
+    );
 
     // A destroyed turret fires no point defence at all.
     let mut wrecked = before;
     wrecked.board.ships[1].weapons[0].destroyed = true;
     let mut wrecked = Script::new(wrecked, &[]);
     let tactics = FixedOrders::misdirected(0, vec![(0, 0)]);
-    let err = wrecked
-        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
-        .expect_err("a destroyed mount cannot fire");
-    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+    wrecked.tactics_error(
+        Phase::PointDefenseFire,
+        1,
+        [&tactics, &tactics],
+        "a destroyed mount cannot fire",
+    );
 }
 
 /// Swarm attacks use the swarm weapon's range brackets (seed 002, the
@@ -1153,13 +1167,13 @@ fn a_flight_sent_beyond_its_weapons_reach_is_an_internal_error() {
     // Ship 3: the frigate, after the carrier and its two riders.
     assert_eq!(script.battle.sides[3], Side::B);
     let tactics = FixedOrders::misdirected(3, Vec::new());
-    let err = script
-        .phase_with(Phase::Actions, 1, [&tactics, &tactics])
-        .expect_err("the frigate is beyond the swarmer guns' reach");
-    assert!(
-        matches!(&err, ResolveError::Internal(why) if why.contains("a ship it cannot attack")),
-        "{err:?}"
+    let why = script.tactics_error(
+        Phase::Actions,
+        1,
+        [&tactics, &tactics],
+        "the frigate is beyond the swarmer guns' reach",
     );
+    assert!(why.contains("a ship it cannot attack"), "{why}");
 }
 
 /// Seed 002, Point Defense Fire: only point defence weapons fire in it; the
@@ -1172,10 +1186,12 @@ fn only_point_defence_weapons_fire_point_defence() {
     script.act(1, Action::ActivatePointDefense);
     script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
     let tactics = FixedOrders::misdirected(0, vec![(2, 0)]);
-    let err = script
-        .phase_with(Phase::PointDefenseFire, 1, [&tactics, &tactics])
-        .expect_err("a heavy laser is no point defence weapon");
-    assert!(matches!(err, ResolveError::Internal(_)), "{err:?}");
+    script.tactics_error(
+        Phase::PointDefenseFire,
+        1,
+        [&tactics, &tactics],
+        "a heavy laser is no point defence weapon",
+    );
 }
 
 /// Seed 002, Point Defense Fire: point defence shoots down small craft one

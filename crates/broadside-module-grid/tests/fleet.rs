@@ -827,82 +827,6 @@ fn a_board_holds_exactly_the_engines_most_ships() {
     ));
 }
 
-/// Tactics that play as a [`Script`] and write down every question they
-/// are asked about firing: `scan N` when ship N chooses whom to scan,
-/// `shot N` when it is asked for its next shot.
-struct Asked {
-    script: Script,
-    asks: std::sync::Mutex<Vec<String>>,
-}
-
-impl Asked {
-    fn new(script: Script) -> Self {
-        Asked {
-            script,
-            asks: std::sync::Mutex::default(),
-        }
-    }
-
-    fn asks(&self) -> Vec<String> {
-        self.asks.lock().expect("not poisoned").clone()
-    }
-
-    fn note(&self, ask: String) {
-        self.asks.lock().expect("not poisoned").push(ask);
-    }
-}
-
-impl ModuleGridTactics for Asked {
-    fn maneuver(
-        &self,
-        system: &broadside_module_grid::ModuleGrid,
-        battle: &broadside_module_grid::Battle,
-        ship: usize,
-    ) -> broadside_module_grid::engagement::Maneuver {
-        self.script.maneuver(system, battle, ship)
-    }
-
-    fn next_shot(
-        &self,
-        system: &broadside_module_grid::ModuleGrid,
-        battle: &broadside_module_grid::Battle,
-        ship: usize,
-        options: &[broadside_module_grid::engagement::FireOptions],
-    ) -> Option<broadside_module_grid::engagement::ShotChoice> {
-        self.note(format!("shot {ship}"));
-        self.script.next_shot(system, battle, ship, options)
-    }
-
-    fn scan_target(
-        &self,
-        system: &broadside_module_grid::ModuleGrid,
-        battle: &broadside_module_grid::Battle,
-        ship: usize,
-        options: &[broadside_module_grid::engagement::FireOptions],
-    ) -> Option<usize> {
-        self.note(format!("scan {ship}"));
-        self.script.scan_target(system, battle, ship, options)
-    }
-
-    fn allocation_reroll(
-        &self,
-        system: &broadside_module_grid::ModuleGrid,
-        ship: usize,
-        view: &broadside_module_grid::AllocationView<'_>,
-    ) -> Option<broadside_module_grid::Reroll> {
-        self.script.allocation_reroll(system, ship, view)
-    }
-
-    fn repair(
-        &self,
-        system: &broadside_module_grid::ModuleGrid,
-        battle: &broadside_module_grid::Battle,
-        ship: usize,
-    ) -> Option<broadside_module_grid::model::ModuleIx> {
-        self.script.repair(system, battle, ship)
-    }
-}
-
 /// The frigate at (0,0) facing east fires its bow Cannon twice in Multi
 /// (ruling 10), at each of two scouts beside it in turn, and both shots
 /// miss: 2d6 [1,1] = 2, + Gunnery 2 = 4 against 7 + range 1 = 8. 4 dice.
@@ -922,8 +846,7 @@ fn two_multi_misses() -> (broadside_module_grid::Battle, Script) {
 /// first shot, and never again that turn.
 #[test]
 fn the_scan_target_is_chosen_once_when_the_ship_first_fires() {
-    let (mut battle, script) = two_multi_misses();
-    let asked = Asked::new(script);
+    let (mut battle, asked) = two_multi_misses();
     play_phase(
         &mut battle,
         Phase::FirstFire,
@@ -933,7 +856,7 @@ fn the_scan_target_is_chosen_once_when_the_ship_first_fires() {
         &[1, 1, 1, 1],
     )
     .expect("both shots resolve");
-    assert_eq!(asked.script.left(), 0);
+    assert_eq!(asked.left(), 0);
     assert_eq!(asked.asks(), ["scan 0", "shot 0", "shot 0", "shot 0"]);
     assert_eq!(battle.board.ships[0].scans_on, Some(1));
 }
@@ -952,9 +875,8 @@ fn the_scan_target_is_chosen_once_when_the_ship_first_fires() {
 fn a_fire_phase_in_steps_asks_what_the_whole_phase_asks() {
     let grid = system();
     let play = |stepped: bool| {
-        let (mut battle, script) = two_multi_misses();
+        let (mut battle, asked) = two_multi_misses();
         battle.first = Side::A;
-        let asked = Asked::new(script);
         let fire_steps: &[u8] = if stepped { &[9, 3, 3] } else { &[] };
         let sequence = Sequence {
             system: grid,

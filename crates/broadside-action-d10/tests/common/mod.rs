@@ -733,6 +733,21 @@ impl Script {
             .act(&mut self.battle, i, action, &mut self.dice, &mut self.log)
     }
 
+    /// Plays one phase with tactics that must make a mistake the engine
+    /// names: its internal error's message. `what` says what mistake.
+    pub fn tactics_error(
+        &mut self,
+        phase: Phase,
+        turn: u32,
+        tactics: [&(dyn ActionTactics + 'static); 2],
+        what: &str,
+    ) -> String {
+        match self.phase_with(phase, turn, tactics) {
+            Err(ResolveError::Internal(why)) => why,
+            other => panic!("{what}: expected the tactics' error, got {other:?}"),
+        }
+    }
+
     /// Plays one phase with the default tactics for both sides.
     pub fn phase(&mut self, phase: Phase, turn: u32) -> &mut Script {
         let tactics = DefaultTactics::default();

@@ -372,7 +372,9 @@ pub fn play_phase(
 /// Tactics that hold still, fire exactly the shots given in the order
 /// given, scan whom they are told (else the first enemy offered), never
 /// reroll and never repair. Each allocation reroll offer's scans are kept,
-/// to show which hits a scan could pay for.
+/// to show which hits a scan could pay for, and every question about
+/// firing is written down: `scan N` when ship N chooses whom to scan,
+/// `shot N` when it is asked for its next shot.
 #[derive(Debug, Default)]
 pub struct Script {
     /// Shots still to fire: the firing ship's index and its choice.
@@ -381,6 +383,8 @@ pub struct Script {
     scans: Vec<(usize, usize)>,
     /// The scans offered at each allocation reroll, in order.
     pub offered_scans: Mutex<Vec<u8>>,
+    /// The questions asked about firing, in order.
+    asks: Mutex<Vec<String>>,
 }
 
 impl Script {
@@ -402,6 +406,15 @@ impl Script {
     pub fn left(&self) -> usize {
         self.shots.lock().expect("not poisoned").len()
     }
+
+    /// The questions asked about firing so far.
+    pub fn asks(&self) -> Vec<String> {
+        self.asks.lock().expect("not poisoned").clone()
+    }
+
+    fn note(&self, ask: String) {
+        self.asks.lock().expect("not poisoned").push(ask);
+    }
 }
 
 impl ModuleGridTactics for Script {
@@ -416,6 +429,7 @@ impl ModuleGridTactics for Script {
         ship: usize,
         _options: &[FireOptions],
     ) -> Option<ShotChoice> {
+        self.note(format!("shot {ship}"));
         let mut shots = self.shots.lock().expect("not poisoned");
         match shots.front() {
             Some(&(firer, choice)) if firer == ship => {
@@ -433,6 +447,7 @@ impl ModuleGridTactics for Script {
         ship: usize,
         options: &[FireOptions],
     ) -> Option<usize> {
+        self.note(format!("scan {ship}"));
         self.scans
             .iter()
             .find(|(scanner, _)| *scanner == ship)
