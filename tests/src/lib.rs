@@ -306,6 +306,7 @@ fn numbered_events(out: &mut String, events: &[Event]) {
 
 // A rulebook example whose dice are left over, or run short, is a wrong
 // script or a wrong procedure: the shared check says which.
+use broadside_core::kit::System as _;
 use broadside_data::testing::{assert_all_used, dice_text};
 
 // ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use broadside_core::kit::System as _;
 use broadside_core::{
     BattleRequest, Dice, Die, Engagement, EventSink, Loss, OptionValue, Options, ResolveError,
     ResolveRequest, Roster, ShipFate, Side, TrialOutcome, Verdict,

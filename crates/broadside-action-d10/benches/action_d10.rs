@@ -10,6 +10,7 @@ use std::sync::Arc;
 use broadside_action_d10::{
     ActionD10, Attack, BattleSetup, Board, LockNeed, LockSituation, Situation,
 };
+use broadside_core::kit::System as _;
 use broadside_core::{BattleRequest, Die, Options};
 use broadside_data::testing;
 use divan::Bencher;

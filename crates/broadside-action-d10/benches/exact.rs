@@ -7,6 +7,7 @@
 
 use broadside_action_d10::ActionD10;
 use broadside_core::ResolveRequest;
+use broadside_core::kit::System as _;
 use broadside_data::testing::{self, flag, num, text};
 use divan::Bencher;
 

@@ -50,11 +50,6 @@ impl ActionD10 {
         })
     }
 
-    /// The system loaded from its embedded data of record.
-    pub fn embedded() -> Result<ActionD10, DataErrors> {
-        broadside_core::kit::embedded()
-    }
-
     /// A fresh ship of the class with this id.
     pub fn ship(&self, id: &str) -> Option<Ship> {
         self.rules

@@ -79,6 +79,11 @@ pub trait System: AttackResolution<Board: Clone> + Sized + Send + Sync + 'static
     /// folder's over them) into the system, reporting every problem.
     fn from_files(files: &[SourceFile]) -> Result<Self, DataErrors>;
 
+    /// The system loaded from its embedded data of record.
+    fn embedded() -> Result<Self, DataErrors> {
+        embedded::<Self>()
+    }
+
     /// Every ship class of the data, as `broadside ships` lists it.
     fn ship_sheets(&self) -> Vec<Self::ShipSheet>;
 

@@ -8,6 +8,7 @@
 //! allocations per iteration, which is how an allocation on the hot path
 //! shows up.
 
+use broadside_core::kit::System as _;
 use broadside_core::{BattleRequest, Dice, Die, Options, Ruleset, SeededDice};
 use broadside_crew_2d6::model::Band;
 use broadside_crew_2d6::{Attack, Battle, Crew2d6, Reactions, ShipId, Weaponry};

@@ -5,6 +5,7 @@
 //! record and gathers the distribution; the attacks are ones whose chains
 //! of critical hits stay within the command line's budget of paths.
 
+use broadside_core::kit::System as _;
 use broadside_crew_2d6::Crew2d6;
 use broadside_data::testing::{self, text};
 use divan::Bencher;

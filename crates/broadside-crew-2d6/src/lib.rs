@@ -60,11 +60,6 @@ impl Crew2d6 {
         Ok(Crew2d6 { rules, crew_dms })
     }
 
-    /// The system loaded from its embedded data of record.
-    pub fn embedded() -> Result<Crew2d6, DataErrors> {
-        broadside_core::kit::embedded()
-    }
-
     /// A fresh ship of the class with this id.
     pub fn ship(&self, id: &str) -> Option<Ship> {
         self.rules

@@ -8,6 +8,7 @@
 //! tests and the one-turn duel of two scouts of the data of record, the
 //! largest of its battles that fits whole.
 
+use broadside_core::kit::System as _;
 use broadside_core::{BattleRequest, Engagement, Options};
 use broadside_data::testing::{self, num, text};
 use broadside_module_grid::{ModuleGrid, REGISTRATION};

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use broadside_core::kit::System as _;
 use broadside_core::{BattleRequest, Die, Engagement, Options, Ruleset};
 use broadside_data::testing;
 use broadside_module_grid::model::{Function, Mode, ShipSide};

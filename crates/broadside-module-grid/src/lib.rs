@@ -58,11 +58,6 @@ impl ModuleGrid {
         })
     }
 
-    /// The system loaded from its embedded data of record.
-    pub fn embedded() -> Result<ModuleGrid, DataErrors> {
-        broadside_core::kit::embedded()
-    }
-
     /// A fresh ship of the class with this id.
     pub fn ship(&self, id: &str) -> Option<Ship> {
         self.rules

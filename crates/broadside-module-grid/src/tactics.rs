@@ -839,6 +839,7 @@ impl ModuleGridTactics for DefaultTactics {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use broadside_core::kit::System as _;
 
     #[test]
     fn dice_odds_match_counting() {

@@ -1,5 +1,6 @@
 //! Benchmarks whole percentile battles, one ship a side and four: the Monte Carlo hot loop on one core.
 
+use broadside_core::kit::System as _;
 use broadside_core::{BattleRequest, Options};
 use broadside_data::testing;
 use broadside_percentile::{Percentile, PreparedBattle};

@@ -7,6 +7,7 @@
 //! through `Engagement::exact` as `broadside battle --exact` does.
 
 use broadside_core::exact::DROP_NONE;
+use broadside_core::kit::System as _;
 use broadside_core::{BattleRequest, Engagement, Options, ResolveRequest, Ruleset};
 use broadside_data::testing::{self, num, text};
 use broadside_percentile::{Percentile, REGISTRATION};

@@ -10,6 +10,7 @@
 //! The allocation profiler counts heap allocations per iteration, which is
 //! how an allocation on the hot path shows up.
 
+use broadside_core::kit::System as _;
 use broadside_core::{Die, EventSink, NullSink, ResolveRequest, Ruleset, SeededDice};
 use broadside_data::testing::{self, num, text};
 use broadside_percentile::{Attack, Board, Hit, Percentile, REGISTRATION};

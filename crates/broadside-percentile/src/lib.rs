@@ -77,11 +77,6 @@ impl Percentile {
         })
     }
 
-    /// The system loaded from its embedded data of record.
-    pub fn embedded() -> Result<Percentile, DataErrors> {
-        broadside_core::kit::embedded()
-    }
-
     /// A fresh ship of the class with this id.
     pub fn ship(&self, id: &str) -> Option<Ship> {
         self.rules

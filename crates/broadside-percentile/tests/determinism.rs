@@ -6,6 +6,7 @@
 //! thread, on a pool of two, and the trials played one by one in order all
 //! tally alike.
 
+use broadside_core::kit::System as _;
 use broadside_core::{BattleRequest, NullSink, OptionValue, Options, Tally, play_trial};
 use broadside_data::testing;
 use broadside_percentile::Percentile;

@@ -21,6 +21,7 @@ use broadside_action_d10::{
 };
 use broadside_core::exact::{ExactAttack, ExactError, ExactOdds, Prob, exact_attack, exact_battle};
 use broadside_core::hex::{Direction, Hex};
+use broadside_core::kit::System as _;
 use broadside_core::{
     AttackOutcome, AttackResolution, BattleRequest, Dice, DiceError, Die, Event, EventLog,
     EventSink, NullSink, OptionValue, Options, ResolveError, ResolveRequest, Ruleset, ScriptedDice,

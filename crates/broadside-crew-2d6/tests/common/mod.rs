@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use broadside_core::exact::ExactAttack;
+use broadside_core::kit::System as _;
 use broadside_core::{
     Dice, Event, EventLog, EventSink, OptionValue, ResolveError, ScriptedDice, SourceFile,
 };

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use broadside_core::exact::{ExactAttack, Prob};
 use broadside_core::hex::{Direction, Hex};
+use broadside_core::kit::System as _;
 use broadside_core::{
     BattleRequest, Dice, Event, EventLog, OptionValue, ResolveError, Roster, Ruleset, ScriptedDice,
     SeededDice, Side, SourceFile, TurnSequence,
