@@ -1116,6 +1116,10 @@ impl ActionD10 {
         let rules = &self.rules;
         let d = battle.poses[i].dest.distance(dest);
         let d8 = u8::try_from(d).unwrap_or(u8::MAX);
+        // Seed 002's breached containment loses cargo "on every maneuver or
+        // acceleration": a new facing is a manoeuvre, a new destination an
+        // acceleration.
+        let manoeuvred = d > 0 || battle.poses[i].facing != facing;
         battle.poses[i].dest = dest;
         battle.poses[i].facing = facing;
         battle.turn[i].moved = true;
@@ -1132,7 +1136,7 @@ impl ActionD10 {
                 battle.docked_with[j] = None;
             }
         }
-        if d > 0 && battle.board.ships[i].all_lost(rules, crate::model::Letter::Containment) {
+        if manoeuvred && battle.board.ships[i].all_lost(rules, crate::model::Letter::Containment) {
             let expr = rules.constants.boxes.containment_breach_cargo;
             let lost = self.roll_expr(
                 expr,

@@ -123,17 +123,35 @@ fn containment_breached_loses_cargo_on_every_move() {
     );
     assert_eq!(s.battle.board.ships[1].cargo, 0);
 
-    // Ruling 33: turning in place, the destination unchanged, loses none;
-    // no die is rolled.
-    let mut s = duel(10, &[]);
+    // Ruling 33: turning in place, the destination unchanged, is a
+    // manoeuvre (seed 002 line 58: "on every maneuver or acceleration"), so
+    // it loses cargo too.
+    let mut s = duel(10, &[4]);
     let ship = &mut s.battle.board.ships[1];
     *ship = ship.clone().with_boxes_marked(&system().rules, 18);
     let (cargo, dest) = (ship.cargo, s.battle.poses[1].dest);
+    assert!(cargo > 4, "cargo {cargo}");
     s.act(
         1,
         Action::Move {
             dest,
             facing: Direction::SOUTH_WEST,
+        },
+    );
+    assert_eq!(s.battle.board.ships[1].cargo, cargo - 4);
+    assert_eq!(s.dice.used(), 1);
+
+    // A Move that keeps both the destination and the facing is neither, and
+    // rolls nothing.
+    let mut s = duel(10, &[]);
+    let ship = &mut s.battle.board.ships[1];
+    *ship = ship.clone().with_boxes_marked(&system().rules, 18);
+    let (cargo, pose) = (ship.cargo, s.battle.poses[1]);
+    s.act(
+        1,
+        Action::Move {
+            dest: pose.dest,
+            facing: pose.facing,
         },
     );
     assert_eq!(s.battle.board.ships[1].cargo, cargo);
