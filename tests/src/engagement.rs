@@ -79,7 +79,10 @@ pub fn add_ship(
         .unwrap_or_else(|| panic!("no ship class '{id}' in the data"));
     let n = battle.sides.iter().filter(|&&s| s == side).count() + 1;
     battle.board.ships.push(ship);
-    battle.board.names.push(format!("{id} ({side}{n})"));
+    // The names are shared between copies of a board, so a new one is a new list.
+    let mut names = battle.board.names.to_vec();
+    names.push(format!("{id} ({side}{n})"));
+    battle.board.names = names.into();
     battle.sides.push(side);
     battle.poses.push(Pose {
         hex: at,

@@ -723,11 +723,14 @@ fn assert_fell_back(case: &str, a: &Allocation, expected_hull_damage: i32) {
 
 /// A board of named ships; the first attacks, the second is the target.
 pub fn board(ships: Vec<(&str, Ship)>) -> Board {
-    let (names, ships) = ships
+    let (names, ships): (Vec<String>, _) = ships
         .into_iter()
         .map(|(name, ship)| (name.to_owned(), ship))
         .unzip();
-    Board { ships, names }
+    Board {
+        ships,
+        names: names.into(),
+    }
 }
 
 /// Ship 0 fires mount `mount` at ship 1 at `range`: no head-on, no ICMs.

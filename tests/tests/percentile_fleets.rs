@@ -226,7 +226,7 @@ fn a_minefield_placed_before_play_attacks_both_ships_passing_through() {
         [&[("mines", "3,0")], &[]],
     );
     assert_eq!(
-        b.board.names,
+        b.board.names[..],
         ["destroyer (A)", "frigate (B)", "destroyer (B)"]
     );
     assert_eq!([b.poses[1].hex, b.poses[2].hex], [hex(6, 0), hex(6, 0)]);
@@ -345,7 +345,7 @@ fn a_sides_set_up_places_its_ships_mines_and_seekers() {
         ],
     );
     assert_eq!(
-        b.board.names,
+        b.board.names[..],
         [
             "destroyer #1 (A)",
             "destroyer #2 (A)",

@@ -141,7 +141,7 @@ fn build(system: &Percentile, s: &Setup) -> (Board, Attack) {
     };
     let board = Board {
         ships: vec![attacker, target],
-        names: vec!["attacker".into(), "target".into()],
+        names: ["attacker".into(), "target".into()].into(),
     };
     (board, attack)
 }
@@ -366,7 +366,7 @@ fn keeping_events_does_not_change_the_outcome() {
     for seed in 0..64 {
         let board = Board {
             ships: vec![Ship::new(rules, destroyer), Ship::new(rules, frigate)],
-            names: vec!["destroyer".into(), "frigate".into()],
+            names: ["destroyer".into(), "frigate".into()].into(),
         };
         let attack = Attack {
             attacker: 0,

@@ -1,8 +1,6 @@
 //! Attack resolution: target lock, the to-hit number and its modifiers, the
 //! d10 per weapon with its natural 10, and swarms on the hits table.
 
-use std::sync::Arc;
-
 use arrayvec::ArrayVec;
 use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, ResolveError};
 
@@ -12,13 +10,7 @@ use crate::model::{Drive, Scanner, Weapon, WeaponId, WeaponKind};
 use crate::ship::{ScannerState, Ship};
 
 /// The ships an attack is resolved among, with the names events use.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Board {
-    /// Every ship in play.
-    pub ships: Vec<Ship>,
-    /// How events name each ship (shared, so copying a board copies no text).
-    pub names: Arc<[String]>,
-}
+pub type Board = broadside_core::Board<Ship>;
 
 /// What the lock modifiers read from the map around the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -426,14 +418,7 @@ impl ActionD10 {
     /// Checks that the rules allow the attack; nothing changes if not.
     fn check_attack(&self, board: &Board, attack: &Attack) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        let (Some(attacker), Some(target)) = (
-            board.ships.get(attack.attacker),
-            board.ships.get(attack.target),
-        ) else {
-            return Err(ResolveError::Internal(
-                "attack names a ship not on the board".into(),
-            ));
-        };
+        let (attacker, target) = board.pair(attack.attacker, attack.target, "attack")?;
         let Some(mount) = attacker.weapons.get(attack.mount) else {
             return Err(ResolveError::Internal(
                 "attack names a weapon mount the ship lacks".into(),

@@ -288,7 +288,7 @@ fn the_flags_build_the_roster_the_library_does() {
     let request = fleet_request(&["frigate", "frigate"], &["destroyer"], 12, 50, [&[], &[]]);
     let prepared = percentile().set_up(&request).expect("the battle sets up");
     assert_eq!(
-        prepared.start().board.names,
+        prepared.start().board.names[..],
         ["frigate #1 (A)", "frigate #2 (A)", "destroyer (B)"]
     );
     let replay = cli_ok(&[

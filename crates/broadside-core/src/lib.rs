@@ -7,6 +7,7 @@
 //! the outside sees. All randomness passes through
 //! [`Dice`]; everything resolution does is reported as [`Event`]s.
 
+pub mod board;
 pub mod dice;
 pub mod error;
 pub mod event;
@@ -19,6 +20,7 @@ pub mod ranges;
 pub mod rules;
 pub mod ruleset;
 
+pub use board::Board;
 pub use dice::{
     Check, Dice, DiceError, DiceExpr, Die, Order, Pool, ScriptedDice, SeededDice, read_pool_as,
 };

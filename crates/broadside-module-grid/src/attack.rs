@@ -6,8 +6,6 @@
 //! spends what firing spends (Guns power, a missile, a bomb), rolls the skill
 //! check, rolls hit allocation, and hands the hit to damage allocation.
 
-use std::sync::Arc;
-
 use arrayvec::ArrayVec;
 use broadside_core::{AttackResolution, Dice, Die, Event, EventSink, Order, ResolveError};
 
@@ -19,14 +17,7 @@ use crate::ship::Ship;
 use crate::tactics::DefaultTactics;
 
 /// The ships an attack is resolved among, with the names events use.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Board {
-    /// Every ship in play.
-    pub ships: Vec<Ship>,
-    /// How events name each ship (shared, so copying a board for a new
-    /// trial does not copy the names).
-    pub names: Arc<[String]>,
-}
+pub type Board = broadside_core::Board<Ship>;
 
 /// What fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -341,13 +332,7 @@ impl ModuleGrid {
     /// Checks that the rules allow the shot; nothing changes if not.
     pub fn check_shot(&self, board: &Board, shot: &Shot) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        let (Some(attacker), Some(target)) =
-            (board.ships.get(shot.attacker), board.ships.get(shot.target))
-        else {
-            return Err(ResolveError::Internal(
-                "a shot names a ship not on the board".into(),
-            ));
-        };
+        let (attacker, target) = board.pair(shot.attacker, shot.target, "a shot")?;
         let who = &board.names[shot.attacker];
         let whom = &board.names[shot.target];
         if shot.attacker == shot.target {

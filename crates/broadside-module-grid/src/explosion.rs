@@ -111,11 +111,7 @@ impl ModuleGrid {
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Option<BlastStrike>, ResolveError> {
-        let Some(ship) = board.ships.get(index) else {
-            return Err(ResolveError::Internal(
-                "a blast names a ship not on the board".into(),
-            ));
-        };
+        let ship = board.ship(index, "a blast")?;
         if ship.is_destroyed() {
             return Ok(None);
         }

@@ -48,7 +48,7 @@ fn board(system: &Percentile, attacker: &str, target: &str) -> Board {
     };
     Board {
         ships: vec![ship(attacker), ship(target)],
-        names: vec![attacker.to_owned(), target.to_owned()],
+        names: [attacker.to_owned(), target.to_owned()].into(),
     }
 }
 

@@ -9,13 +9,7 @@ use crate::ship::Ship;
 use crate::{Percentile, count_of};
 
 /// The ships an attack is resolved among, with the names events use.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Board {
-    /// Every ship in play.
-    pub ships: Vec<Ship>,
-    /// How events name each ship.
-    pub names: Vec<String>,
-}
+pub type Board = broadside_core::Board<Ship>;
 
 /// A declared attack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -324,14 +318,7 @@ impl Percentile {
     /// Checks that the rules allow the attack; nothing changes if not.
     fn check_attack(&self, board: &Board, attack: &Attack) -> Result<(), ResolveError> {
         let rules = &self.rules;
-        let (Some(attacker), Some(target)) = (
-            board.ships.get(attack.attacker),
-            board.ships.get(attack.target),
-        ) else {
-            return Err(ResolveError::Internal(
-                "attack names a ship not on the board".into(),
-            ));
-        };
+        let (attacker, target) = board.pair(attack.attacker, attack.target, "attack")?;
         let Some(mount) = attacker.weapons.get(attack.mount) else {
             return Err(ResolveError::Internal(
                 "attack names a weapon mount the ship lacks".into(),

@@ -207,7 +207,7 @@ impl Percentile {
         let mut battle = Battle {
             board: Board {
                 ships: Vec::with_capacity(n),
-                names: Vec::with_capacity(n),
+                names: (0..n).map(|i| roster.name(i).to_owned()).collect(),
             },
             sides: Vec::with_capacity(n),
             poses: Vec::with_capacity(n),
@@ -217,7 +217,7 @@ impl Percentile {
             first: Side::A,
         };
         let mut placed = [0usize; 2];
-        for (i, entry) in roster.ships().iter().enumerate() {
+        for entry in roster.ships() {
             let ship = self
                 .ship(&entry.id)
                 .ok_or_else(|| ResolveError::unknown("ship", &entry.id, known()))?;
@@ -225,7 +225,6 @@ impl Percentile {
             let hex = setup.place(placed[entry.side.index()]);
             placed[entry.side.index()] += 1;
             battle.board.ships.push(ship);
-            battle.board.names.push(roster.name(i).to_owned());
             battle.sides.push(entry.side);
             battle.poses.push(Pose {
                 hex,

@@ -769,10 +769,8 @@ impl Percentile {
             Some(n) => u16::try_from(n).map_err(|_| ResolveError::bad_option("icm", "too many"))?,
         };
 
-        let mut board = Board {
-            ships: vec![attacker, target],
-            names: vec![request.attacker.clone(), request.target.clone()],
-        };
+        let mut ships = vec![attacker, target];
+        let mut names = vec![request.attacker.clone(), request.target.clone()];
         // Hexmates stand in the target's hex after the attacker and the
         // target, each launching its own ICMs after the target's (ruling 46).
         let hexmates = match options.text("hexmate-icms") {
@@ -792,11 +790,11 @@ impl Percentile {
             }
             for (ship, name, count) in hexmates {
                 let launch = IcmLaunch {
-                    ship: board.ships.len(),
+                    ship: ships.len(),
                     count,
                 };
-                board.ships.push(ship);
-                board.names.push(name);
+                ships.push(ship);
+                names.push(name);
                 total += u32::from(count);
                 launches.push(launch).map_err(|_| {
                     ResolveError::bad_option("hexmate-icms", "more hexmates than a side has ships")
@@ -814,6 +812,10 @@ impl Percentile {
             head_on: options.flag("head-on"),
             icms,
             icm_launcher,
+        };
+        let board = Board {
+            ships,
+            names: names.into(),
         };
         Ok((board, attack))
     }
