@@ -119,12 +119,13 @@ pub struct AttackOutcome {
 impl AttackOutcome {
     fn no_lock(lock: LockOutcome) -> AttackOutcome {
         AttackOutcome {
+            // The points the lock spent are spent by the attack, hit or not.
+            rerolls_used: lock.rerolls_used,
             lock: Some(lock),
             target_number: 0,
             rolls: ArrayVec::new(),
             hits: 0,
             applied: None,
-            rerolls_used: 0,
         }
     }
 }
@@ -293,8 +294,8 @@ impl ActionD10 {
         LockNumber::Roll(number)
     }
 
-    /// Makes a target lock: automatic, impossible, or a roll (re-rolled once
-    /// per Command Point allowed after a failure).
+    /// Makes a target lock: automatic, impossible, or a roll (a failure
+    /// re-rolled once if a Command Point is allowed for it).
     pub fn make_lock(
         &self,
         locker: &Ship,
@@ -336,7 +337,11 @@ impl ActionD10 {
                         outcome.locked = true;
                         break;
                     }
-                    if outcome.rerolls_used >= rerolls || outcome.rolls.is_full() {
+                    // Ruling 5: a die is re-rolled once at most.
+                    if outcome.rerolls_used > 0
+                        || outcome.rerolls_used >= rerolls
+                        || outcome.rolls.is_full()
+                    {
                         break;
                     }
                     outcome.rerolls_used += 1;
@@ -548,6 +553,7 @@ impl ActionD10 {
             // or under the number and under the natural miss: one check.
             let needed = hit_number(number, natural_miss);
             for n in 1..=strike.dice {
+                let mut rerolled = false;
                 loop {
                     let check = dice.check(Die::D10, needed)?;
                     let _ = outcome.rolls.try_push(check.face);
@@ -574,9 +580,12 @@ impl ActionD10 {
                         outcome.hits += 1;
                         break;
                     }
-                    if outcome.rerolls_used >= strike.rerolls || outcome.rolls.is_full() {
+                    // Ruling 5: a die is re-rolled once at most.
+                    if rerolled || outcome.rerolls_used >= strike.rerolls || outcome.rolls.is_full()
+                    {
                         break;
                     }
+                    rerolled = true;
                     outcome.rerolls_used += 1;
                     sink.emit(|| Event::Ruling {
                         text: "a Command Point re-rolls the miss".into(),

@@ -56,8 +56,8 @@ impl ActionD10 {
             + i32::from(lost) * self.rules.constants.crew_deck_lost
     }
 
-    /// One Repair action on one item, re-rolled once per Command Point
-    /// allowed after a failure.
+    /// One Repair action on one item; a failure is re-rolled once if a
+    /// Command Point is allowed for it.
     pub fn repair(
         &self,
         ship: &mut Ship,
@@ -121,7 +121,11 @@ impl ActionD10 {
                 outcome.repaired = true;
                 break;
             }
-            if outcome.rerolls_used >= rerolls || outcome.rolls.is_full() {
+            // Ruling 5: a die is re-rolled once at most.
+            if outcome.rerolls_used > 0
+                || outcome.rerolls_used >= rerolls
+                || outcome.rolls.is_full()
+            {
                 break;
             }
             outcome.rerolls_used += 1;

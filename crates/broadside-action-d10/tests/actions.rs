@@ -709,6 +709,28 @@ fn repair_clears_a_jam_on_seven_or_less() {
     assert!(why.contains("nothing to repair"), "{why}");
 }
 
+/// Ruling 5: a Command Point re-rolls a failed repair die once at most.
+/// An Easy repair (7 or less on 1d10) rolls 8, re-rolled 9, and with a
+/// second point offered is not rolled again: the jam stays, one point is
+/// spent.
+#[test]
+fn a_failed_repair_is_re_rolled_once_at_most() {
+    let mut s = duel(8, &[8, 9]);
+    s.battle.board.ships[0].jammed = true;
+    let points = s.battle.turn[0].command_points;
+    assert!(points >= 2, "the destroyer has {points} points");
+    s.act(
+        0,
+        Action::Repair {
+            item: Repairable::MagazineJam,
+            rerolls: 2,
+        },
+    );
+    assert!(s.battle.board.ships[0].jammed);
+    assert_eq!(s.dice.used(), 2);
+    assert_eq!(s.battle.turn[0].command_points, points - 1);
+}
+
 #[test]
 fn repairs_are_harder_for_each_crew_deck_lost() {
     let mut ship = common::ship("destroyer");

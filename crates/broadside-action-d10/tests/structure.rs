@@ -964,6 +964,48 @@ fn command_points_spent_on_the_lock_are_gone_for_the_to_hit_roll() {
     assert_eq!(outcome.applied, None, "a miss applies no damage");
 }
 
+/// Ruling 5 (rules note): a Command Point re-rolls a failed die once at
+/// most. The frigate's bank of two heavy lasers at the frigate, range 1,
+/// lock held, with 3 re-rolls offered: the first die rolls a natural 10,
+/// re-rolled 10, and is not rolled a third time; the second rolls 10,
+/// re-rolled 1, a hit. Two points are spent, the third is left.
+#[test]
+fn a_command_point_re_rolls_each_die_once_at_most() {
+    let outcome = check_declared(Declared {
+        name: "reroll_once_per_die_bank",
+        source: "rules note, ruling 5 (a Command Point re-rolls one failed die, once per die); seed 002, \"Direct Fire Attack\": \"roll 1d10 per weapon used in the attack\"",
+        attacker: "frigate",
+        weapon: "heavy-laser",
+        rerolls: 3,
+        dice: &[10, 10, 10, 1],
+        ..Declared::default()
+    });
+    assert_eq!(&outcome.rolls[..], &[10, 10, 10, 1]);
+    assert_eq!(outcome.rerolls_used, 2);
+    assert_eq!(outcome.hits, 1);
+}
+
+/// Ruling 5 for the lock: the destroyer's lock on the frigate at range 10
+/// needs 4 or less; rolled 6, re-rolled 6, and with a second point offered
+/// the die is not rolled again. No lock, so nothing is fired.
+#[test]
+fn a_failed_lock_is_re_rolled_once_at_most() {
+    let outcome = check_declared(Declared {
+        name: "reroll_once_per_die_lock",
+        source: "Seed 002, \"Target Lock\"; rules note, ruling 5 (a Command Point re-rolls one failed die, once per die)",
+        weapon: "heavy-laser",
+        range: 10,
+        lock: Some(lone_target(10)),
+        rerolls: 2,
+        dice: &[6, 6],
+        ..Declared::default()
+    });
+    let lock = outcome.lock.as_ref().expect("a lock was rolled");
+    assert_eq!((lock.locked, lock.rerolls_used), (false, 1));
+    assert_eq!(outcome.rerolls_used, 1);
+    assert!(outcome.rolls.is_empty(), "no lock, no to-hit roll");
+}
+
 /// Seed 002, "Direct Fire Attack": "If the roll is higher than the target
 /// number ... you miss": nothing reaches the target. Laser turret on the
 /// frigate at range 1, lock held: 7 (bracket 0-2) + 0 (size) = 7; rolled
