@@ -615,7 +615,7 @@ impl ModuleGrid {
             )?;
         }
         if let Some(power) = under_way.burst {
-            self.burst_beyond(battle, target, power, objects, dice, sink)?;
+            self.burst_beyond(battle, ship, target, power, objects, tactics, dice, sink)?;
         }
         self.explosions(battle, under_way.exploded_before, dice, sink)?;
         Ok(true)
@@ -761,12 +761,18 @@ impl ModuleGrid {
 
     /// A Fusion burst in the target's hex reaches every other ship in range
     /// and in sight of it (the target itself took it as the shot's hit).
+    /// The firer chooses the side struck where the rules let it (a corner,
+    /// or the burst's own hex) and may spend scans and Luck on each
+    /// allocation, as for its shot.
+    #[allow(clippy::too_many_arguments)]
     fn burst_beyond(
         &self,
         battle: &mut Battle,
+        firer: usize,
         target: usize,
         power: u8,
         objects: &[MapObject],
+        tactics: &dyn ModuleGridTactics,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<(), ResolveError> {
@@ -780,13 +786,35 @@ impl ModuleGrid {
             if reach == 0 || self.line_of_sight(at, pose.hex, objects) != Sight::Clear {
                 continue;
             }
-            let side = blast_side(at, pose);
+            // Seed line 28: at a corner the firing character chooses the
+            // side; line 30: in one hex, any side.
+            let sides = sight::sides_struck(at, pose.hex, pose.facing);
+            let side = match sides.sides().nth(1) {
+                None => sides.sides().next().unwrap_or(ShipSide::Fore),
+                Some(_) => {
+                    let side = tactics.burst_side(self, battle, firer, other, sides);
+                    if !sides.has(side) {
+                        return Err(ResolveError::Internal(format!(
+                            "tactics chose the {side} side of the {} for a burst that can strike only {}",
+                            battle.board.names[other],
+                            sides
+                                .sides()
+                                .map(|s| s.to_string())
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        )));
+                    }
+                    side
+                }
+            };
+            let choose = |view: &AllocationView<'_>| tactics.allocation_reroll(self, firer, view);
             self.blast_strike(
                 &mut battle.board,
                 other,
                 reach,
                 side,
                 Cause::FusionBurst,
+                Some((firer, &choose)),
                 dice,
                 sink,
             )?;
@@ -989,9 +1017,10 @@ fn exploded_mask(battle: &Battle) -> u64 {
         .fold(0, |mask, (i, _)| mask | ship_bit(i))
 }
 
-/// The side a blast from `at` strikes on a ship at `pose`: the side its
+/// The side an explosion at `at` strikes on a ship at `pose`: the side its
 /// line crosses; at a corner the first of the two clockwise from the bow,
-/// and in the same hex the fore side (rulings: a blast is not aimed).
+/// and in the same hex the fore side (ruling 16: an exploding ship has no
+/// firer to choose).
 fn blast_side(at: Hex, pose: Pose) -> ShipSide {
     let sides = sight::sides_struck(at, pose.hex, pose.facing);
     sides.sides().next().unwrap_or(ShipSide::Fore)

@@ -9,7 +9,7 @@
 use broadside_core::{Dice, Event, EventSink, ResolveError};
 
 use crate::ModuleGrid;
-use crate::attack::{AllocationRoll, Board};
+use crate::attack::{AllocationRoll, Board, RerollChoice, Rerolls};
 use crate::damage::{Applied, Cause, Hit};
 use crate::model::ShipSide;
 
@@ -101,6 +101,7 @@ impl ModuleGrid {
         clippy::too_many_arguments,
         reason = "a blast strike's parts are all the rules' own"
     )]
+    #[allow(clippy::too_many_arguments)]
     pub fn blast_strike(
         &self,
         board: &mut Board,
@@ -108,10 +109,11 @@ impl ModuleGrid {
         power: u8,
         side: ShipSide,
         cause: Cause,
+        firer: Option<(usize, RerollChoice<'_>)>,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Option<BlastStrike>, ResolveError> {
-        let ship = board.ship(index, "a blast")?;
+        let ship = *board.ship(index, "a blast")?;
         if ship.is_destroyed() {
             return Ok(None);
         }
@@ -133,7 +135,26 @@ impl ModuleGrid {
                 board.names[index]
             ),
         });
-        let allocation = self.allocation_roll(ship, side, class.centre, None, dice, sink)?;
+        // A burst has a firer, who may spend its scans on this ship and its
+        // Luck on the allocation (seed line 44); an explosion has none.
+        let luck_per_reroll = self.rules.constants.luck_per_reroll;
+        let rerolls = firer.map(|(firer, choose)| {
+            let firer = &mut board.ships[firer];
+            let scans = if firer.scans_on.map(usize::from) == Some(index) {
+                firer.scans
+            } else {
+                0
+            };
+            // Validation keeps luck-per-reroll at 1 or more.
+            let luck = firer.luck / luck_per_reroll;
+            Rerolls {
+                firer,
+                scans,
+                luck,
+                choose,
+            }
+        });
+        let allocation = self.allocation_roll(&ship, side, class.centre, rerolls, dice, sink)?;
         let hit = Hit {
             cause,
             power,
@@ -202,6 +223,7 @@ impl ModuleGrid {
                             power,
                             side,
                             Cause::Explosion,
+                            None,
                             dice,
                             sink,
                         )? {

@@ -9,7 +9,9 @@ use arrayvec::ArrayVec;
 use crate::ModuleGrid;
 use crate::attack::{AllocationView, Reroll, RerollWith, Weapon};
 use crate::engagement::{Battle, FireOptions, MAX_SHIPS, Maneuver, ShotChoice};
-use crate::model::{Function, MAX_SIDE, Mode, ModuleIx, ShipClass, ShipSide, Skill, Square};
+use crate::model::{
+    Function, MAX_SIDE, Mode, ModuleIx, ShipClass, ShipSide, SideSet, Skill, Square,
+};
 use crate::ship::Ship;
 use crate::sight;
 use broadside_core::hex;
@@ -32,7 +34,8 @@ use broadside_core::hex;
 /// Required: [`maneuver`](Self::maneuver), [`next_shot`](Self::next_shot),
 /// [`allocation_reroll`](Self::allocation_reroll) and
 /// [`repair`](Self::repair). Provided: [`scan_target`](Self::scan_target),
-/// which scans the first enemy offered.
+/// which scans the first enemy offered, and
+/// [`burst_side`](Self::burst_side), the default policy's side.
 pub trait ModuleGridTactics: Send + Sync {
     /// How the ship moves this turn.
     fn maneuver(&self, system: &ModuleGrid, battle: &Battle, ship: usize) -> Maneuver;
@@ -57,6 +60,21 @@ pub trait ModuleGridTactics: Send + Sync {
         options: &[FireOptions],
     ) -> Option<usize> {
         options.first().map(|o| o.target)
+    }
+    /// The side the ship's Fusion burst strikes on `struck`, a ship it
+    /// reaches beyond its target, when the rules let the firer choose among
+    /// `sides` (two at a corner, four in the burst's own hex); the answer
+    /// must be one of them. By default the side where the hit is worth most
+    /// on an enemy, and least on a friend.
+    fn burst_side(
+        &self,
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        struck: usize,
+        sides: SideSet,
+    ) -> ShipSide {
+        DefaultTactics::burst_side_for(system, battle, ship, struck, sides)
     }
     /// Whether the firing ship spends a scan or Luck to roll one hit
     /// allocation die again, and which die: asked after the allocation roll
@@ -369,11 +387,7 @@ impl DefaultTactics {
     }
 
     /// The side to strike and the point to call on it.
-    fn aim(
-        system: &ModuleGrid,
-        target: &Ship,
-        sides: crate::model::SideSet,
-    ) -> (ShipSide, Option<Square>) {
+    fn aim(system: &ModuleGrid, target: &Ship, sides: SideSet) -> (ShipSide, Option<Square>) {
         let mut best = (ShipSide::Fore, None, 0);
         let mut first = true;
         for side in sides.sides() {
@@ -390,18 +404,47 @@ impl DefaultTactics {
     }
 
     /// The side whose indirect hit (on the centre mark's line) is worth most.
-    fn indirect_side(system: &ModuleGrid, target: &Ship, sides: crate::model::SideSet) -> ShipSide {
+    fn indirect_side(system: &ModuleGrid, target: &Ship, sides: SideSet) -> ShipSide {
+        Self::indirect_side_by(system, target, sides, |worth, best| worth > best)
+    }
+
+    /// The side whose indirect hit is worth most by `better` (the first of
+    /// equals, clockwise from the bow).
+    fn indirect_side_by(
+        system: &ModuleGrid,
+        target: &Ship,
+        sides: SideSet,
+        better: impl Fn(u32, u32) -> bool,
+    ) -> ShipSide {
         let class = system.rules.class(target.class);
         let mut best = (ShipSide::Fore, 0, true);
         for side in sides.sides() {
             let (values, lines) = Self::line_values(system, target, side);
             let base = class.centre_line(side, class.centre);
             let worth = Self::allocation_worth(system, &values, lines, base);
-            if best.2 || worth > best.1 {
+            if best.2 || better(worth, best.1) {
                 best = (side, worth, false);
             }
         }
         best.0
+    }
+
+    /// The default side for a Fusion burst on a ship beyond its target: on
+    /// an enemy the side where the hit is worth most, on a friend (or the
+    /// firer itself) the side where it is worth least.
+    pub fn burst_side_for(
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        struck: usize,
+        sides: SideSet,
+    ) -> ShipSide {
+        let target = &battle.board.ships[struck];
+        if battle.sides[struck] == battle.sides[ship] {
+            Self::indirect_side_by(system, target, sides, |worth, best| worth < best)
+        } else {
+            Self::indirect_side(system, target, sides)
+        }
     }
 
     /// The best mode for a Cannon that has fired `fired` shots this turn, and

@@ -8,11 +8,15 @@
 
 mod common;
 
-use broadside_core::{AttackResolution, DamageAllocation, EventLog, ScriptedDice};
+use broadside_core::hex::Direction;
+use broadside_core::{AttackResolution, DamageAllocation, EventLog, ScriptedDice, TurnSequence};
 use broadside_module_grid::damage::{Applied, Cause, Hit};
+use broadside_module_grid::engagement::{Phase, Sequence};
 use broadside_module_grid::model::{Mode, ShipSide};
 use broadside_module_grid::{Board, ModuleGrid, Shot, ShotOutcome, Weapon};
-use common::{assert_all_used, board, custom, event_lines, module, shot_at, system};
+use common::{
+    Script, assert_all_used, board, cannon, custom, event_lines, fleet_in, module, shot_at, system,
+};
 
 /// Resolves `shot` on a board of two ships of `grid` (after `prepare`),
 /// with dice that must all be used.
@@ -242,6 +246,63 @@ fn an_allocation_reroll_costs_luck_per_reroll() {
     assert_eq!((allocation.luck_spent, allocation.total), (1, 12));
     assert_eq!(board.ships[0].luck, 1);
     assert_eq!(board.ships[1].hull_damage, 3);
+}
+
+/// `hull-check.luck-per-reroll` on a Fusion burst's allocations (Hit
+/// Allocation: the firing character may spend Luck): at 2 Luck a reroll,
+/// the cruiser's 4 Luck offer 2 rerolls on its shot and on each ship its
+/// burst strikes beyond the frigate (itself, at (0,0), and the scout).
+#[test]
+fn a_bursts_luck_rerolls_cost_luck_per_reroll() {
+    let grid = custom("luck-per-reroll = 1", "luck-per-reroll = 2");
+    let mut dice = vec![3, 3, 1, 4, 3];
+    dice.extend([1; 8]);
+    dice.extend([4, 3]);
+    dice.extend([1; 7]);
+    dice.extend([4, 3]);
+    dice.extend([1; 7]);
+    let script = Script::firing(&[(
+        0,
+        cannon("cruiser", "1,3", Mode::Fusion, 1, ShipSide::Fore, None),
+    )]);
+    let mut battle = fleet_in(
+        &grid,
+        &[("cruiser", (0, 0), Direction::EAST)],
+        &[
+            ("frigate", (2, 0), Direction::WEST),
+            ("scout", (2, 0), Direction::WEST),
+        ],
+    );
+    let sequence = Sequence {
+        system: &grid,
+        objects: &[],
+        fire_steps: &[],
+    };
+    let mut scripted = ScriptedDice::new(&dice[..]);
+    sequence
+        .play_phase(
+            Phase::FirstFire,
+            1,
+            &mut battle,
+            [&script, &script],
+            &mut scripted,
+            &mut EventLog::default(),
+        )
+        .expect("the dice suffice");
+    assert_all_used(&scripted, "burst");
+    let rerolls: Vec<String> = script
+        .asks()
+        .into_iter()
+        .filter(|a| a.starts_with("reroll"))
+        .collect();
+    assert_eq!(
+        rerolls,
+        [
+            "reroll: 2 scans, 2 Luck",
+            "reroll: 0 scans, 2 Luck",
+            "reroll: 0 scans, 2 Luck"
+        ]
+    );
 }
 
 /// `hull-check.stabilizer-rerolls` (Hull Damage: a Hull Stabilizer rerolls

@@ -292,6 +292,157 @@ fn a_fusion_burst_strikes_friend_and_foe() {
     assert_eq!(battle.board.ships[0].guns, 4);
 }
 
+/// Seed 003 line 30: in one hex "the firing ship chooses which facing it
+/// will strike with each shot", and line 44: "The firing character may
+/// spend Luck on the hit allocation roll". A Fusion burst is the firer's,
+/// so on an enemy scout sharing the target's hex the firer's tactics choose
+/// among all four sides, here the aft, and are shown the Luck they may spend
+/// (the cruiser's 1; no scans, which were made on the frigate). The cruiser
+/// at (0,0) fires its bow Cannon in Fusion at a frigate at (2,0).
+///
+/// To-hit: the best two of [3,3,1] = 6, + Gunnery 3 = 9 against 7 + 2 = 9,
+/// a hit; the frigate (fore, [4,3]) takes Guns 5 + Shields 3 = 8 dice of 1.
+/// The burst: the cruiser itself, 2 hexes out, power 3, fore: [4,3] and
+/// 3 + 4 dice; the scout, power 5, aft: [4,3] and 5 + 2 dice.
+#[test]
+fn a_fusion_bursts_firer_chooses_the_side_and_may_spend_luck() {
+    let mut dice = vec![3, 3, 1, 4, 3];
+    dice.extend([1; 8]);
+    dice.extend([4, 3]);
+    dice.extend([1; 7]);
+    dice.extend([4, 3]);
+    dice.extend([1; 7]);
+    let script = Script::firing(&[(
+        0,
+        cannon("cruiser", "1,3", Mode::Fusion, 1, ShipSide::Fore, None),
+    )])
+    .bursting_on(ShipSide::Aft);
+    let mut lines = Vec::new();
+    check_procedure(
+        "fleet_fusion_burst_side_chosen_by_the_firer",
+        "Battlestations, Ship to Ship Combat (seed 003 lines 28, 30 and 44): at a corner or in one hex the firing character chooses the side, and may spend Luck on hit allocation",
+        "fusion: cruiser (A) at 0,0 facing east against frigate (B) and scout (B) at 2,0; the cruiser's bow Cannon fires Fusion at the frigate's fore side, and its tactics strike the scout's aft side",
+        &dice,
+        |scripted, log| {
+            let mut battle = fleet(
+                &[("cruiser", (0, 0), EAST)],
+                &[("frigate", (2, 0), WEST), ("scout", (2, 0), WEST)],
+            );
+            let sequence = Sequence {
+                system: system(),
+                objects: &[],
+                fire_steps: &[],
+            };
+            sequence.play_phase(
+                Phase::FirstFire,
+                1,
+                &mut battle,
+                [&script, &script],
+                scripted,
+                log,
+            )?;
+            lines = event_lines(&log.events);
+            Ok(String::new())
+        },
+    );
+    let asks = script.asks();
+    assert!(
+        asks.contains(&"burst 0 on 2: fore starboard aft port".to_owned()),
+        "{asks:?}"
+    );
+    // The cruiser's 4 Luck, one point a reroll: offered for its shot and
+    // for each ship its burst strikes (itself and the scout), with scans
+    // only on the frigate it scanned.
+    let rerolls: Vec<&String> = asks.iter().filter(|a| a.starts_with("reroll")).collect();
+    assert_eq!(
+        rerolls,
+        [
+            "reroll: 2 scans, 4 Luck",
+            "reroll: 0 scans, 4 Luck",
+            "reroll: 0 scans, 4 Luck"
+        ],
+        "{asks:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.contains("scout (B)'s aft side")),
+        "{lines:#?}"
+    );
+}
+
+/// Seed 003 line 28: at a corner the firer chooses between the two sides
+/// the line meets, and no other. The scout at (3,1) facing west is met at
+/// the corner of its fore and starboard sides by a burst at (2,0); tactics
+/// that answer its aft side are refused as an internal error.
+#[test]
+fn a_burst_side_off_the_corner_is_refused() {
+    let mut dice = vec![3, 3, 1, 4, 3];
+    dice.extend([1; 8]);
+    dice.extend([4, 3]);
+    dice.extend([1; 7]);
+    let script = Script::firing(&[(
+        0,
+        cannon("cruiser", "1,3", Mode::Fusion, 1, ShipSide::Fore, None),
+    )])
+    .bursting_on(ShipSide::Aft);
+    let mut battle = fleet(
+        &[("cruiser", (0, 0), EAST)],
+        &[("frigate", (2, 0), WEST), ("scout", (3, 1), WEST)],
+    );
+    let sequence = Sequence {
+        system: system(),
+        objects: &[],
+        fire_steps: &[],
+    };
+    let played = sequence.play_phase(
+        Phase::FirstFire,
+        1,
+        &mut battle,
+        [&script, &script],
+        &mut ScriptedDice::new(&dice[..]),
+        &mut EventLog::default(),
+    );
+    match played {
+        Err(ResolveError::Internal(why)) => {
+            assert!(why.contains("can strike only fore or starboard"), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        script
+            .asks()
+            .contains(&"burst 0 on 2: fore starboard".to_owned())
+    );
+}
+
+/// Rules note, default tactics: a burst's side, where the firer chooses, is
+/// the one where the hit is worth most on an enemy and least on a friend.
+/// The scout's lanes (the first three modules' worth: weapons 4, Shields,
+/// Engines and Helm 3, others 2) are columns 5, 9, 6 from the bow or stern
+/// and rows 4, 8, 8 from either beam; on its centre mark (the Helm) a hit
+/// weighs 5, 6, 5 of 36 on the three lines, so a bow or stern hit is worth
+/// 5 x 5 + 6 x 9 + 5 x 6 = 109 and a beam hit 5 x 4 + 6 x 8 + 5 x 8 = 108.
+/// An enemy scout is struck on the fore (first of the best, clockwise from
+/// the bow), a friendly one on the starboard side.
+#[test]
+fn the_default_burst_side_hurts_enemies_most_and_friends_least() {
+    let battle = fleet(
+        &[("cruiser", (0, 0), EAST), ("scout", (2, 0), EAST)],
+        &[("frigate", (2, 0), WEST), ("scout", (2, 0), WEST)],
+    );
+    let grid = system();
+    let all = broadside_module_grid::model::SideSet::ALL;
+    assert_eq!(
+        DefaultTactics.burst_side(grid, &battle, 0, 3, all),
+        ShipSide::Fore
+    );
+    assert_eq!(
+        DefaultTactics.burst_side(grid, &battle, 0, 1, all),
+        ShipSide::Starboard
+    );
+}
+
 /// Seed 003 lines 84, 91, 95 and 97: a ship makes a hull check "each time
 /// it is hit" past the threshold and, failing, "explodes"; the explosion
 /// "deals damage like a Cannon blast at a Guns strength equal to its Size to

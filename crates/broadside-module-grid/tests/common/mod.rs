@@ -30,11 +30,11 @@ pub use broadside_data::testing::{
     numbered as numbered_events, options, text,
 };
 use broadside_module_grid::engagement::{FireOptions, Maneuver, Phase, Sequence, ShotChoice};
-use broadside_module_grid::model::{Mode, ModuleIx, ShipClass, ShipSide, Square};
+use broadside_module_grid::model::{Mode, ModuleIx, ShipClass, ShipSide, SideSet, Square};
 use broadside_module_grid::placement::Placement;
 use broadside_module_grid::{
-    AllocationView, Battle, Board, MapObject, ModuleGrid, ModuleGridTactics, Pose, Reroll, Ship,
-    Shot, Weapon,
+    AllocationView, Battle, Board, DefaultTactics, MapObject, ModuleGrid, ModuleGridTactics, Pose,
+    Reroll, Ship, Shot, Weapon,
 };
 use serde_json::{Value, json};
 
@@ -386,6 +386,9 @@ pub struct Script {
     pub offered_scans: Mutex<Vec<u8>>,
     /// The questions asked about firing, in order.
     asks: Mutex<Vec<String>>,
+    /// The side its Fusion bursts strike where it may choose; the default
+    /// policy's when `None`.
+    burst_side: Option<ShipSide>,
 }
 
 impl Script {
@@ -400,6 +403,12 @@ impl Script {
     /// Also makes each `(ship, enemy)` ship's scans on that enemy.
     pub fn scanning(mut self, scans: &[(usize, usize)]) -> Script {
         self.scans = scans.to_vec();
+        self
+    }
+
+    /// Also strikes `side` with its Fusion bursts wherever it may choose.
+    pub fn bursting_on(mut self, side: ShipSide) -> Script {
+        self.burst_side = Some(side);
         self
     }
 
@@ -456,12 +465,27 @@ impl ModuleGridTactics for Script {
             .or_else(|| options.first().map(|o| o.target))
     }
 
+    fn burst_side(
+        &self,
+        system: &ModuleGrid,
+        battle: &Battle,
+        ship: usize,
+        struck: usize,
+        sides: SideSet,
+    ) -> ShipSide {
+        let named: Vec<String> = sides.sides().map(|s| s.to_string()).collect();
+        self.note(format!("burst {ship} on {struck}: {}", named.join(" ")));
+        self.burst_side
+            .unwrap_or_else(|| DefaultTactics::burst_side_for(system, battle, ship, struck, sides))
+    }
+
     fn allocation_reroll(
         &self,
         _system: &ModuleGrid,
         _ship: usize,
         view: &AllocationView<'_>,
     ) -> Option<Reroll> {
+        self.note(format!("reroll: {} scans, {} Luck", view.scans, view.luck));
         self.offered_scans
             .lock()
             .expect("not poisoned")
