@@ -1301,7 +1301,10 @@ impl ActionD10 {
             }
             Action::Dock { with } => {
                 let with = usize::from(with);
-                if with == i || with >= battle.board.ships.len() || !battle.on_map(with) {
+                if with == i {
+                    return refuse("a ship cannot dock with itself");
+                }
+                if with >= battle.board.ships.len() || !battle.on_map(with) {
                     return refuse("there is no such ship to dock with");
                 }
                 if t.moved {
@@ -1336,16 +1339,25 @@ impl ActionD10 {
                 let Some(m) = ship.weapons.get(usize::from(mount)) else {
                     return refuse("no such mount");
                 };
-                if !rules.weapon(m.weapon).charge || m.charged || m.destroyed {
-                    return refuse("the mount needs no charge, is charged or is destroyed");
+                if !rules.weapon(m.weapon).charge {
+                    return refuse("the mount's weapon needs no charge");
+                }
+                if m.destroyed {
+                    return refuse("the mount is destroyed");
+                }
+                if m.charged {
+                    return refuse("the mount is charged already");
                 }
                 if !ship.has_power() {
                     return refuse("the power plant is destroyed");
                 }
             }
             Action::Aim { target } => {
-                if !battle.locked(i, usize::from(target)) || !enemy_on_map(target) {
-                    return refuse("aiming needs a lock on an enemy ship");
+                if !enemy_on_map(target) {
+                    return refuse("the target is not an enemy ship on the map");
+                }
+                if !battle.locked(i, usize::from(target)) {
+                    return refuse("aiming needs a lock on the target");
                 }
                 if t.aims.contains(usize::from(target)) {
                     return refuse("the ship already aimed at the target");
@@ -1357,8 +1369,11 @@ impl ActionD10 {
                 rerolls,
             } => {
                 let (m, tg) = (usize::from(mount), usize::from(target));
-                if m >= ship.weapons.len() || !enemy_on_map(target) {
-                    return refuse("no such mount or enemy ship");
+                if m >= ship.weapons.len() {
+                    return refuse("no such mount");
+                }
+                if !enemy_on_map(target) {
+                    return refuse("the target is not an enemy ship on the map");
                 }
                 if !battle.locked(i, tg) {
                     return refuse("an attack needs a target lock");
@@ -1379,7 +1394,10 @@ impl ActionD10 {
                 }
             }
             Action::ActivateHyperdrive => {
-                if !ship.hyperdrive_ready(rules) || t.hyperdrive {
+                if t.hyperdrive {
+                    return refuse("the hyperdrive is spinning up already");
+                }
+                if !ship.hyperdrive_ready(rules) {
                     return refuse("the hyperdrive cannot be used");
                 }
             }
@@ -1397,8 +1415,11 @@ impl ActionD10 {
                 }
             }
             Action::LaunchSmallCraft => {
-                if ship.small_craft == 0 || !ship.hangar_usable(rules) {
-                    return refuse("no small craft aboard, or the hangar cannot launch");
+                if ship.small_craft == 0 {
+                    return refuse("no small craft aboard");
+                }
+                if !ship.hangar_usable(rules) {
+                    return refuse("the hangar cannot launch");
                 }
             }
             Action::RecoverSmallCraft => {
@@ -1406,16 +1427,18 @@ impl ActionD10 {
                 let room = ship
                     .intact(System::SmallCraftBay)
                     .saturating_sub(ship.small_craft);
-                if !ship.hangar_usable(rules)
-                    || room == 0
-                    || !battle
-                        .flights
-                        .iter()
-                        .any(|f| usize::from(f.carrier) == i && f.hex == here)
+                if !battle
+                    .flights
+                    .iter()
+                    .any(|f| usize::from(f.carrier) == i && f.hex == here)
                 {
-                    return refuse(
-                        "no flight of this ship in its hex, no free bay, or the hangar is unusable",
-                    );
+                    return refuse("no flight of this ship in its hex");
+                }
+                if !ship.hangar_usable(rules) {
+                    return refuse("the hangar is unusable");
+                }
+                if room == 0 {
+                    return refuse("no free bay");
                 }
             }
             Action::LaunchRider => {
@@ -1438,8 +1461,11 @@ impl ActionD10 {
                 }
             }
             Action::ActivatePointDefense => {
-                if t.point_defense || !ship.has_point_defense(rules) {
-                    return refuse("no point defence weapon, or already active");
+                if !ship.has_point_defense(rules) {
+                    return refuse("no point defence weapon that can fire");
+                }
+                if t.point_defense {
+                    return refuse("point defence is active already");
                 }
             }
             Action::ReadyTroops => {
@@ -1465,8 +1491,11 @@ impl ActionD10 {
                 if !enemy_on_map(target) {
                     return refuse("the target is not an enemy ship on the map");
                 }
-                if ship.intact(System::Transporter) == 0 || ship.ready_troops == 0 {
-                    return refuse("no transporter, or no troops ready");
+                if ship.intact(System::Transporter) == 0 {
+                    return refuse("no transporter left");
+                }
+                if ship.ready_troops == 0 {
+                    return refuse("no troops ready");
                 }
                 if battle.poses[i].hex.distance(battle.poses[tg].hex)
                     > rules.constants.transporter_range
@@ -1479,13 +1508,19 @@ impl ActionD10 {
             }
             Action::Scuttle => {}
             Action::DropChaffPod => {
-                if ship.chaff_pods == 0 || t.chaff {
-                    return refuse("no chaff pod left, or one already dropped this turn");
+                if ship.chaff_pods == 0 {
+                    return refuse("no chaff pod left");
+                }
+                if t.chaff {
+                    return refuse("a chaff pod was dropped this turn already");
                 }
             }
             Action::ActivateAntimatterSpread => {
-                if ship.antimatter_spreads == 0 || t.spread {
-                    return refuse("no antimatter spread left, or one already active");
+                if ship.antimatter_spreads == 0 {
+                    return refuse("no antimatter spread left");
+                }
+                if t.spread {
+                    return refuse("an antimatter spread is active already");
                 }
             }
         }

@@ -580,7 +580,7 @@ fn an_antimatter_spread_is_activated_once_a_turn() {
     assert_eq!(s.battle.board.ships[0].antimatter_spreads, 2);
     s.act(0, Action::ActivateAntimatterSpread);
     let why = refused(&mut s, 0, Action::ActivateAntimatterSpread);
-    assert!(why.contains("already active"), "{why}");
+    assert!(why.contains("active already"), "{why}");
     assert_eq!(s.battle.board.ships[0].antimatter_spreads, 1);
 }
 
@@ -992,7 +992,7 @@ fn every_action_of_the_list_has_a_name() {
 fn dock_needs_another_ship_in_the_fight_within_thrust() {
     let mut s = Script::new(battle("frigate", "destroyer", 0), &[]);
     let why = refused(&mut s, 0, Action::Dock { with: 0 });
-    assert!(why.contains("no such ship to dock with"), "{why}");
+    assert!(why.contains("cannot dock with itself"), "{why}");
 
     let mut wreck = s.battle.clone();
     wreck.board.ships[1].status = Status::Destroyed;
@@ -1062,7 +1062,17 @@ fn actions_on_the_wrong_thing_are_refused_by_name() {
             rerolls: 0,
         },
     );
-    assert!(why.contains("no such mount or enemy ship"), "{why}");
+    assert!(why.contains("not an enemy ship on the map"), "{why}");
+    let why = refused(
+        &mut s,
+        0,
+        Action::Attack {
+            mount: 99,
+            target: 1,
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("no such mount"), "{why}");
 
     s.act(0, Action::ChargeWeapon { mount: 3 });
     let why = refused(&mut s, 0, Action::ChargeWeapon { mount: 3 });
@@ -1073,7 +1083,7 @@ fn actions_on_the_wrong_thing_are_refused_by_name() {
 
     s.act(1, Action::ActivateHyperdrive);
     let why = refused(&mut s, 1, Action::ActivateHyperdrive);
-    assert!(why.contains("hyperdrive cannot be used"), "{why}");
+    assert!(why.contains("hyperdrive is spinning up already"), "{why}");
 }
 
 /// Seed 002's action list, "Launch/Recover Small Craft" and "Launch/Recover
