@@ -8,14 +8,13 @@
 
 mod common;
 
-use broadside_core::hex::Direction;
-use broadside_core::{AttackResolution, DamageAllocation, EventLog, ScriptedDice, TurnSequence};
+use broadside_core::{AttackResolution, DamageAllocation, EventLog, ScriptedDice};
 use broadside_module_grid::damage::{Applied, Cause, Hit};
-use broadside_module_grid::engagement::{Phase, Sequence};
 use broadside_module_grid::model::{Mode, ShipSide};
 use broadside_module_grid::{Board, ModuleGrid, Shot, ShotOutcome, Weapon};
 use common::{
-    Script, assert_all_used, board, cannon, custom, event_lines, fleet_in, module, shot_at, system,
+    Script, assert_all_used, board, custom, event_lines, fusion_at_frigate, fusion_at_frigate_dice,
+    module, shot_at, system,
 };
 
 /// Resolves `shot` on a board of two ships of `grid` (after `prepare`),
@@ -255,40 +254,19 @@ fn an_allocation_reroll_costs_luck_per_reroll() {
 #[test]
 fn a_bursts_luck_rerolls_cost_luck_per_reroll() {
     let grid = custom("luck-per-reroll = 1", "luck-per-reroll = 2");
-    let mut dice = vec![3, 3, 1, 4, 3];
-    dice.extend([1; 8]);
+    let mut dice = fusion_at_frigate_dice();
     dice.extend([4, 3]);
     dice.extend([1; 7]);
-    dice.extend([4, 3]);
-    dice.extend([1; 7]);
-    let script = Script::firing(&[(
-        0,
-        cannon("cruiser", "1,3", Mode::Fusion, 1, ShipSide::Fore, None),
-    )]);
-    let mut battle = fleet_in(
-        &grid,
-        &[("cruiser", (0, 0), Direction::EAST)],
-        &[
-            ("frigate", (2, 0), Direction::WEST),
-            ("scout", (2, 0), Direction::WEST),
-        ],
-    );
-    let sequence = Sequence {
-        system: &grid,
-        objects: &[],
-        fire_steps: &[],
-    };
+    let script = Script::fusion_at_frigate();
     let mut scripted = ScriptedDice::new(&dice[..]);
-    sequence
-        .play_phase(
-            Phase::FirstFire,
-            1,
-            &mut battle,
-            [&script, &script],
-            &mut scripted,
-            &mut EventLog::default(),
-        )
-        .expect("the dice suffice");
+    fusion_at_frigate(
+        &grid,
+        (2, 0),
+        &script,
+        &mut scripted,
+        &mut EventLog::default(),
+    )
+    .expect("the dice suffice");
     assert_all_used(&scripted, "burst");
     let rerolls: Vec<String> = script
         .asks()

@@ -20,8 +20,8 @@ use broadside_module_grid::model::{Mode, ShipSide};
 use broadside_module_grid::placement::Placement;
 use broadside_module_grid::{DefaultTactics, ModuleGridTactics, Sight, Weapon};
 use common::{
-    Script, cannon, check_procedure, event_lines, fleet, fleet_request, module, num, play_phase,
-    system, text,
+    Script, cannon, check_procedure, event_lines, fleet, fleet_request, fusion_at_frigate,
+    fusion_at_frigate_dice, module, num, play_phase, system, text,
 };
 
 const EAST: Direction = Direction::EAST;
@@ -297,26 +297,16 @@ fn a_fusion_burst_strikes_friend_and_foe() {
 /// spend Luck on the hit allocation roll". A Fusion burst is the firer's,
 /// so on an enemy scout sharing the target's hex the firer's tactics choose
 /// among all four sides, here the aft, and are shown the Luck they may spend
-/// (the cruiser's 1; no scans, which were made on the frigate). The cruiser
-/// at (0,0) fires its bow Cannon in Fusion at a frigate at (2,0).
-///
-/// To-hit: the best two of [3,3,1] = 6, + Gunnery 3 = 9 against 7 + 2 = 9,
-/// a hit; the frigate (fore, [4,3]) takes Guns 5 + Shields 3 = 8 dice of 1.
-/// The burst: the cruiser itself, 2 hexes out, power 3, fore: [4,3] and
-/// 3 + 4 dice; the scout, power 5, aft: [4,3] and 5 + 2 dice.
+/// (the cruiser's 4, a point a reroll; no scans, which were made on the
+/// frigate). The cruiser at (0,0) fires its bow Cannon in Fusion at a
+/// frigate at (2,0) (dice: `fusion_at_frigate_dice`); the burst then
+/// strikes the scout at power 5, aft: [4,3] and 5 + 2 dice.
 #[test]
 fn a_fusion_bursts_firer_chooses_the_side_and_may_spend_luck() {
-    let mut dice = vec![3, 3, 1, 4, 3];
-    dice.extend([1; 8]);
+    let mut dice = fusion_at_frigate_dice();
     dice.extend([4, 3]);
     dice.extend([1; 7]);
-    dice.extend([4, 3]);
-    dice.extend([1; 7]);
-    let script = Script::firing(&[(
-        0,
-        cannon("cruiser", "1,3", Mode::Fusion, 1, ShipSide::Fore, None),
-    )])
-    .bursting_on(ShipSide::Aft);
+    let script = Script::fusion_at_frigate().bursting_on(ShipSide::Aft);
     let mut lines = Vec::new();
     check_procedure(
         "fleet_fusion_burst_side_chosen_by_the_firer",
@@ -324,23 +314,7 @@ fn a_fusion_bursts_firer_chooses_the_side_and_may_spend_luck() {
         "fusion: cruiser (A) at 0,0 facing east against frigate (B) and scout (B) at 2,0; the cruiser's bow Cannon fires Fusion at the frigate's fore side, and its tactics strike the scout's aft side",
         &dice,
         |scripted, log| {
-            let mut battle = fleet(
-                &[("cruiser", (0, 0), EAST)],
-                &[("frigate", (2, 0), WEST), ("scout", (2, 0), WEST)],
-            );
-            let sequence = Sequence {
-                system: system(),
-                objects: &[],
-                fire_steps: &[],
-            };
-            sequence.play_phase(
-                Phase::FirstFire,
-                1,
-                &mut battle,
-                [&script, &script],
-                scripted,
-                log,
-            )?;
+            fusion_at_frigate(system(), (2, 0), &script, scripted, log)?;
             lines = event_lines(&log.events);
             Ok(String::new())
         },
@@ -350,9 +324,8 @@ fn a_fusion_bursts_firer_chooses_the_side_and_may_spend_luck() {
         asks.contains(&"burst 0 on 2: fore starboard aft port".to_owned()),
         "{asks:?}"
     );
-    // The cruiser's 4 Luck, one point a reroll: offered for its shot and
-    // for each ship its burst strikes (itself and the scout), with scans
-    // only on the frigate it scanned.
+    // Offered for its shot and for each ship its burst strikes (itself and
+    // the scout), with scans only on the frigate it scanned.
     let rerolls: Vec<&String> = asks.iter().filter(|a| a.starts_with("reroll")).collect();
     assert_eq!(
         rerolls,
@@ -377,30 +350,12 @@ fn a_fusion_bursts_firer_chooses_the_side_and_may_spend_luck() {
 /// that answer its aft side are refused as an internal error.
 #[test]
 fn a_burst_side_off_the_corner_is_refused() {
-    let mut dice = vec![3, 3, 1, 4, 3];
-    dice.extend([1; 8]);
-    dice.extend([4, 3]);
-    dice.extend([1; 7]);
-    let script = Script::firing(&[(
-        0,
-        cannon("cruiser", "1,3", Mode::Fusion, 1, ShipSide::Fore, None),
-    )])
-    .bursting_on(ShipSide::Aft);
-    let mut battle = fleet(
-        &[("cruiser", (0, 0), EAST)],
-        &[("frigate", (2, 0), WEST), ("scout", (3, 1), WEST)],
-    );
-    let sequence = Sequence {
-        system: system(),
-        objects: &[],
-        fire_steps: &[],
-    };
-    let played = sequence.play_phase(
-        Phase::FirstFire,
-        1,
-        &mut battle,
-        [&script, &script],
-        &mut ScriptedDice::new(&dice[..]),
+    let script = Script::fusion_at_frigate().bursting_on(ShipSide::Aft);
+    let played = fusion_at_frigate(
+        system(),
+        (3, 1),
+        &script,
+        &mut ScriptedDice::new(&fusion_at_frigate_dice()[..]),
         &mut EventLog::default(),
     );
     match played {

@@ -347,6 +347,54 @@ pub fn fleet_in(grid: &ModuleGrid, a: &[Placed<'_>], b: &[Placed<'_>]) -> Battle
     battle
 }
 
+/// The burst scenes: a cruiser (A) at (0,0) facing east fires Fusion with
+/// its bow Cannon at the fore side of a frigate (B) at (2,0), a scout (B)
+/// standing at `scout` facing west. The first fire phase under `grid`,
+/// with the battle after it.
+pub fn fusion_at_frigate(
+    grid: &ModuleGrid,
+    scout: (i32, i32),
+    script: &Script,
+    dice: &mut dyn Dice,
+    log: &mut EventLog,
+) -> Result<Battle, ResolveError> {
+    let mut battle = fleet_in(
+        grid,
+        &[("cruiser", (0, 0), Direction::EAST)],
+        &[
+            ("frigate", (2, 0), Direction::WEST),
+            ("scout", scout, Direction::WEST),
+        ],
+    );
+    let sequence = Sequence {
+        system: grid,
+        objects: &[],
+        fire_steps: &[],
+    };
+    sequence.play_phase(
+        Phase::FirstFire,
+        1,
+        &mut battle,
+        [script, script],
+        dice,
+        log,
+    )?;
+    Ok(battle)
+}
+
+/// The dice of [`fusion_at_frigate`] up to the burst's first ship beyond
+/// the frigate: to-hit [3,3,1] (best two 6 + Gunnery 3 = 9 against
+/// 7 + 2, a hit), the frigate's allocation [4,3] and its Guns 5 + Shields 3
+/// dice of 1, then the cruiser itself, 2 hexes from the burst at power 3:
+/// [4,3] and 3 + 4 dice of 1.
+pub fn fusion_at_frigate_dice() -> Vec<u32> {
+    let mut dice = vec![3, 3, 1, 4, 3];
+    dice.extend([1; 8]);
+    dice.extend([4, 3]);
+    dice.extend([1; 7]);
+    dice
+}
+
 /// Plays one phase of turn 1 with `first` acting first and scripted dice,
 /// which must all be used; returns the events.
 pub fn play_phase(
@@ -392,6 +440,15 @@ pub struct Script {
 }
 
 impl Script {
+    /// The cruiser (ship 0) of [`fusion_at_frigate`] firing Fusion at the
+    /// frigate (ship 1).
+    pub fn fusion_at_frigate() -> Script {
+        Script::firing(&[(
+            0,
+            cannon("cruiser", "1,3", Mode::Fusion, 1, ShipSide::Fore, None),
+        )])
+    }
+
     /// Fires these shots, each when its ship comes to fire.
     pub fn firing(shots: &[(usize, ShotChoice)]) -> Script {
         Script {
