@@ -1435,9 +1435,10 @@ fn disarmed_ships_never_loop_forever() {
 /// third hex, through two active seekers of side B at (2, 0). The first:
 /// 75% against a reflective hull, rolled 30, a hit; Damage Table 79 - 20 =
 /// 59, "Steering hit: lose entire MR", MR 3 to 0. The second: rolled 80
-/// against 75, a miss. Both are gone. The hit lands mid-move, and the move
-/// goes on as declared (ruling 36): the frigate still turns after (3, 0) and
-/// ends facing south-east, as defensive fire's damage would let it.
+/// against 75, a miss. Both are gone. The hit lands mid-move and takes
+/// effect at once (ruling 36): "A ship with an MR of 0 cannot turn", so the
+/// frigate goes on to (3, 0) but does not make the turn it declared there,
+/// and ends facing east.
 #[test]
 fn every_active_seeker_in_the_hex_a_ship_enters_goes_off() {
     let mut b = battle("frigate", "destroyer", 12);
@@ -1448,7 +1449,8 @@ fn every_active_seeker_in_the_hex_a_ship_enters_goes_off() {
         "engagement_every_active_seeker_in_the_hex_goes_off",
         "Seed 000, Seeker missiles: a seeker detonates when a ship enters the hex of the \
          activated seeker, so both seekers there go off (75%: rolled 30, a hit, 79 - 20 = 59, \
-         lose entire MR; rolled 80, a miss); the declared move then goes on (ruling 36).",
+         lose entire MR; rolled 80, a miss); the move goes on without the turn the lost MR \
+         would have made (ruling 36; seed 000: \"A ship with an MR of 0 cannot turn\").",
         "the frigate runs into two active seekers in one hex",
         &mut b,
         &[step(1, FirstMovement, &run, &nothing())],
@@ -1457,6 +1459,37 @@ fn every_active_seeker_in_the_hex_a_ship_enters_goes_off() {
     assert!(b.seekers.is_empty());
     assert_eq!(b.board.ships[0].mr, 0);
     assert_eq!(b.board.ships[0].hull, 40);
+    assert_eq!(b.poses[0].hex, hex(3, 0));
+    assert_eq!(b.poses[0].facing, E);
+}
+
+/// Seed 000, Damage: "Whenever a severely damaged ship accelerates,
+/// decelerates or turns", it may break apart. The frigate (40 hull points)
+/// starts its move at 22, 18 damage, within half its hull: no roll. It
+/// runs into an active seeker at (2, 0): 75%, rolled 30, a hit; Damage
+/// Table 50 - 20 = 30, a hull hit, 5d10 rolled 1 each: 5, to 17 (23
+/// damage). Severely damaged now, it rolls for the turn it still makes at
+/// (3, 0) (ruling 36): (23 - 20) x 1 point = 3%, rolled 50, it holds and
+/// turns.
+#[test]
+fn a_seeker_that_leaves_a_ship_severely_damaged_mid_move_brings_a_break_apart_roll() {
+    let mut b = battle("frigate", "destroyer", 12);
+    b.board.ships[0].hull = 22;
+    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
+    let run = Script::new().moves(0, 3, &[(3, 1)]);
+    check_steps(
+        "engagement_seeker_mid_move_break_apart",
+        "Seed 000, Damage: a severely damaged ship that turns may break apart; Seeker missiles: \
+         a seeker detonates as a ship enters its hex (75%: rolled 30, a hit; 50 - 20 = 30, a hull \
+         hit of 5d10, rolled 5); the turn after it brings a break-apart roll (ruling 36: 3%, \
+         rolled 50).",
+        "a frigate at 22 hull runs into an active seeker, then turns",
+        &mut b,
+        &[step(1, FirstMovement, &run, &nothing())],
+        &[30, 50, 1, 1, 1, 1, 1, 50],
+    );
+    assert_eq!(b.board.ships[0].hull, 17);
+    assert!(!b.board.ships[0].is_destroyed());
     assert_eq!(b.poses[0].hex, hex(3, 0));
     assert_eq!(b.poses[0].facing, SE);
 }

@@ -912,16 +912,18 @@ impl Percentile {
 
         let mut at = pose;
         at.speed = maneuver.speed;
+        let mut turns_made = 0u32;
+        // Whether the move's break-apart roll above could have been made:
+        // a ship a seeker leaves severely damaged rolls for what it still
+        // turns (ruling 36).
+        let mut at_risk = self.break_apart_chance(&battle.board.ships[i], 1) > 0;
         for h in 1..=maneuver.speed {
             at.hex = at.hex.neighbour(at.facing);
             battle.paths[i].push(at.hex);
-            if let Some(&(_, way)) = turns.iter().find(|(t, _)| *t == h) {
-                at.facing = at.facing.turn(way);
-            }
             battle.poses[i] = at;
-            // Every activated seeker in a hex goes off when a ship enters it,
-            // each against the largest ship there; the move as declared goes
-            // on if the ship survives (ruling 36).
+            // Every activated seeker in a hex goes off as a ship enters it,
+            // each against the largest ship there, before the ship turns in
+            // that hex; the move goes on if the ship survives (ruling 36).
             // A Vec allocates only on its first push, so a hex with no
             // seeker costs nothing.
             let waiting: Vec<usize> = (0..battle.seekers.len())
@@ -948,6 +950,37 @@ impl Percentile {
                 if battle.board.ships[i].is_destroyed() {
                     return Ok(());
                 }
+                if !at_risk && self.break_apart_chance(&battle.board.ships[i], 1) > 0 {
+                    at_risk = true;
+                    let mr_left = u32::from(battle.board.ships[i].mr).saturating_sub(turns_made);
+                    let left = turns.iter().filter(|(t, _)| *t >= h).count() as u32;
+                    let points = left.min(mr_left);
+                    if self.check_break_apart(
+                        &mut battle.board.ships[i],
+                        &name,
+                        points,
+                        dice,
+                        sink,
+                    )? {
+                        return Ok(());
+                    }
+                }
+            }
+            if let Some(&(_, way)) = turns.iter().find(|(t, _)| *t == h) {
+                // Seed 000: "A ship with an MR of 0 cannot turn"; a seeker's
+                // hit earlier in the move may have taken the MR it meant to
+                // use.
+                if turns_made < u32::from(battle.board.ships[i].mr) {
+                    at.facing = at.facing.turn(way);
+                    turns_made += 1;
+                    battle.poses[i] = at;
+                } else {
+                    sink.emit(|| Event::Ruling {
+                        text: format!(
+                            "no MR left after the seeker's hit: the turn declared at hex {h} is not made"
+                        ),
+                    });
+                }
             }
         }
         battle.poses[i] = at;
@@ -958,12 +991,12 @@ impl Percentile {
                 at.speed,
                 at.hex,
                 at.facing.index(),
-                count_of(turns.len() as i64, "turn", "turns")
+                count_of(i64::from(turns_made), "turn", "turns")
             ),
         });
         // A masking screen lasts only while the ship holds course and speed.
         let ship = &mut battle.board.ships[i];
-        if ship.masked && (points > 0) {
+        if ship.masked && (maneuver.speed != pose.speed || turns_made > 0) {
             ship.masked = false;
             sink.emit(|| Event::Effect {
                 ship: name,
