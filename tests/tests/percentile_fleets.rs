@@ -322,8 +322,29 @@ fn mines_laid_with_no_mine_weapon_in_the_data_name_the_sides_option() {
     }
 }
 
+/// Seed 000: "The defending player can place mines in a hex before the
+/// game starts", and seekers likewise: one side. A set-up that has both
+/// sides place them is refused, naming side B's option.
+#[test]
+fn only_one_side_places_mines_and_seekers_before_play() {
+    let cases: [([&[(&str, &str)]; 2], &str); 3] = [
+        ([&[("mines", "3,0")], &[("mines", "4,0")]], "b-mines"),
+        ([&[("mines", "3,0")], &[("seekers", "4,0")]], "b-seekers"),
+        ([&[("seekers", "3,0")], &[("mines", "4,0")]], "b-mines"),
+    ];
+    for (setups, option) in cases {
+        let request = fleet_request(&["destroyer"], &["frigate"], 6, 50, setups);
+        let error = match percentile().set_up(&request) {
+            Ok(_) => panic!("{setups:?}: both sides placed before play"),
+            Err(error) => error.to_string(),
+        };
+        assert!(error.contains(option), "{error}");
+        assert!(error.contains("only the defending side"), "{error}");
+    }
+}
+
 /// Ruling 50: a scenario's set-up may place mines and seekers for either
-/// side, and the set-up's other keys place the ships: side B's two frigates
+/// side (one of them), and the set-up's other keys place the ships: side B's two frigates
 /// start in a column two hexes apart from (8, -2), facing south-west at speed
 /// 3; its seekers wait at (5, 0) and (5, 1), facing as the side faces.
 #[test]

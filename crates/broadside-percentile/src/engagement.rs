@@ -233,6 +233,20 @@ impl Percentile {
             });
             battle.paths.push(vec![hex]);
         }
+        // Seed 000 gives mines and seekers before play to "the defending
+        // player": one side, whichever the scenario makes it (ruling 50).
+        let places = |s: &SideSetup| !s.mines.is_empty() || !s.seekers.is_empty();
+        if places(&setups[0]) && places(&setups[1]) {
+            let option = if setups[1].mines.is_empty() {
+                "b-seekers"
+            } else {
+                "b-mines"
+            };
+            return Err(ResolveError::bad_option(
+                option,
+                "only the defending side places mines and seekers before play, and side A already does",
+            ));
+        }
         for side in Side::BOTH {
             let setup = &setups[side.index()];
             if !setup.mines.is_empty() {
