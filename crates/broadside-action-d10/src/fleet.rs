@@ -272,6 +272,22 @@ fn parse_positions(text: &str, ships: usize) -> Result<Vec<(Hex, Option<Directio
         .collect()
 }
 
+/// A body's hex, `q,r`, within the coordinates a ship may be placed at.
+fn parse_hex(text: &str) -> Result<Hex, String> {
+    let shown = text.escape_debug().take(40).collect::<String>();
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let coordinate = |p: &str| p.parse::<i32>().ok().filter(|n| n.abs() <= MAX_COORDINATE);
+    match parts[..] {
+        [q, r] => match (coordinate(q), coordinate(r)) {
+            (Some(q), Some(r)) => Ok(Hex::new(q, r)),
+            _ => Err(format!(
+                "'{shown}': a coordinate is a whole number from -{MAX_COORDINATE} to {MAX_COORDINATE}"
+            )),
+        },
+        _ => Err(format!("'{shown}': write a hex as q,r")),
+    }
+}
+
 /// A ship's name for the log: the roster's name for a named ship; for a
 /// rider, its class and its number on its carrier, and the carrier when
 /// its side has several of that class (`gunboat 1 of carrier #2 (A)`).
@@ -309,6 +325,12 @@ impl ActionD10 {
             Some(p) => u8::try_from(p).ok().filter(|p| *p <= 100).ok_or_else(|| {
                 ResolveError::bad_option("escape-below", "must be a percentage from 0 to 100")
             })?,
+        };
+        let gravity_well = match request.options.text("gravity-well") {
+            None => None,
+            Some(text) => {
+                Some(parse_hex(text).map_err(|why| ResolveError::bad_option("gravity-well", why))?)
+            }
         };
         let known = || rules.ships.iter().map(|s| s.id.as_str());
         let mut classes: [Vec<ClassId>; 2] = [Vec::new(), Vec::new()];
@@ -362,7 +384,7 @@ impl ActionD10 {
             flights: Vec::new(),
             next_salvo: 1,
             first: Side::A,
-            gravity_well: None,
+            gravity_well,
             left_by_jump: [false; 2],
             actions_round: None,
         };

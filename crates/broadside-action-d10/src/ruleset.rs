@@ -77,6 +77,13 @@ const DUEL_OPTIONS: &[OptionSpec] = &[
         kind: OptionKind::Number { min: 0, max: 100 },
         required: false,
     },
+    OptionSpec {
+        name: "gravity-well",
+        value_name: "Q,R",
+        help: "a body at this hex, whose gravity well pulls ships in the Gravity phase (default: none)",
+        kind: OptionKind::Text,
+        required: false,
+    },
 ];
 
 /// A ship class as `broadside ships` lists it.

@@ -1123,3 +1123,56 @@ fn default_small_craft_go_for_the_most_damaged_enemy_in_reach() {
     let order = broadside_action_d10::DefaultTactics::default().flight(system(), &b, 0);
     assert_eq!(order.target, Some(3), "of equals, the nearest");
 }
+
+/// The Gravity phase (seed 002's sequence of play) needs a body, which the
+/// battle option `gravity-well` places: with a body at (3, 0) and a well of
+/// one hex (`rules.toml` `gravity.well`), the destroyer at rest at (2, 0) has
+/// its destination pulled to (3, 0) in turn 1's Gravity phase; the frigate
+/// 12 hexes east is out of the well. A hex the option cannot read is bad
+/// input on the option.
+#[test]
+fn the_gravity_well_option_places_a_body_that_pulls() {
+    let grid = system();
+    let request = fleet_request(
+        &["destroyer"],
+        &["frigate"],
+        5,
+        &[
+            ("start-range", num(12)),
+            ("gravity-well", broadside_data::testing::text("3,0")),
+        ],
+        [&[("positions", broadside_data::testing::text("2,0"))], &[]],
+    );
+    let (battle, _, _) = grid.battle_of(&request).expect("the battle sets up");
+    assert_eq!(battle.gravity_well, Some(Hex::new(3, 0)));
+    let mut script = Script::new(battle, &[]);
+    script.phase(Phase::Drift, 1).phase(Phase::Gravity, 1);
+    assert_eq!(script.battle.poses[0].dest, Hex::new(3, 0));
+    assert_eq!(script.battle.poses[1].dest, Hex::new(12, 0));
+
+    for (bad, why) in [
+        ("3", "write a hex as q,r"),
+        ("3,0,1", "write a hex as q,r"),
+        ("3,x", "a coordinate is a whole number"),
+        (
+            "1001,0",
+            "a coordinate is a whole number from -1000 to 1000",
+        ),
+    ] {
+        let request = fleet_request(
+            &["destroyer"],
+            &["frigate"],
+            5,
+            &[("gravity-well", broadside_data::testing::text(bad))],
+            [&[], &[]],
+        );
+        let error = match grid.battle_of(&request) {
+            Ok(_) => panic!("{bad}: a body was placed"),
+            Err(error) => error.to_string(),
+        };
+        assert!(
+            error.contains("gravity-well") && error.contains(why),
+            "{bad}: {error}"
+        );
+    }
+}
