@@ -1494,6 +1494,52 @@ fn a_seeker_that_leaves_a_ship_severely_damaged_mid_move_brings_a_break_apart_ro
     assert_eq!(b.poses[0].facing, SE);
 }
 
+/// Ruling 36, the other way round: a ship already severely damaged rolled
+/// for its whole move before it moved (ruling 26), so a seeker's hit during
+/// it brings no second roll. The frigate at 18 of 40 hull (22 damage)
+/// accelerates 0 to 3 and turns once: (22 - 20) x 4 points = 8%, rolled
+/// 50, it holds. The seeker at (2, 0): rolled 30, a hit; 50 - 20 = 30, a
+/// hull hit of 5 (13 left); the frigate turns at (3, 0) with no roll.
+#[test]
+fn a_ship_severely_damaged_before_its_move_rolls_once_whatever_a_seeker_does() {
+    let mut b = battle("frigate", "destroyer", 12);
+    b.board.ships[0].hull = 18;
+    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
+    let run = Script::new().moves(0, 3, &[(3, 1)]);
+    let played = play_steps(
+        &mut b,
+        &[step(1, FirstMovement, &run, &nothing())],
+        &[50, 30, 50, 1, 1, 1, 1, 1],
+    );
+    played.result.as_ref().expect("the phase plays");
+    assert!(played.dice_left.is_empty());
+    assert_eq!(b.board.ships[0].hull, 13);
+    assert_eq!(b.poses[0].facing, SE);
+}
+
+/// Ruling 36: the roll comes with the hit that leaves the ship severely
+/// damaged, not with an earlier seeker that did not. The frigate at 22 of
+/// 40 hull runs through a seeker at (1, 0), rolled 80 against 75, a miss,
+/// then one at (2, 0): rolled 30, a hit, a hull hit of 5 (17 left, 23
+/// damage); it rolls for its turn at (3, 0): 3%, rolled 50, it holds.
+#[test]
+fn the_break_apart_roll_waits_for_the_hit_that_brings_it() {
+    let mut b = battle("frigate", "destroyer", 12);
+    b.board.ships[0].hull = 22;
+    place_seeker(&mut b, Side::B, hex(1, 0), W, 1, true);
+    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
+    let run = Script::new().moves(0, 3, &[(3, 1)]);
+    let played = play_steps(
+        &mut b,
+        &[step(1, FirstMovement, &run, &nothing())],
+        &[80, 30, 50, 1, 1, 1, 1, 1, 50],
+    );
+    played.result.as_ref().expect("the phase plays");
+    assert!(played.dice_left.is_empty());
+    assert!(played.mentions("break-apart roll"));
+    assert_eq!(b.board.ships[0].hull, 17);
+}
+
 /// Seed 000, Seeker missiles: "Seekers will not be attracted to planets,
 /// moons, asteroids or space stations." A seeker of side B at (2, 0) is 2
 /// hexes from a station at (0, 0) and 4 from the frigate at (6, 0); it
