@@ -131,6 +131,9 @@ pub struct AllocationView<'a> {
     pub scans: u8,
     /// Luck rerolls the firer may still pay for on this roll.
     pub luck: u8,
+    /// Whether the ship struck is the firer's enemy (`false` for a friend,
+    /// or the firer itself, in its own Fusion burst).
+    pub foe: bool,
 }
 
 /// Who decides allocation rerolls: the firer's tactics in engagements, the
@@ -146,7 +149,23 @@ pub struct Rerolls<'a> {
     pub scans: u8,
     /// Luck rerolls it may pay for, within its offer.
     pub luck: u8,
+    /// Whether the ship struck is the firer's enemy: a Fusion burst also
+    /// strikes friends and the firer itself.
+    pub foe: bool,
     /// The firer's choice before each reroll.
+    pub choose: RerollChoice<'a>,
+}
+
+/// The firer of a Fusion burst, as the ships it strikes beyond its target
+/// see it: who pays for rerolls, whether the ship struck is its enemy, and
+/// its choice of each reroll.
+#[derive(Clone, Copy)]
+pub struct BurstFirer<'a> {
+    /// The firing ship's index on the board.
+    pub ship: usize,
+    /// Whether the ship struck is its enemy.
+    pub foe: bool,
+    /// Its choice before each reroll.
     pub choose: RerollChoice<'a>,
 }
 
@@ -489,6 +508,7 @@ impl ModuleGrid {
         // rolls to come depend on), or that it asked for what it cannot
         // have. The firer is asked as it will be asked in play.
         let choose = rerolls.as_ref().map(|r| r.choose);
+        let foe = rerolls.as_ref().is_none_or(|r| r.foe);
         let next = |faces: [u8; 2], scans: u8, luck: u8| -> Standing {
             let view = AllocationView {
                 target,
@@ -498,6 +518,7 @@ impl ModuleGrid {
                 line: line_of(faces),
                 scans,
                 luck,
+                foe,
             };
             match choose.and_then(|choose| choose(&view)) {
                 None => Standing::Kept(lands_at(faces)),
@@ -556,6 +577,7 @@ impl ModuleGrid {
             firer,
             scans,
             luck,
+            foe,
             choose,
         }) = rerolls
         {
@@ -569,6 +591,7 @@ impl ModuleGrid {
                     line: line_of(roll.faces),
                     scans,
                     luck,
+                    foe,
                 };
                 let Some(answer) = choose(&view) else {
                     break;
@@ -912,25 +935,18 @@ impl ModuleGrid {
             }
             None => target_class.centre,
         };
-        // Scans are spent only on the ship they were made on; Luck pays
-        // one reroll per `luck-per-reroll` points.
         let target_now = board.ships[shot.target];
         let firer = &mut board.ships[shot.attacker];
-        let scans_on_target = if firer.scans_on.map(usize::from) == Some(shot.target) {
-            firer.scans
-        } else {
-            0
-        };
-        // Validation keeps luck-per-reroll at 1 or more.
-        let luck_rerolls = firer.luck / c.luck_per_reroll;
+        let (scans, luck) = firer.reroll_means(shot.target, c.luck_per_reroll);
         let allocation = self.allocation_roll(
             &target_now,
             shot.side,
             centre,
             Some(Rerolls {
                 firer,
-                scans: shot.scans.min(scans_on_target),
-                luck: shot.luck.min(luck_rerolls),
+                scans: shot.scans.min(scans),
+                luck: shot.luck.min(luck),
+                foe: true,
                 choose,
             }),
             dice,

@@ -34,7 +34,7 @@ use broadside_core::{
 };
 
 use crate::ModuleGrid;
-use crate::attack::{AllocationView, Board, Shot, Weapon};
+use crate::attack::{AllocationView, Board, BurstFirer, Shot, Weapon};
 use crate::damage::{Cause, Hit};
 use crate::explosion::Bystander;
 use crate::model::{Function, Mode, ModuleIx, ModuleSet, ShipSide, SideSet, Square};
@@ -764,7 +764,10 @@ impl ModuleGrid {
     /// The firer chooses the side struck where the rules let it (a corner,
     /// or the burst's own hex) and may spend scans and Luck on each
     /// allocation, as for its shot.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the burst reads the battle, the map and the firer's tactics"
+    )]
     fn burst_beyond(
         &self,
         battle: &mut Battle,
@@ -790,7 +793,7 @@ impl ModuleGrid {
             // side; line 30: in one hex, any side.
             let sides = sight::sides_struck(at, pose.hex, pose.facing);
             let side = match sides.sides().nth(1) {
-                None => sides.sides().next().unwrap_or(ShipSide::Fore),
+                None => blast_side(at, pose),
                 Some(_) => {
                     let side = tactics.burst_side(self, battle, firer, other, sides);
                     if !sides.has(side) {
@@ -808,13 +811,18 @@ impl ModuleGrid {
                 }
             };
             let choose = |view: &AllocationView<'_>| tactics.allocation_reroll(self, firer, view);
+            let burst_firer = BurstFirer {
+                ship: firer,
+                foe: battle.sides[other] != battle.sides[firer],
+                choose: &choose,
+            };
             self.blast_strike(
                 &mut battle.board,
                 other,
                 reach,
                 side,
                 Cause::FusionBurst,
-                Some((firer, &choose)),
+                Some(burst_firer),
                 dice,
                 sink,
             )?;

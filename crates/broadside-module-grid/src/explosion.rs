@@ -9,7 +9,7 @@
 use broadside_core::{Dice, Event, EventSink, ResolveError};
 
 use crate::ModuleGrid;
-use crate::attack::{AllocationRoll, Board, RerollChoice, Rerolls};
+use crate::attack::{AllocationRoll, Board, BurstFirer, Rerolls};
 use crate::damage::{Applied, Cause, Hit};
 use crate::model::ShipSide;
 
@@ -101,7 +101,6 @@ impl ModuleGrid {
         clippy::too_many_arguments,
         reason = "a blast strike's parts are all the rules' own"
     )]
-    #[allow(clippy::too_many_arguments)]
     pub fn blast_strike(
         &self,
         board: &mut Board,
@@ -109,7 +108,7 @@ impl ModuleGrid {
         power: u8,
         side: ShipSide,
         cause: Cause,
-        firer: Option<(usize, RerollChoice<'_>)>,
+        firer: Option<BurstFirer<'_>>,
         dice: &mut dyn Dice,
         sink: &mut dyn EventSink,
     ) -> Result<Option<BlastStrike>, ResolveError> {
@@ -138,22 +137,24 @@ impl ModuleGrid {
         // A burst has a firer, who may spend its scans on this ship and its
         // Luck on the allocation (seed line 44); an explosion has none.
         let luck_per_reroll = self.rules.constants.luck_per_reroll;
-        let rerolls = firer.map(|(firer, choose)| {
-            let firer = &mut board.ships[firer];
-            let scans = if firer.scans_on.map(usize::from) == Some(index) {
-                firer.scans
-            } else {
-                0
-            };
-            // Validation keeps luck-per-reroll at 1 or more.
-            let luck = firer.luck / luck_per_reroll;
-            Rerolls {
-                firer,
-                scans,
-                luck,
-                choose,
+        let rerolls = match firer {
+            None => None,
+            Some(BurstFirer { ship, foe, choose }) => {
+                let Some(firer) = board.ships.get_mut(ship) else {
+                    return Err(ResolveError::Internal(
+                        "a burst names a firer not on the board".into(),
+                    ));
+                };
+                let (scans, luck) = firer.reroll_means(index, luck_per_reroll);
+                Some(Rerolls {
+                    firer,
+                    scans,
+                    luck,
+                    foe,
+                    choose,
+                })
             }
-        });
+        };
         let allocation = self.allocation_roll(&ship, side, class.centre, rerolls, dice, sink)?;
         let hit = Hit {
             cause,

@@ -59,6 +59,19 @@ pub struct Ship {
 }
 
 impl Ship {
+    /// What the ship may spend rerolling the hit allocation of its hit on
+    /// ship `target`: its scans if it made them on that ship (seed line 44:
+    /// "each scan you have on a ship"), and the Luck rerolls its Luck buys
+    /// at `luck_per_reroll` points each (validation keeps it at 1 or more).
+    pub fn reroll_means(&self, target: usize, luck_per_reroll: u8) -> (u8, u8) {
+        let scans = if self.scans_on.map(usize::from) == Some(target) {
+            self.scans
+        } else {
+            0
+        };
+        (scans, self.luck / luck_per_reroll.max(1))
+    }
+
     /// A fresh ship of a class, at full power, with the hull damage its
     /// record sheet starts with.
     pub fn new(rules: &Rules, class: ClassId) -> Ship {

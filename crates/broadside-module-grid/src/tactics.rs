@@ -314,12 +314,17 @@ impl DefaultTactics {
     /// six lanes' values. The die whose sum is higher (the first rolled on a
     /// tie) is rolled again when that sum beats six times the worth now, that
     /// is when the reroll is worth more on average. A scan pays first, then
-    /// Luck if `with_luck` allows it.
+    /// Luck if `with_luck` allows it. Nothing is spent on a friend's (or the
+    /// firer's own) share of a Fusion burst: what is worth more against an
+    /// enemy is worse there.
     pub fn worth_reroll(
         system: &ModuleGrid,
         view: &AllocationView<'_>,
         with_luck: bool,
     ) -> Option<Reroll> {
+        if !view.foe {
+            return None;
+        }
         let with = if view.scans > 0 {
             RerollWith::Scan
         } else if with_luck && view.luck > 0 {

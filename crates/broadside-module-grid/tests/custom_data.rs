@@ -13,8 +13,7 @@ use broadside_module_grid::damage::{Applied, Cause, Hit};
 use broadside_module_grid::model::{Mode, ShipSide};
 use broadside_module_grid::{Board, ModuleGrid, Shot, ShotOutcome, Weapon};
 use common::{
-    Script, assert_all_used, board, custom, event_lines, fusion_at_frigate, fusion_at_frigate_dice,
-    module, shot_at, system,
+    Script, assert_all_used, board, custom, event_lines, fusion_at_frigate, module, shot_at, system,
 };
 
 /// Resolves `shot` on a board of two ships of `grid` (after `prepare`),
@@ -250,16 +249,21 @@ fn an_allocation_reroll_costs_luck_per_reroll() {
 /// `hull-check.luck-per-reroll` on a Fusion burst's allocations (Hit
 /// Allocation: the firing character may spend Luck): at 2 Luck a reroll,
 /// the cruiser's 4 Luck offer 2 rerolls on its shot and on each ship its
-/// burst strikes beyond the frigate (itself, at (0,0), and the scout).
+/// burst strikes beyond the frigate, itself included. On its own share
+/// (2 hexes out, power 3, [4,3]) it rerolls the first die with Luck, to 4:
+/// 2 Luck spent and 1 reroll left; the scout is then offered that 1.
 #[test]
 fn a_bursts_luck_rerolls_cost_luck_per_reroll() {
     let grid = custom("luck-per-reroll = 1", "luck-per-reroll = 2");
-    let mut dice = fusion_at_frigate_dice();
+    let mut dice = vec![3, 3, 1, 4, 3];
+    dice.extend([1; 8]);
+    dice.extend([4, 3, 4]);
+    dice.extend([1; 7]);
     dice.extend([4, 3]);
     dice.extend([1; 7]);
-    let script = Script::fusion_at_frigate();
+    let script = Script::fusion_at_frigate().sparing_friends(1);
     let mut scripted = ScriptedDice::new(&dice[..]);
-    fusion_at_frigate(
+    let battle = fusion_at_frigate(
         &grid,
         (2, 0),
         &script,
@@ -276,11 +280,13 @@ fn a_bursts_luck_rerolls_cost_luck_per_reroll() {
     assert_eq!(
         rerolls,
         [
-            "reroll: 2 scans, 2 Luck",
-            "reroll: 0 scans, 2 Luck",
-            "reroll: 0 scans, 2 Luck"
+            "reroll on a foe: 2 scans, 2 Luck",
+            "reroll on a friend: 0 scans, 2 Luck",
+            "reroll on a friend: 0 scans, 1 Luck",
+            "reroll on a foe: 0 scans, 1 Luck"
         ]
     );
+    assert_eq!(battle.board.ships[0].luck, 2);
 }
 
 /// `hull-check.stabilizer-rerolls` (Hull Damage: a Hull Stabilizer rerolls

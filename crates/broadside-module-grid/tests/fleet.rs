@@ -330,9 +330,9 @@ fn a_fusion_bursts_firer_chooses_the_side_and_may_spend_luck() {
     assert_eq!(
         rerolls,
         [
-            "reroll: 2 scans, 4 Luck",
-            "reroll: 0 scans, 4 Luck",
-            "reroll: 0 scans, 4 Luck"
+            "reroll on a foe: 2 scans, 4 Luck",
+            "reroll on a friend: 0 scans, 4 Luck",
+            "reroll on a foe: 0 scans, 4 Luck"
         ],
         "{asks:?}"
     );

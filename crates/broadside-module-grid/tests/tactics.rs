@@ -588,3 +588,34 @@ fn repairs_take_the_first_cannon_with_the_fewest_markers() {
     battle.board.ships[0].add_marker(bow, 2);
     assert_eq!(DefaultTactics.repair(grid, &battle, 0), Some(port));
 }
+
+/// Rules note, default tactics: the default spends a scan on an allocation
+/// only against an enemy. Dice of [6,6] on the scout's fore land five lines
+/// off its centre column, off the ship, so rolling one again is worth it
+/// against an enemy; on a friend's or its own share of a Fusion burst the
+/// same dice are kept.
+#[test]
+fn the_default_rerolls_allocation_only_against_an_enemy() {
+    let grid = system();
+    let scout = grid.ship("scout").expect("the scout");
+    let centre = grid.rules.class(scout.class).centre;
+    let view = |foe: bool| AllocationView {
+        target: &scout,
+        side: ShipSide::Fore,
+        centre,
+        faces: [6, 6],
+        line: grid
+            .rules
+            .class(scout.class)
+            .centre_line(ShipSide::Fore, centre)
+            + 5,
+        scans: 1,
+        luck: 0,
+        foe,
+    };
+    assert!(DefaultTactics::worth_reroll(grid, &view(true), false).is_some());
+    assert_eq!(
+        DefaultTactics::worth_reroll(grid, &view(false), false),
+        None
+    );
+}

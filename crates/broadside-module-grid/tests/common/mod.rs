@@ -34,7 +34,7 @@ use broadside_module_grid::model::{Mode, ModuleIx, ShipClass, ShipSide, SideSet,
 use broadside_module_grid::placement::Placement;
 use broadside_module_grid::{
     AllocationView, Battle, Board, DefaultTactics, MapObject, ModuleGrid, ModuleGridTactics, Pose,
-    Reroll, Ship, Shot, Weapon,
+    Reroll, RerollWith, Ship, Shot, Weapon,
 };
 use serde_json::{Value, json};
 
@@ -437,6 +437,9 @@ pub struct Script {
     /// The side its Fusion bursts strike where it may choose; the default
     /// policy's when `None`.
     burst_side: Option<ShipSide>,
+    /// Luck rerolls of die 0 still to make on its own or a friend's share
+    /// of a burst, one at each question while Luck is offered.
+    friendly_luck: Mutex<u8>,
 }
 
 impl Script {
@@ -466,6 +469,13 @@ impl Script {
     /// Also strikes `side` with its Fusion bursts wherever it may choose.
     pub fn bursting_on(mut self, side: ShipSide) -> Script {
         self.burst_side = Some(side);
+        self
+    }
+
+    /// Also rerolls die 0 with Luck, `n` times in all, on its own or a
+    /// friend's share of its bursts.
+    pub fn sparing_friends(self, n: u8) -> Script {
+        *self.friendly_luck.lock().expect("not poisoned") = n;
         self
     }
 
@@ -542,12 +552,23 @@ impl ModuleGridTactics for Script {
         _ship: usize,
         view: &AllocationView<'_>,
     ) -> Option<Reroll> {
-        self.note(format!("reroll: {} scans, {} Luck", view.scans, view.luck));
+        let whose = if view.foe { "a foe" } else { "a friend" };
+        self.note(format!(
+            "reroll on {whose}: {} scans, {} Luck",
+            view.scans, view.luck
+        ));
         self.offered_scans
             .lock()
             .expect("not poisoned")
             .push(view.scans);
-        None
+        let mut left = self.friendly_luck.lock().expect("not poisoned");
+        (!view.foe && view.luck > 0 && *left > 0).then(|| {
+            *left -= 1;
+            Reroll {
+                die: 0,
+                with: RerollWith::Luck,
+            }
+        })
     }
 
     fn repair(&self, _system: &ModuleGrid, _battle: &Battle, _ship: usize) -> Option<ModuleIx> {
