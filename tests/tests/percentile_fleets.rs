@@ -327,7 +327,8 @@ fn mines_laid_with_no_mine_weapon_in_the_data_name_the_sides_option() {
 /// sides place them is refused, naming side B's option.
 #[test]
 fn only_one_side_places_mines_and_seekers_before_play() {
-    let cases: [([&[(&str, &str)]; 2], &str); 3] = [
+    type Setups = [&'static [(&'static str, &'static str)]; 2];
+    let cases: [(Setups, &str); 3] = [
         ([&[("mines", "3,0")], &[("mines", "4,0")]], "b-mines"),
         ([&[("mines", "3,0")], &[("seekers", "4,0")]], "b-seekers"),
         ([&[("seekers", "3,0")], &[("mines", "4,0")]], "b-mines"),
