@@ -337,11 +337,8 @@ impl ActionD10 {
                         outcome.locked = true;
                         break;
                     }
-                    // Ruling 5: a die is re-rolled once at most.
-                    if outcome.rerolls_used > 0
-                        || outcome.rerolls_used >= rerolls
-                        || outcome.rolls.is_full()
-                    {
+                    // Ruling 5: the one lock die is re-rolled once at most.
+                    if outcome.rerolls_used >= rerolls.min(1) || outcome.rolls.is_full() {
                         break;
                     }
                     outcome.rerolls_used += 1;

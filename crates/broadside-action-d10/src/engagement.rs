@@ -1381,10 +1381,8 @@ impl ActionD10 {
                 if battle.fired(i, m) {
                     return refuse("each weapon attacks once a turn");
                 }
-                if !ship.can_fire(rules, m) {
-                    return refuse(
-                        "the weapon cannot fire (destroyed, uncharged, empty or jammed)",
-                    );
+                if let Some(why) = ship.why_cannot_fire(rules, m) {
+                    return refuse(why);
                 }
                 if self.fire_range(battle, i, m, tg).is_none() {
                     return refuse("the target is out of the weapon's reach or arc");
@@ -1402,8 +1400,11 @@ impl ActionD10 {
                 }
             }
             Action::Repair { item, rerolls } => {
+                if !ship.damaged(rules).contains(&item) {
+                    return refuse("nothing to repair there");
+                }
                 if self.repair_difficulty(ship, item).is_none() {
-                    return refuse("nothing to repair there, or it cannot be repaired in battle");
+                    return refuse("it cannot be repaired in battle");
                 }
                 if rerolls.saturating_mul(rules.constants.reroll_cost) > t.command_points {
                     return refuse("not enough Command Points for the re-rolls");
@@ -1452,12 +1453,14 @@ impl ActionD10 {
             }
             Action::RecoverRider { rider } => {
                 let r = usize::from(rider);
-                if r >= battle.board.ships.len()
-                    || battle.carrier[r] != Some(i as u8)
-                    || !battle.on_map(r)
-                    || battle.poses[r].hex != battle.poses[i].hex
-                {
-                    return refuse("no rider of this ship in its hex");
+                if r >= battle.board.ships.len() || battle.carrier[r] != Some(i as u8) {
+                    return refuse("no rider of this ship by that number");
+                }
+                if !battle.on_map(r) {
+                    return refuse("the rider is not in the fight on the map");
+                }
+                if battle.poses[r].hex != battle.poses[i].hex {
+                    return refuse("the rider is not in this ship's hex");
                 }
             }
             Action::ActivatePointDefense => {
@@ -1479,7 +1482,10 @@ impl ActionD10 {
                 }
             }
             Action::BoardEnemyVessel { target } => {
-                if !enemy_on_map(target) || battle.docked_with[i] != Some(target) {
+                if !enemy_on_map(target) {
+                    return refuse("the target is not an enemy ship on the map");
+                }
+                if battle.docked_with[i] != Some(target) {
                     return refuse("boarding needs the ship docked with the enemy");
                 }
                 if ship.ready_troops == 0 {

@@ -246,16 +246,7 @@ fn parse_positions(text: &str, ships: usize) -> Result<Vec<(Hex, Option<Directio
             if !(2..=3).contains(&parts.len()) {
                 return Err(bad("write q,r or q,r,facing"));
             }
-            let coordinate = |p: &str| {
-                p.parse::<i32>()
-                    .ok()
-                    .filter(|n| n.abs() <= MAX_COORDINATE)
-                    .ok_or_else(|| {
-                        bad(&format!(
-                            "a coordinate is a whole number from -{MAX_COORDINATE} to {MAX_COORDINATE}"
-                        ))
-                    })
-            };
+            let coordinate = |p: &str| coordinate(p).ok_or_else(|| bad(&coordinate_rule()));
             let hex = Hex::new(coordinate(parts[0])?, coordinate(parts[1])?);
             let facing = match parts.get(2) {
                 None => None,
@@ -272,17 +263,25 @@ fn parse_positions(text: &str, ships: usize) -> Result<Vec<(Hex, Option<Directio
         .collect()
 }
 
-/// A body's hex, `q,r`, within the coordinates a ship may be placed at.
+/// What a coordinate must be, for the messages that refuse one.
+fn coordinate_rule() -> String {
+    format!("a coordinate is a whole number from -{MAX_COORDINATE} to {MAX_COORDINATE}")
+}
+
+/// One coordinate of a hex, within those a ship may be placed at.
+fn coordinate(text: &str) -> Option<i32> {
+    text.parse::<i32>()
+        .ok()
+        .filter(|n| n.abs() <= MAX_COORDINATE)
+}
+
+/// A body's hex, `q,r`.
 fn parse_hex(text: &str) -> Result<Hex, String> {
     let shown = text.escape_debug().take(40).collect::<String>();
-    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    let coordinate = |p: &str| p.parse::<i32>().ok().filter(|n| n.abs() <= MAX_COORDINATE);
-    match parts[..] {
+    match text.split(',').map(str::trim).collect::<Vec<_>>()[..] {
         [q, r] => match (coordinate(q), coordinate(r)) {
             (Some(q), Some(r)) => Ok(Hex::new(q, r)),
-            _ => Err(format!(
-                "'{shown}': a coordinate is a whole number from -{MAX_COORDINATE} to {MAX_COORDINATE}"
-            )),
+            _ => Err(format!("'{shown}': {}", coordinate_rule())),
         },
         _ => Err(format!("'{shown}': write a hex as q,r")),
     }

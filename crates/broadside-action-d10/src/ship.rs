@@ -309,17 +309,33 @@ impl Ship {
     /// intact, charged if it must be, with shots and warheads, and for a
     /// launcher an unjammed magazine.
     pub fn can_fire(&self, rules: &Rules, mount: usize) -> bool {
+        self.why_cannot_fire(rules, mount).is_none()
+    }
+
+    /// Why the mount cannot fire now, or `None` when it can.
+    pub fn why_cannot_fire(&self, rules: &Rules, mount: usize) -> Option<&'static str> {
         let Some(m) = self.weapons.get(mount) else {
-            return false;
+            return Some("no such mount");
         };
         let w = rules.weapon(m.weapon);
-        if m.destroyed || (w.charge && !m.charged) || m.shots == Some(0) {
-            return false;
+        if m.destroyed {
+            return Some("the weapon is destroyed");
+        }
+        if w.charge && !m.charged {
+            return Some("the weapon is not charged");
+        }
+        if m.shots == Some(0) {
+            return Some("the weapon has no shots left");
         }
         if w.kind.is_salvo() {
-            return !self.jammed && self.warheads >= self.salvo_warheads(rules, mount);
+            if self.jammed {
+                return Some("the magazine is jammed");
+            }
+            if self.warheads < self.salvo_warheads(rules, mount) {
+                return Some("the magazine holds too few warheads for the salvo");
+            }
         }
-        true
+        None
     }
 
     /// Warheads a salvo from a mount takes from the magazine: the weapon's

@@ -475,7 +475,7 @@ fn charge_weapon_then_fire_and_no_charging_without_power() {
             rerolls: 0,
         },
     );
-    assert!(why.contains("cannot fire"), "{why}");
+    assert!(why.contains("not charged"), "{why}");
     s.act(0, Action::ChargeWeapon { mount: 3 });
     assert!(s.battle.board.ships[0].weapons[3].charged);
     assert!(
@@ -707,6 +707,18 @@ fn repair_clears_a_jam_on_seven_or_less() {
         },
     );
     assert!(why.contains("nothing to repair"), "{why}");
+
+    // Ruling 29: a crew deck lost stays lost in battle.
+    s.battle.board.ships[0].intact[System::CrewDeck.index()] -= 1;
+    let why = refused(
+        &mut s,
+        0,
+        Action::Repair {
+            item: Repairable::System(System::CrewDeck),
+            rerolls: 0,
+        },
+    );
+    assert!(why.contains("cannot be repaired in battle"), "{why}");
 }
 
 /// Ruling 5: a Command Point re-rolls a failed repair die once at most.
@@ -1109,5 +1121,5 @@ fn recovery_needs_the_flight_or_rider_in_the_carriers_hex() {
     assert!(s.battle.on_map(1));
     common::place(&mut s.battle, 1, Hex::new(0, 5), Direction::EAST);
     let why = refused(&mut s, 0, Action::RecoverRider { rider: 1 });
-    assert!(why.contains("no rider of this ship in its hex"), "{why}");
+    assert!(why.contains("not in this ship's hex"), "{why}");
 }

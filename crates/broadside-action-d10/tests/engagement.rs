@@ -526,7 +526,7 @@ fn a_bank_of_launchers_needs_a_warhead_for_each_launcher() {
         },
     );
     assert!(
-        matches!(&refused, Err(ResolveError::Refused(why)) if why.contains("cannot fire")),
+        matches!(&refused, Err(ResolveError::Refused(why)) if why.contains("too few warheads")),
         "{refused:?}"
     );
     assert_eq!(script.battle.board.ships[0].warheads, 2);
