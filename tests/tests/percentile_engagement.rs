@@ -1518,26 +1518,53 @@ fn a_ship_severely_damaged_before_its_move_rolls_once_whatever_a_seeker_does() {
 }
 
 /// Ruling 36: the roll comes with the hit that leaves the ship severely
-/// damaged, not with an earlier seeker that did not. The frigate at 22 of
-/// 40 hull runs through a seeker at (1, 0), rolled 80 against 75, a miss,
-/// then one at (2, 0): rolled 30, a hit, a hull hit of 5 (17 left, 23
-/// damage); it rolls for its turn at (3, 0): 3%, rolled 50, it holds.
+/// damaged, not with an earlier one that did not. The frigate at 26 of 40
+/// hull (14 damage) runs through a seeker at (1, 0): rolled 30, a hit;
+/// 50 - 20 = 30, a hull hit of 5 (21 left, 19 damage: within half its
+/// hull, no roll). Then one at (2, 0): the same hit, to 16 (24 damage); it
+/// rolls for its turn at (3, 0): (24 - 20) x 1 = 4%, rolled 50, it holds.
 #[test]
 fn the_break_apart_roll_waits_for_the_hit_that_brings_it() {
     let mut b = battle("frigate", "destroyer", 12);
-    b.board.ships[0].hull = 22;
+    b.board.ships[0].hull = 26;
     place_seeker(&mut b, Side::B, hex(1, 0), W, 1, true);
     place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
     let run = Script::new().moves(0, 3, &[(3, 1)]);
     let played = play_steps(
         &mut b,
         &[step(1, FirstMovement, &run, &nothing())],
-        &[80, 30, 50, 1, 1, 1, 1, 1, 50],
+        &[30, 50, 1, 1, 1, 1, 1, 30, 50, 1, 1, 1, 1, 1, 50],
     );
     played.result.as_ref().expect("the phase plays");
     assert!(played.dice_left.is_empty());
-    assert!(played.mentions("break-apart roll"));
-    assert_eq!(b.board.ships[0].hull, 17);
+    assert!(played.mentions("(24 damage - 20 half hull) x 1 ADF and MR points"));
+    assert_eq!(b.board.ships[0].hull, 16);
+    assert_eq!(b.poses[0].facing, SE);
+}
+
+/// Ruling 36: the roll is for the turns the ship can still make. Two
+/// seekers wait at (2, 0) for the frigate at 22 of 40 hull: the first hits
+/// (rolled 30; 79 - 20 = 59, "Steering hit: lose entire MR"), the second
+/// too (rolled 30; 50 - 20 = 30, a hull hit of 5, to 17: 23 damage). The
+/// frigate is now severely damaged but has no MR for the turn it declared
+/// at (3, 0): no points, no roll, and no turn.
+#[test]
+fn a_ship_left_no_mr_rolls_for_no_turn() {
+    let mut b = battle("frigate", "destroyer", 12);
+    b.board.ships[0].hull = 22;
+    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
+    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
+    let run = Script::new().moves(0, 3, &[(3, 1)]);
+    let played = play_steps(
+        &mut b,
+        &[step(1, FirstMovement, &run, &nothing())],
+        &[30, 79, 30, 50, 1, 1, 1, 1, 1],
+    );
+    played.result.as_ref().expect("the phase plays");
+    assert!(played.dice_left.is_empty());
+    assert!(!played.mentions("break-apart roll"));
+    assert_eq!((b.board.ships[0].mr, b.board.ships[0].hull), (0, 17));
+    assert_eq!(b.poses[0].facing, E);
 }
 
 /// Seed 000, Seeker missiles: "Seekers will not be attracted to planets,

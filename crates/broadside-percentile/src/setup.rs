@@ -67,7 +67,7 @@ pub(crate) const SIDE_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "mines",
         value_name: "Q,R;...",
-        help: "hexes the side mines before play, one pattern each (Q,R;Q,R)",
+        help: "hexes the side mines before play, one pattern each (Q,R;Q,R); the defending side only",
         kind: OptionKind::Text,
         required: false,
     },
@@ -75,7 +75,7 @@ pub(crate) const SIDE_OPTIONS: &[OptionSpec] = &[
         name: "seekers",
         value_name: "Q,R;...",
         help: "hexes where the side places a seeker missile before play, waiting to be activated \
-               (Q,R;Q,R)",
+               (Q,R;Q,R); the defending side only",
         kind: OptionKind::Text,
         required: false,
     },
