@@ -12,16 +12,16 @@
 //! a duel starts with A at (0, 0) facing east and B on the same row facing
 //! west.
 
-use broadside_core::hex::Direction;
+use broadside_core::hex::{Direction, Hex};
 use broadside_core::{FrameRules, Loss, Roster, Side, TurnSequence, Verdict, run_trials};
 use broadside_percentile::engagement::{Battle, Sequence};
 use broadside_percentile::model::Defence;
 use broadside_percentile::{DefaultTactics, PercentileTactics, Phase, Repairable};
 use broadside_tests::Damage;
 use broadside_tests::engagement::{
-    Script, add_ship, battle, check_destroyed_ships_do_not_act, check_duel_log, check_steps,
-    damage, defence_supply, duel, hex, lay_mines, offered, place, place_seeker, play_out,
-    play_phase, play_steps, play_steps_in, play_with, step, weapon_supply,
+    Played, Script, add_ship, battle, check_destroyed_ships_do_not_act, check_duel_log,
+    check_steps, damage, defence_supply, duel, hex, lay_mines, offered, place, place_seeker,
+    play_out, play_phase, play_steps, play_steps_in, play_with, step, weapon_supply,
 };
 use broadside_tests::{percentile, percentile_with_station};
 
@@ -1494,6 +1494,23 @@ fn a_seeker_that_leaves_a_ship_severely_damaged_mid_move_brings_a_break_apart_ro
     assert_eq!(b.poses[0].facing, SE);
 }
 
+/// The frigate, at `hull` of its 40 hull points, accelerates 0 to 3 east
+/// from (0, 0) and turns right after its third hex, through an active seeker
+/// of side B at each of `seekers`: the first movement phase, with `dice`.
+/// Every die must be rolled.
+fn frigate_runs_into_seekers(hull: i32, seekers: &[Hex], dice: &[u32]) -> (Battle, Played) {
+    let mut b = battle("frigate", "destroyer", 12);
+    b.board.ships[0].hull = hull;
+    for &at in seekers {
+        place_seeker(&mut b, Side::B, at, W, 1, true);
+    }
+    let run = Script::new().moves(0, 3, &[(3, 1)]);
+    let played = play_steps(&mut b, &[step(1, FirstMovement, &run, &nothing())], dice);
+    played.result.as_ref().expect("the phase plays");
+    assert!(played.dice_left.is_empty(), "{:?}", played.dice_left);
+    (b, played)
+}
+
 /// Ruling 36, the other way round: a ship already severely damaged rolled
 /// for its whole move before it moved (ruling 26), so a seeker's hit during
 /// it brings no second roll. The frigate at 18 of 40 hull (22 damage)
@@ -1502,17 +1519,7 @@ fn a_seeker_that_leaves_a_ship_severely_damaged_mid_move_brings_a_break_apart_ro
 /// hull hit of 5 (13 left); the frigate turns at (3, 0) with no roll.
 #[test]
 fn a_ship_severely_damaged_before_its_move_rolls_once_whatever_a_seeker_does() {
-    let mut b = battle("frigate", "destroyer", 12);
-    b.board.ships[0].hull = 18;
-    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
-    let run = Script::new().moves(0, 3, &[(3, 1)]);
-    let played = play_steps(
-        &mut b,
-        &[step(1, FirstMovement, &run, &nothing())],
-        &[50, 30, 50, 1, 1, 1, 1, 1],
-    );
-    played.result.as_ref().expect("the phase plays");
-    assert!(played.dice_left.is_empty());
+    let (b, _) = frigate_runs_into_seekers(18, &[hex(2, 0)], &[50, 30, 50, 1, 1, 1, 1, 1]);
     assert_eq!(b.board.ships[0].hull, 13);
     assert_eq!(b.poses[0].facing, SE);
 }
@@ -1525,18 +1532,11 @@ fn a_ship_severely_damaged_before_its_move_rolls_once_whatever_a_seeker_does() {
 /// rolls for its turn at (3, 0): (24 - 20) x 1 = 4%, rolled 50, it holds.
 #[test]
 fn the_break_apart_roll_waits_for_the_hit_that_brings_it() {
-    let mut b = battle("frigate", "destroyer", 12);
-    b.board.ships[0].hull = 26;
-    place_seeker(&mut b, Side::B, hex(1, 0), W, 1, true);
-    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
-    let run = Script::new().moves(0, 3, &[(3, 1)]);
-    let played = play_steps(
-        &mut b,
-        &[step(1, FirstMovement, &run, &nothing())],
+    let (b, played) = frigate_runs_into_seekers(
+        26,
+        &[hex(1, 0), hex(2, 0)],
         &[30, 50, 1, 1, 1, 1, 1, 30, 50, 1, 1, 1, 1, 1, 50],
     );
-    played.result.as_ref().expect("the phase plays");
-    assert!(played.dice_left.is_empty());
     assert!(played.mentions("(24 damage - 20 half hull) x 1 ADF and MR points"));
     assert_eq!(b.board.ships[0].hull, 16);
     assert_eq!(b.poses[0].facing, SE);
@@ -1550,18 +1550,11 @@ fn the_break_apart_roll_waits_for_the_hit_that_brings_it() {
 /// at (3, 0): no points, no roll, and no turn.
 #[test]
 fn a_ship_left_no_mr_rolls_for_no_turn() {
-    let mut b = battle("frigate", "destroyer", 12);
-    b.board.ships[0].hull = 22;
-    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
-    place_seeker(&mut b, Side::B, hex(2, 0), W, 1, true);
-    let run = Script::new().moves(0, 3, &[(3, 1)]);
-    let played = play_steps(
-        &mut b,
-        &[step(1, FirstMovement, &run, &nothing())],
+    let (b, played) = frigate_runs_into_seekers(
+        22,
+        &[hex(2, 0), hex(2, 0)],
         &[30, 79, 30, 50, 1, 1, 1, 1, 1],
     );
-    played.result.as_ref().expect("the phase plays");
-    assert!(played.dice_left.is_empty());
     assert!(!played.mentions("break-apart roll"));
     assert_eq!((b.board.ships[0].mr, b.board.ships[0].hull), (0, 17));
     assert_eq!(b.poses[0].facing, E);
