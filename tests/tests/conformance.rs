@@ -516,6 +516,7 @@ impl Engagement for HullDuel {
         let fate = |side: Side| ShipFate {
             side,
             loss: (hull[side.index()] <= 0).then_some(Loss::Destroyed),
+            escaped: false,
             hull: (hull[side.index()].max(0), HULL),
         };
         Ok(TrialOutcome::from_fates(

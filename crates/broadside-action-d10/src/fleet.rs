@@ -505,6 +505,7 @@ impl FrameRules for ActionD10 {
                     Status::Escaped => None,
                     Status::Active => (!ship.can_fight(rules)).then_some(Loss::Disarmed),
                 },
+                escaped: ship.status == Status::Escaped,
                 hull: (
                     i32::from(ship.boxes_left(rules)),
                     i32::from(ship.boxes(rules)),

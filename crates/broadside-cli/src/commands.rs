@@ -9,7 +9,7 @@ use broadside_core::dice::GENERATOR;
 use broadside_core::exact::{DROP_NONE, ExactError, Prob, to_f64};
 use broadside_core::montecarlo::Summary;
 use broadside_core::{
-    BattleRequest, EventLog, Loss, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
+    BattleRequest, EventLog, ResolveError, ResolveRequest, Ruleset, ScriptedDice, SeededDice,
     ShipSheet, Side, SourceFile, TableView,
 };
 use broadside_core::{Shard, Tally};
@@ -990,7 +990,11 @@ fn battle_command(
             outcome.turns
         )?;
         for (i, fate) in outcome.ships.iter().enumerate() {
-            let state = fate.loss.map_or("in the fight", Loss::text);
+            let state = match fate.loss {
+                Some(loss) => loss.text(),
+                None if fate.escaped => "jumped away",
+                None => "in the fight",
+            };
             writeln!(
                 out,
                 "  {}: {state}, hull {} of {}",

@@ -585,3 +585,42 @@ fn find_replays_the_first_trial_with_an_outcome() {
         "--find draw: none of the 60 trials with seed 7 ended so",
     );
 }
+
+/// A replay names a ship that jumped away as such, not as one still in the
+/// fight: a trader at an Alderson point jumps from a corvette (crew-2d6), and
+/// both sides' ships jump below half their boxes (action-d10).
+#[test]
+fn a_replay_says_which_ships_jumped_away() {
+    let crew = cli_ok(&[
+        "battle",
+        "crew-2d6",
+        "trader",
+        "corvette",
+        "--jump-point",
+        "a",
+        "-n",
+        "100",
+        "-s",
+        "2",
+        "--find",
+        "a-escapes",
+    ]);
+    assert!(crew.contains("trader (A): jumped away"), "{crew}");
+    assert!(crew.contains("corvette (B): in the fight"), "{crew}");
+    let d10 = cli_ok(&[
+        "battle",
+        "action-d10",
+        "frigate",
+        "destroyer",
+        "-n",
+        "100",
+        "-s",
+        "3",
+        "--escape-below",
+        "50",
+        "--find",
+        "draw",
+    ]);
+    assert!(d10.contains("frigate (A): jumped away"), "{d10}");
+    assert!(d10.contains("destroyer (B): jumped away"), "{d10}");
+}

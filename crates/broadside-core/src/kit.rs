@@ -302,10 +302,17 @@ impl<E: Engagement> Engagement for Declared<E> {
                 "a trial lost a ship as {loss:?}, which the system does not declare"
             )));
         }
-        if !self.escapes && matches!(outcome.verdict, Verdict::Escaped(_)) {
+        let escaped = outcome.ships.iter().any(|fate| fate.escaped);
+        if !self.escapes && (escaped || matches!(outcome.verdict, Verdict::Escaped(_))) {
             return Err(ResolveError::Internal(
                 "a trial ended in an escape, which the system does not declare".into(),
             ));
+        }
+        if let Some(fate) = outcome.ships.iter().find(|f| f.escaped && f.loss.is_some()) {
+            return Err(ResolveError::Internal(format!(
+                "a trial reports a ship both escaped and lost ({:?})",
+                fate.loss
+            )));
         }
         Ok(outcome)
     }
@@ -453,4 +460,81 @@ pub fn position<'a>(
     ids.clone()
         .position(|known| known == id)
         .ok_or_else(|| ResolveError::unknown(kind, id, ids))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::rules::Side;
+
+    /// An engagement whose every trial ends with the fates it is given.
+    struct Ends(Roster, Verdict, [ShipFate; 2]);
+
+    impl Engagement for Ends {
+        fn play(
+            &self,
+            _dice: &mut dyn Dice,
+            _sink: &mut dyn EventSink,
+        ) -> Result<TrialOutcome, ResolveError> {
+            Ok(TrialOutcome::from_fates(self.1, 1, self.2.to_vec()))
+        }
+
+        fn roster(&self) -> &Roster {
+            &self.0
+        }
+    }
+
+    /// What a system that declares destruction only, and `escapes`, makes of
+    /// a trial ending in `verdict` with side B's ship as `b`: `Ok`, or the
+    /// internal error's text.
+    fn check(escapes: bool, verdict: Verdict, b: ShipFate) -> Result<(), String> {
+        let a = ShipFate {
+            side: Side::A,
+            loss: None,
+            escaped: false,
+            hull: (10, 10),
+        };
+        let roster = Roster::new(&["x".to_owned()], &["y".to_owned()]);
+        let declared = Declared {
+            engagement: Ends(roster, verdict, [a, b]),
+            losses: &[Loss::Destroyed],
+            escapes,
+        };
+        declared
+            .play(&mut ScriptedDice::new([]), &mut NullSink)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_trial_is_held_to_the_escapes_and_losses_its_system_declares() {
+        let fate = |loss, escaped| ShipFate {
+            side: Side::B,
+            loss,
+            escaped,
+            hull: (5, 10),
+        };
+        let escaped = fate(None, true);
+        assert_eq!(check(true, Verdict::Escaped(Side::B), escaped), Ok(()));
+        for (escapes, verdict, b) in [
+            (false, Verdict::Escaped(Side::B), escaped),
+            (false, Verdict::Undecided, escaped),
+            (
+                true,
+                Verdict::Winner(Side::A),
+                fate(Some(Loss::Destroyed), true),
+            ),
+            (
+                true,
+                Verdict::Winner(Side::A),
+                fate(Some(Loss::Disarmed), false),
+            ),
+        ] {
+            assert!(
+                check(escapes, verdict, b).is_err_and(|e| e.contains("a trial")),
+                "{escapes} {verdict:?} {b:?}"
+            );
+        }
+    }
 }

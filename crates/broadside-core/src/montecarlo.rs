@@ -67,6 +67,9 @@ pub struct ShipFate {
     pub side: Side,
     /// How it was lost, if it was.
     pub loss: Option<Loss>,
+    /// Whether it left the battle (a jump) before the end, not lost; only
+    /// for systems that declare escapes.
+    pub escaped: bool,
     /// Hull (or its system's measure of it) left and at the start.
     pub hull: (i32, i32),
 }
@@ -1013,6 +1016,7 @@ mod tests {
                     ShipFate {
                         side,
                         loss: lost.then_some(Loss::Destroyed),
+                        escaped: false,
                         hull: (if lost { 0 } else { 5 }, 10),
                     }
                 })
@@ -1270,6 +1274,7 @@ mod tests {
         ShipFate {
             side,
             loss,
+            escaped: false,
             hull: (left, start),
         }
     }

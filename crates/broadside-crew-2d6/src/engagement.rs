@@ -2051,6 +2051,7 @@ impl FrameRules for Encounter {
                     } else {
                         None
                     },
+                    escaped: battle.state(id).jumped && !ship.is_wrecked(),
                     hull: (ship.hull, ship.class(rules).hull),
                 }
             })

@@ -1270,6 +1270,7 @@ impl FrameRules for Arena {
                     } else {
                         None
                     },
+                    escaped: false,
                     hull: (hull - i32::from(ship.hull_damage), hull),
                 }
             })

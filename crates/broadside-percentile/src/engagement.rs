@@ -1359,6 +1359,7 @@ impl FrameRules for Percentile {
                 } else {
                     None
                 },
+                escaped: false,
                 hull: (ship.hull, self.rules.class(ship.class).hull),
             })
             .collect()

@@ -122,6 +122,7 @@ impl PlainBattle for Minimal {
         let fate = |(i, ship): (usize, &Ship)| ShipFate {
             side: roster.side(i),
             loss: (ship.hull == 0).then_some(Loss::Destroyed),
+            escaped: false,
             hull: (ship.hull.into(), self.classes[ship.class].hull.into()),
         };
         ships.iter().enumerate().map(fate).collect()
