@@ -141,8 +141,21 @@ fn id_problems(system: &dyn Ruleset, files: &[SourceFile]) -> Vec<String> {
         if broadside_core::ruleset::kebab(&id) == id {
             continue;
         }
+        // An id may hold a newline or another control character, written
+        // escaped in a quoted key; the message shows it escaped too, so that
+        // it stays one line.
+        let escaped: String = id
+            .chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
         let advice = format!(
-            "{kind} id '{id}' is not kebab-case: lower-case letters and digits joined by single hyphens, as '{}'",
+            "{kind} id '{escaped}' is not kebab-case: lower-case letters and digits joined by single hyphens, as '{}'",
             broadside_core::ruleset::kebab(&id)
         );
         // The id as a table header or a quoted key, else anywhere.
@@ -150,6 +163,7 @@ fn id_problems(system: &dyn Ruleset, files: &[SourceFile]) -> Vec<String> {
             format!("[{id}]"),
             format!("'{id}'"),
             format!("\"{id}\""),
+            format!("\"{escaped}\""),
             id.clone(),
         ];
         let found = written.iter().find_map(|text| {

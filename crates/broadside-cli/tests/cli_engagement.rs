@@ -509,6 +509,9 @@ fn ids_must_be_kebab_case() {
         ("['fri\"gate']", "fri\"gate", "fri-gate"),
         ("['Big Frigate']", "Big Frigate", "big-frigate"),
         ("['frigate,2']", "frigate,2", "frigate-2"),
+        // A newline, written escaped in a quoted key, stays escaped in the
+        // one-line message.
+        ("[\"fri\\ngate\"]", "fri\\ngate", "fri-gate"),
     ] {
         let copy = RulesetCopy::new("kebab-ids");
         copy.edit("ships.toml", "[frigate]", written);
