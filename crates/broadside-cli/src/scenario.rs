@@ -10,7 +10,8 @@
 use std::collections::BTreeMap;
 
 use broadside_core::{
-    BattleRequest, Engagement, OptionKind, OptionSpec, OptionValue, Options, Ruleset, Side,
+    BattleRequest, Engagement, OptionKind, OptionSpec, OptionValue, Options, ResolveError, Ruleset,
+    Side,
 };
 use toml::{Spanned, Value};
 
@@ -286,21 +287,36 @@ fn read_section(
         }
     }
     let mut options = Options::new();
+    let specs = system.battle_options();
     for (key, value) in section.get_ref() {
         if SECTION_KEYS.contains(&key.as_str()) {
             continue;
         }
         let path = format!("systems.{id}.{key}");
-        let specs = system.battle_options();
         match option_value(specs, key, value.get_ref()) {
             Ok(Some(v)) => {
-                options.set(crate::cli::canonical(key, specs).unwrap_or(key), v);
+                let name = crate::cli::canonical(key, specs).unwrap_or(key);
+                // Each value is checked on its own, so that every bad one is
+                // reported at its own line, not only the first at the
+                // section's.
+                let mut one = Options::new();
+                one.set(name, v.clone());
+                match one.validate(specs) {
+                    Ok(()) => {
+                        options.set(name, v);
+                    }
+                    Err(e) => {
+                        problems.push(source.at(value.span().start, &path, option_message(&e)));
+                    }
+                }
             }
             Ok(None) => {}
             Err(message) => problems.push(source.at(value.span().start, &path, message)),
         }
     }
-    if let Err(e) = options.validate(system.battle_options()) {
+    if problems.is_empty()
+        && let Err(e) = options.validate(specs)
+    {
         problems.push(source.at(section.span().start, &format!("systems.{id}"), e));
     }
     if !problems.is_empty() {
@@ -314,10 +330,35 @@ fn read_section(
     };
     // What only the system can judge (a mine placed off the map, a fleet too
     // big for its state) is found by setting the battle up once.
-    let engagement = system
-        .prepare_battle(&request)
-        .map_err(|e| vec![source.at(section.span().start, &format!("systems.{id}"), e)])?;
+    let engagement = system.prepare_battle(&request).map_err(|e| {
+        // A battle option the system refuses is shown at its own key.
+        let key = match &e {
+            ResolveError::BadOption { option, .. } => section.get_ref().iter().find(|(key, _)| {
+                !SECTION_KEYS.contains(&key.as_str())
+                    && crate::cli::canonical(key, specs).unwrap_or(key) == option.as_str()
+            }),
+            _ => None,
+        };
+        vec![match key {
+            Some((key, value)) => source.at(
+                value.span().start,
+                &format!("systems.{id}.{key}"),
+                option_message(&e),
+            ),
+            None => source.at(section.span().start, &format!("systems.{id}"), e),
+        }]
+    })?;
     Ok((request, engagement))
+}
+
+/// What is wrong with an option or a side a scenario sets, without the
+/// command-line flag that the error names: the scenario's key path names it
+/// instead.
+fn option_message(e: &ResolveError) -> String {
+    match e {
+        ResolveError::BadOption { message, .. } => message.clone(),
+        other => other.to_string(),
+    }
 }
 
 fn side_key(side: Side) -> &'static str {
@@ -375,27 +416,21 @@ fn ship_list(value: &Value) -> Result<Vec<String>, String> {
     };
     let mut ships = Vec::new();
     match value {
-        Value::String(text) => ships = broadside_core::parse_side(text).map_err(side_error)?,
+        Value::String(text) => {
+            ships = broadside_core::parse_side(text).map_err(|e| option_message(&e))?
+        }
         Value::Array(items) => {
             for item in items {
                 let Value::String(text) = item else {
                     return Err(wrong());
                 };
-                ships.extend(broadside_core::parse_side(text).map_err(side_error)?);
+                ships.extend(broadside_core::parse_side(text).map_err(|e| option_message(&e))?);
             }
-            broadside_core::fleet::check_side_size(&ships).map_err(side_error)?;
+            broadside_core::fleet::check_side_size(&ships).map_err(|e| option_message(&e))?;
         }
         _ => return Err(wrong()),
     }
     Ok(ships)
-}
-
-/// A side error without the `--side` option name a command line would show.
-fn side_error(e: broadside_core::ResolveError) -> String {
-    match e {
-        broadside_core::ResolveError::BadOption { message, .. } => message,
-        other => other.to_string(),
-    }
 }
 
 /// Every id must be one of the system's ships.
@@ -403,12 +438,9 @@ pub fn check_ids(system: &dyn Ruleset, ships: &[String]) -> Result<(), String> {
     let known: Vec<String> = system.ships().iter().map(|s| s.id().to_owned()).collect();
     for ship in ships {
         if !known.contains(ship) {
-            return Err(broadside_core::ResolveError::unknown(
-                "ship",
-                ship,
-                known.iter().map(String::as_str),
-            )
-            .to_string());
+            return Err(
+                ResolveError::unknown("ship", ship, known.iter().map(String::as_str)).to_string(),
+            );
         }
     }
     Ok(())
@@ -437,7 +469,7 @@ fn option_value(
         }
         (None, _) => {
             let known = specs.iter().map(|spec| spec.name);
-            return Err(broadside_core::ResolveError::unknown("option", key, known).to_string());
+            return Err(ResolveError::unknown("option", key, known).to_string());
         }
         (Some(kind), other) => {
             let wanted = match kind {

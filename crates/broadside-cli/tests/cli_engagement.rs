@@ -399,6 +399,37 @@ fn compare_bad_scenarios() {
     }
 }
 
+/// Every bad battle option of a scenario is reported, each at its own line
+/// and under its key path, with no command-line flag in the message; a
+/// value only the system can judge (a body's hex) is placed at its key too.
+#[test]
+fn every_bad_option_of_a_scenario_is_reported_at_its_line() {
+    let file = ScenarioFile::new(
+        "options",
+        "name = \"x\"\n[systems.percentile]\na = \"destroyer\"\nb = \"frigate\"\nstart-range = 300\n\
+         [systems.action-d10]\na = \"destroyer\"\nb = \"frigate\"\nescape-below = 500\nstart-range = 999\n",
+    );
+    let (code, _, stderr) = common::run_cli(&["compare", file.path(), "--trials", "5"]);
+    assert_eq!(code, 2, "{stderr}");
+    for expected in [
+        "has 3 problems",
+        "line 5, column 15: systems.percentile.start-range: 300 is outside 0..=200",
+        "line 9, column 16: systems.action-d10.escape-below: 500 is outside 0..=100",
+        "line 10, column 15: systems.action-d10.start-range: 999 is outside 0..=200",
+    ] {
+        assert!(stderr.contains(expected), "{expected}:\n{stderr}");
+    }
+    assert!(!stderr.contains("--"), "{stderr}");
+    let body = ScenarioFile::new(
+        "body",
+        "name = \"x\"\n[systems.action-d10]\na = \"destroyer\"\nb = \"frigate\"\ngravity-well = \"5\"\n",
+    );
+    check_cli_scenario_error(
+        &["compare", body.path(), "--trials", "5"],
+        "line 5, column 16: systems.action-d10.gravity-well: '5': write a hex as q,r",
+    );
+}
+
 /// A TOML error whose faulty token starts its line names that line, not the
 /// one before: an unknown key on line 2 and a duplicate key on line 4 of a
 /// scenario.
