@@ -87,8 +87,8 @@ const DUEL_OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "asteroids",
-        value_name: "HEXES",
-        help: "asteroid hexes as Q,R axial pairs separated by spaces (A's first ship starts at 0,0 facing east, B's at R,0 facing west)",
+        value_name: "Q,R;...",
+        help: "asteroid hexes as Q,R axial pairs separated by ';', as other hex lists are (spaces also separate them; A's first ship starts at 0,0 facing east, B's at R,0 facing west)",
         kind: OptionKind::Text,
         required: false,
     },
