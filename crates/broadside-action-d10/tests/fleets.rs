@@ -691,6 +691,9 @@ fn check_end_of_a_fleet(
     let fates = Setup::fates(&setup, &script.battle);
     let losses: Vec<Option<Loss>> = fates.iter().map(|f| f.loss).collect();
     assert_eq!(losses, lost);
+    // The frigate (ship 1) jumps in both endings, and only it escaped.
+    let escaped: Vec<bool> = fates.iter().map(|f| f.escaped).collect();
+    assert_eq!(escaped, [false, true, false]);
 }
 
 /// Ruling 53 (a): the escort was destroyed in an earlier turn; the frigate,

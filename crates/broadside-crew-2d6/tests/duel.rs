@@ -3,8 +3,8 @@
 mod common;
 
 use broadside_core::{
-    BattleRequest, Engagement, EventLog, NullSink, ResolveError, Ruleset, SeededDice, Verdict,
-    play_trial, run_trials,
+    BattleRequest, Engagement, EventLog, NullSink, ResolveError, Ruleset, SeededDice, Side,
+    Verdict, play_trial, run_trials,
 };
 use common::{check_named, duel_request, numbered, resolve_with, system, text};
 use serde_json::json;
@@ -63,11 +63,7 @@ fn fixed_seeds_give_fixed_outcomes() {
     let outcome = play_trial(&*duel, 2026, 0, &mut NullSink).expect("the trial plays");
     assert_eq!(
         (outcome.verdict, outcome.turns, outcome.winner_hull),
-        (
-            Verdict::Winner(broadside_core::Side::A),
-            6,
-            Some((170, 200))
-        )
+        (Verdict::Winner(Side::A), 6, Some((170, 200)))
     );
 }
 
@@ -89,6 +85,18 @@ fn a_ship_at_a_jump_point_escapes() {
         .summary(duel.roster());
     assert!(summary.outcomes.a_escapes.count > 150, "{summary:?}");
     assert_eq!(summary.outcomes.b_escapes.count, 0);
+
+    // The trader that jumped is reported as escaped, not lost; the corvette
+    // is neither.
+    let escape = (0..20)
+        .map(|i| {
+            duel.play(&mut SeededDice::for_trial(3, i), &mut NullSink)
+                .expect("a trial plays")
+        })
+        .find(|outcome| outcome.verdict == Verdict::Escaped(Side::A))
+        .expect("a trial in which the trader jumps");
+    let fates: Vec<_> = escape.ships.iter().map(|f| (f.escaped, f.loss)).collect();
+    assert_eq!(fates, [(true, None), (false, None)]);
 }
 
 /// The default tactics play sensibly: the stronger ship usually wins, a
