@@ -1400,11 +1400,13 @@ impl ActionD10 {
                 }
             }
             Action::Repair { item, rerolls } => {
-                if !ship.damaged(rules).contains(&item) {
-                    return refuse("nothing to repair there");
-                }
+                // The difficulty is there only for damage a repair can mend.
                 if self.repair_difficulty(ship, item).is_none() {
-                    return refuse("it cannot be repaired in battle");
+                    return refuse(if ship.damaged(rules).contains(&item) {
+                        "it cannot be repaired in battle"
+                    } else {
+                        "nothing to repair there"
+                    });
                 }
                 if rerolls.saturating_mul(rules.constants.reroll_cost) > t.command_points {
                     return refuse("not enough Command Points for the re-rolls");

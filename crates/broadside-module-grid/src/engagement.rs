@@ -793,7 +793,7 @@ impl ModuleGrid {
             // side; line 30: in one hex, any side.
             let sides = sight::sides_struck(at, pose.hex, pose.facing);
             let side = match sides.sides().nth(1) {
-                None => blast_side(at, pose),
+                None => blast_side(sides),
                 Some(_) => {
                     let side = tactics.burst_side(self, battle, firer, other, sides);
                     if !sides.has(side) {
@@ -863,7 +863,7 @@ impl ModuleGrid {
                 bystanders.push(Bystander::Ship {
                     index: other,
                     distance: at.distance(pose.hex),
-                    side: blast_side(at, pose),
+                    side: blast_side(sight::sides_struck(at, pose.hex, pose.facing)),
                     docked: false,
                 });
             }
@@ -1025,12 +1025,11 @@ fn exploded_mask(battle: &Battle) -> u64 {
         .fold(0, |mask, (i, _)| mask | ship_bit(i))
 }
 
-/// The side an explosion at `at` strikes on a ship at `pose`: the side its
-/// line crosses; at a corner the first of the two clockwise from the bow,
-/// and in the same hex the fore side (ruling 16: an exploding ship has no
-/// firer to choose).
-fn blast_side(at: Hex, pose: Pose) -> ShipSide {
-    let sides = sight::sides_struck(at, pose.hex, pose.facing);
+/// The side an explosion strikes among the `sides` its line meets: the one
+/// it crosses; at a corner the first of the two clockwise from the bow, and
+/// in the same hex the fore side (ruling 16: an exploding ship has no firer
+/// to choose).
+fn blast_side(sides: SideSet) -> ShipSide {
     sides.sides().next().unwrap_or(ShipSide::Fore)
 }
 

@@ -930,7 +930,7 @@ impl Percentile {
         // Whether the move's break-apart roll above could have been made:
         // a ship a seeker leaves severely damaged rolls for what it still
         // turns (ruling 36).
-        let mut at_risk = self.break_apart_chance(&battle.board.ships[i], 1) > 0;
+        let mut at_risk = battle.board.ships[i].severely_damaged(&self.rules);
         for h in 1..=maneuver.speed {
             at.hex = at.hex.neighbour(at.facing);
             battle.paths[i].push(at.hex);
@@ -964,7 +964,7 @@ impl Percentile {
                 if battle.board.ships[i].is_destroyed() {
                     return Ok(());
                 }
-                if !at_risk && self.break_apart_chance(&battle.board.ships[i], 1) > 0 {
+                if !at_risk && battle.board.ships[i].severely_damaged(&self.rules) {
                     at_risk = true;
                     let mr_left = u32::from(battle.board.ships[i].mr).saturating_sub(turns_made);
                     let left = turns.iter().filter(|(t, _)| *t >= h).count() as u32;

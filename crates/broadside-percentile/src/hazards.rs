@@ -35,13 +35,12 @@ impl Percentile {
     /// hull (half rounded down, as the rules' step 1 says) times the points.
     /// Zero unless more than half its hull is gone.
     pub fn break_apart_chance(&self, ship: &Ship, points: u32) -> i32 {
-        let original = self.rules.class(ship.class).hull;
-        let taken = ship.damage_taken(&self.rules);
-        let half = original / 2;
-        if taken <= half || points == 0 {
+        if !ship.severely_damaged(&self.rules) || points == 0 {
             return 0;
         }
-        (taken - half).saturating_mul(i32::try_from(points).unwrap_or(i32::MAX))
+        let half = self.rules.class(ship.class).hull / 2;
+        (ship.damage_taken(&self.rules) - half)
+            .saturating_mul(i32::try_from(points).unwrap_or(i32::MAX))
     }
 
     /// Rolls the break-apart check for a ship using `points` of ADF and MR.

@@ -244,6 +244,12 @@ impl Ship {
         rules.class(self.class).hull - self.hull
     }
 
+    /// More than half its original hull lost: the ship risks breaking apart
+    /// whenever it uses ADF or MR.
+    pub fn severely_damaged(&self, rules: &Rules) -> bool {
+        self.damage_taken(rules) > rules.class(self.class).hull / 2
+    }
+
     /// Destroyed by hull damage or torn apart.
     pub fn is_destroyed(&self) -> bool {
         self.hull <= 0 || self.broken_apart

@@ -263,8 +263,7 @@ impl DefaultTactics {
         }
         let my_lasers = Self::has_ready(system, me, |w| w.laser);
         let my_others = Self::has_ready(system, me, |w| !w.laser && !w.placed);
-        let severe = me.damage_taken(&system.rules) * 2 > system.rules.class(me.class).hull;
-        my_others >= my_lasers || severe
+        my_others >= my_lasers || me.severely_damaged(&system.rules)
     }
 
     /// Where a ship keeps station, if it keeps one: its guide's pose, for any
